@@ -1,0 +1,9 @@
+# System dependencies, all from Debian packages (see third_party/README.md).
+find_package(absl REQUIRED)          # libabsl-dev
+find_package(tsl-robin-map REQUIRED) # robin-map-dev
+if(SWITCHYARD_BUILD_TESTS)
+  find_package(GTest REQUIRED)       # libgtest-dev, libgmock-dev
+endif()
+if(SWITCHYARD_BUILD_BENCH)
+  find_package(benchmark REQUIRED)   # libbenchmark-dev
+endif()

@@ -1,0 +1,33 @@
+#include "switchyard/dispatcher/dispatch_key.h"
+
+namespace sy {
+
+std::string_view toString(DispatchKey k) {
+  switch (k) {
+    case DispatchKey::Undefined: return "Undefined";
+    case DispatchKey::CPU: return "CPU";
+    case DispatchKey::Accel: return "Accel";
+    case DispatchKey::PrivateUse1: return "PrivateUse1";
+    case DispatchKey::PrivateUse2: return "PrivateUse2";
+    case DispatchKey::PrivateUse3: return "PrivateUse3";
+    case DispatchKey::ZeroTensor: return "ZeroTensor";
+    case DispatchKey::Tracer: return "Tracer";
+    case DispatchKey::Profiler: return "Profiler";
+    case DispatchKey::TESTING_ONLY_GenericWrapper: return "TESTING_ONLY_GenericWrapper";
+    case DispatchKey::TESTING_ONLY_GenericMode: return "TESTING_ONLY_GenericMode";
+    case DispatchKey::CompositeExplicit: return "CompositeExplicit";
+    case DispatchKey::CompositeImplicit: return "CompositeImplicit";
+    case DispatchKey::EndOfAliasKeys: break;
+  }
+  return "UnknownDispatchKey";
+}
+
+std::optional<DispatchKey> parseDispatchKey(std::string_view name) {
+  for (int i = 0; i < static_cast<int>(DispatchKey::EndOfAliasKeys); ++i) {
+    auto k = static_cast<DispatchKey>(i);
+    if (toString(k) == name) return k;
+  }
+  return std::nullopt;
+}
+
+}  // namespace sy

@@ -1,0 +1,74 @@
+// DispatchKeySet: a set of runtime dispatch keys in one 64-bit mask (bit i = DispatchKey i).
+//
+// The highest set bit is the key a call goes to (Note [Dispatch key order]). Bit 0 stands for
+// Undefined and is never stored: `highestPriorityTypeId` ORs it in, so an empty set resolves to
+// Undefined without a branch, and the dispatch table's slot 0 holds the "nothing to dispatch on"
+// entry.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+
+#include "switchyard/dispatcher/dispatch_key.h"
+
+namespace sy {
+
+class DispatchKeySet {
+ public:
+  enum Raw : uint64_t {};
+  enum Full : uint8_t { FULL };
+
+  constexpr DispatchKeySet() = default;
+  constexpr DispatchKeySet(Raw, uint64_t bits) : bits_(bits) {}
+  // Every runtime key.
+  constexpr explicit DispatchKeySet(Full)
+      : bits_(((uint64_t{1} << kNumRuntimeKeys) - 1) & ~uint64_t{1}) {}
+  constexpr DispatchKeySet(DispatchKey k)  // NOLINT: implicit, as in PyTorch
+      : bits_(k == DispatchKey::Undefined ? 0 : uint64_t{1} << static_cast<uint8_t>(k)) {}
+  constexpr DispatchKeySet(std::initializer_list<DispatchKey> keys) {
+    for (DispatchKey k : keys) bits_ |= DispatchKeySet(k).bits_;
+  }
+
+  constexpr bool has(DispatchKey k) const { return (bits_ & DispatchKeySet(k).bits_) != 0; }
+  constexpr bool empty() const { return bits_ == 0; }
+  constexpr uint64_t raw_repr() const { return bits_; }
+
+  constexpr DispatchKeySet add(DispatchKey k) const { return DispatchKeySet(RAW, bits_ | DispatchKeySet(k).bits_); }
+  constexpr DispatchKeySet remove(DispatchKey k) const { return DispatchKeySet(RAW, bits_ & ~DispatchKeySet(k).bits_); }
+
+  constexpr DispatchKeySet operator|(DispatchKeySet o) const { return DispatchKeySet(RAW, bits_ | o.bits_); }
+  constexpr DispatchKeySet operator&(DispatchKeySet o) const { return DispatchKeySet(RAW, bits_ & o.bits_); }
+  constexpr DispatchKeySet operator-(DispatchKeySet o) const { return DispatchKeySet(RAW, bits_ & ~o.bits_); }
+  constexpr DispatchKeySet operator^(DispatchKeySet o) const { return DispatchKeySet(RAW, bits_ ^ o.bits_); }
+  constexpr bool operator==(DispatchKeySet o) const { return bits_ == o.bits_; }
+  constexpr bool operator!=(DispatchKeySet o) const { return bits_ != o.bits_; }
+
+  // The key a call on this set goes to; Undefined for the empty set.
+  DispatchKey highestPriorityTypeId() const {
+    return static_cast<DispatchKey>(63 - __builtin_clzll(bits_ | 1));
+  }
+  // The backend keys in this set only.
+  constexpr DispatchKeySet backends() const { return *this & backendMask(); }
+
+  static constexpr DispatchKeySet backendMask() {
+    return DispatchKeySet(RAW, ((uint64_t{1} << (static_cast<int>(kLastBackendKey) + 1)) - 1) & ~uint64_t{1});
+  }
+
+  // "DispatchKeySet(CPU, Tracer)"
+  std::string toString() const;
+
+  // Iterates keys from lowest to highest.
+  template <class F>
+  void forEach(F&& fn) const {
+    for (uint64_t b = bits_; b != 0; b &= b - 1) fn(static_cast<DispatchKey>(__builtin_ctzll(b)));
+  }
+
+ private:
+  static constexpr Raw RAW{};
+  uint64_t bits_ = 0;
+};
+
+std::ostream& operator<<(std::ostream& os, DispatchKeySet ks);
+
+}  // namespace sy

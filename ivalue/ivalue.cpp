@@ -1,0 +1,141 @@
+#include "switchyard/ivalue/ivalue.h"
+
+#include <ostream>
+
+#include "absl/strings/str_join.h"
+
+namespace sy {
+
+IValue::IValue(Scalar s) noexcept : IValue() {
+  switch (s.kind()) {
+    case Scalar::Kind::Int: *this = IValue(s.toLong()); break;
+    case Scalar::Kind::Double: *this = IValue(s.toDouble()); break;
+    case Scalar::Kind::Bool: *this = IValue(s.toBool()); break;
+  }
+}
+
+IValue::IValue(std::vector<IValue> v) : IValue(Tag::GenericList, new ListImpl<IValue>(std::move(v))) {}
+
+IValue IValue::tuple(std::vector<IValue> elements) {
+  return IValue(Tag::Tuple, new TupleImpl(std::move(elements)));
+}
+
+const std::vector<IValue>& IValue::toList() const { return heap<ListImpl<IValue>>(Tag::GenericList)->elements; }
+const std::vector<IValue>& IValue::toTupleElements() const { return heap<TupleImpl>(Tag::Tuple)->elements; }
+
+Scalar IValue::toScalar() const {
+  switch (tag_) {
+    case Tag::Int: return Scalar(payload_.as_int);
+    case Tag::Double: return Scalar(payload_.as_double);
+    case Tag::Bool: return Scalar(payload_.as_bool);
+    default: break;
+  }
+  SY_ERROR("expected a Scalar (int, float or bool) but got ", typeName());
+}
+
+std::string_view toString(IValue::Tag tag) {
+  using Tag = IValue::Tag;
+  switch (tag) {
+    case Tag::None: return "None";
+    case Tag::Tensor: return "Tensor";
+    case Tag::Int: return "int";
+    case Tag::Double: return "float";
+    case Tag::Bool: return "bool";
+    case Tag::String: return "str";
+    case Tag::Device: return "Device";
+    case Tag::ScalarType: return "ScalarType";
+    case Tag::IntList: return "int[]";
+    case Tag::DoubleList: return "float[]";
+    case Tag::BoolList: return "bool[]";
+    case Tag::TensorList: return "Tensor[]";
+    case Tag::GenericList: return "list";
+    case Tag::Tuple: return "tuple";
+    case Tag::Object: return "object";
+  }
+  return "unknown";
+}
+
+std::string_view IValue::typeName() const { return toString(tag_); }
+
+void IValue::throwWrongTag(Tag expected) const {
+  SY_ERROR("expected a value of type ", toString(expected), " but got ", typeName());
+}
+
+bool operator==(const IValue& a, const IValue& b) {
+  using Tag = IValue::Tag;
+  if (a.tag_ != b.tag_) return false;
+  switch (a.tag_) {
+    case Tag::None: return true;
+    case Tag::Tensor: return a.toTensor().is_same(b.toTensor());
+    case Tag::Int: return a.toInt() == b.toInt();
+    case Tag::Double: return a.toDouble() == b.toDouble();
+    case Tag::Bool: return a.toBool() == b.toBool();
+    case Tag::String: return a.toStringRef() == b.toStringRef();
+    case Tag::Device: return a.toDevice() == b.toDevice();
+    case Tag::ScalarType: return a.toScalarType() == b.toScalarType();
+    case Tag::IntList: return a.toIntListRef() == b.toIntListRef();
+    case Tag::DoubleList: return a.toDoubleList() == b.toDoubleList();
+    case Tag::BoolList: return a.toBoolList() == b.toBoolList();
+    case Tag::TensorList: {
+      const auto& x = a.toTensorVector();
+      const auto& y = b.toTensorVector();
+      if (x.size() != y.size()) return false;
+      for (size_t i = 0; i < x.size(); ++i) {
+        if (!x[i].is_same(y[i])) return false;
+      }
+      return true;
+    }
+    case Tag::GenericList: return a.toList() == b.toList();
+    case Tag::Tuple: return a.toTupleElements() == b.toTupleElements();
+    case Tag::Object: return a.payload_.as_intrusive == b.payload_.as_intrusive;
+  }
+  return false;
+}
+
+std::ostream& operator<<(std::ostream& os, const IValue& v) {
+  using Tag = IValue::Tag;
+  switch (v.tag()) {
+    case Tag::None: return os << "None";
+    case Tag::Tensor: return os << v.toTensor();
+    case Tag::Int: return os << v.toInt();
+    case Tag::Double: return os << v.toDouble();
+    case Tag::Bool: return os << (v.toBool() ? "True" : "False");
+    case Tag::String: return os << '\'' << v.toStringRef() << '\'';
+    case Tag::Device: return os << v.toDevice();
+    case Tag::ScalarType: return os << v.toScalarType();
+    case Tag::IntList: return os << '[' << absl::StrJoin(v.toIntListRef(), ", ") << ']';
+    case Tag::DoubleList: return os << '[' << absl::StrJoin(v.toDoubleList(), ", ") << ']';
+    case Tag::BoolList: {
+      os << '[';
+      const auto& l = v.toBoolList();
+      for (size_t i = 0; i < l.size(); ++i) os << (i ? ", " : "") << (l[i] ? "True" : "False");
+      return os << ']';
+    }
+    case Tag::TensorList: {
+      os << '[';
+      const auto& l = v.toTensorVector();
+      for (size_t i = 0; i < l.size(); ++i) os << (i ? ", " : "") << l[i];
+      return os << ']';
+    }
+    case Tag::GenericList:
+    case Tag::Tuple: {
+      const auto& l = v.isTuple() ? v.toTupleElements() : v.toList();
+      os << (v.isTuple() ? '(' : '[');
+      for (size_t i = 0; i < l.size(); ++i) os << (i ? ", " : "") << l[i];
+      return os << (v.isTuple() ? ')' : ']');
+    }
+    case Tag::Object: return os << "<object>";
+  }
+  return os;
+}
+
+std::ostream& operator<<(std::ostream& os, const Scalar& s) {
+  switch (s.kind()) {
+    case Scalar::Kind::Int: return os << s.toLong();
+    case Scalar::Kind::Double: return os << s.toDouble();
+    case Scalar::Kind::Bool: return os << (s.toBool() ? "True" : "False");
+  }
+  return os;
+}
+
+}  // namespace sy

@@ -1,0 +1,61 @@
+// Storage and Allocator: the memory a tensor's elements live in, and who provides it per device.
+//
+// A `Storage` owns one allocation made by the `Allocator` registered for its device. Backends with
+// memory of their own register an allocator with `setAllocator(DeviceType::X, &mine)`; the data
+// pointer it returns may be an opaque handle that only that backend knows how to map.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "switchyard/ivalue/device.h"
+#include "switchyard/ivalue/intrusive_ptr.h"
+
+namespace sy {
+
+// An allocation plus the function that frees it.
+struct DataPtr {
+  void* ptr = nullptr;
+  void (*deleter)(void* ptr, void* context) = nullptr;
+  void* context = nullptr;
+  Device device;
+};
+
+class Allocator {
+ public:
+  virtual ~Allocator() = default;
+  virtual DataPtr allocate(size_t nbytes) = 0;
+};
+
+// The allocator for a device type; raises sy::Error when none is registered.
+Allocator* getAllocator(DeviceType type);
+// Installs `allocator` for `type` (not owned; must outlive every tensor it allocates).
+void setAllocator(DeviceType type, Allocator* allocator);
+
+class StorageImpl final : public IntrusiveTarget {
+ public:
+  StorageImpl(size_t nbytes, Allocator* allocator, Device device);
+  // Wraps memory the caller owns (from_blob style); `deleter` may be null.
+  StorageImpl(DataPtr data, size_t nbytes);
+  ~StorageImpl() override;
+
+  void* data() const { return data_.ptr; }
+  size_t nbytes() const { return nbytes_; }
+  Device device() const { return data_.device; }
+  Allocator* allocator() const { return allocator_; }
+  bool resizable() const { return allocator_ != nullptr; }
+
+  // Grows (never shrinks) to at least `nbytes`, keeping the old contents.
+  void reserve(size_t nbytes);
+
+ private:
+  void freeData();
+
+  DataPtr data_;
+  size_t nbytes_ = 0;
+  Allocator* allocator_ = nullptr;
+};
+
+using Storage = intrusive_ptr<StorageImpl>;
+
+}  // namespace sy

@@ -1,0 +1,108 @@
+// Tensor: a handle (one pointer) to a refcounted TensorImpl.
+//
+// Copying a Tensor shares the impl; moving it touches no count. An undefined Tensor holds null.
+// Geometry accessors read the impl directly; the methods that compute (`copy_`, `to`) are operator
+// calls through the dispatcher and are defined in ops/.
+//
+//   sy::Tensor t = sy::ones({2, 3});
+//   sy::Tensor u = sy::ops::sin(t);
+//   std::cout << u;   // tensor([[0.8415, ...]], dtype=Float)
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+
+#include "switchyard/ivalue/error.h"
+#include "switchyard/ivalue/intrusive_ptr.h"
+#include "switchyard/ivalue/tensor_impl.h"
+
+namespace sy {
+
+class Tensor {
+ public:
+  Tensor() = default;
+  explicit Tensor(intrusive_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+
+  bool defined() const { return impl_.get() != nullptr; }
+  TensorImpl* unsafeGetTensorImpl() const { return impl_.get(); }
+  const intrusive_ptr<TensorImpl>& getIntrusivePtr() const { return impl_; }
+  uint32_t use_count() const { return impl_.use_count(); }
+  // True when both handles share one TensorImpl.
+  bool is_same(const Tensor& other) const { return impl_ == other.impl_; }
+
+  // Key set of a defined tensor, empty for an undefined one (branch-free on the hot path).
+  DispatchKeySet key_set() const { return impl_ ? impl_->key_set() : DispatchKeySet(); }
+
+  IntArrayRef sizes() const { return checkedImpl()->sizes(); }
+  IntArrayRef strides() const { return checkedImpl()->strides(); }
+  int64_t size(int64_t dim) const { return checkedImpl()->size(dim); }
+  int64_t stride(int64_t dim) const { return checkedImpl()->stride(dim); }
+  int64_t dim() const { return checkedImpl()->dim(); }
+  int64_t ndimension() const { return dim(); }
+  int64_t numel() const { return checkedImpl()->numel(); }
+  ScalarType scalar_type() const { return checkedImpl()->dtype(); }
+  ScalarType dtype() const { return scalar_type(); }
+  Device device() const { return checkedImpl()->device(); }
+  bool is_cpu() const { return device().is_cpu(); }
+  bool is_contiguous() const { return checkedImpl()->is_contiguous(); }
+  int64_t storage_offset() const { return checkedImpl()->storage_offset(); }
+  const Storage& storage() const { return checkedImpl()->storage(); }
+  size_t element_size() const { return elementSize(scalar_type()); }
+
+  // The order of dimensions from outermost to innermost in memory (ExecuTorch's dim order):
+  // {0, 1, ..., n-1} for a contiguous tensor, {0, 2, 3, 1} for channels-last NCHW.
+  SizesVector dim_order() const;
+
+  void* data_ptr() const { return checkedImpl()->data(); }
+  // Typed element pointer; raises when T does not match the dtype.
+  template <class T>
+  T* data_ptr() const {
+    checkDtype(CppTypeToScalarType<T>::value);
+    return static_cast<T*>(checkedImpl()->data());
+  }
+  template <class T>
+  const T* const_data_ptr() const { return data_ptr<T>(); }
+
+  // The value of a one-element CPU tensor, converted to T.
+  template <class T>
+  T item() const;
+
+  // Reshapes in place with contiguous strides, growing the storage if needed.
+  const Tensor& resize_(IntArrayRef sizes) const;
+  // Copies `src` into this tensor (broadcasting, converting dtype and device): aten::copy_.
+  Tensor& copy_(const Tensor& src, bool non_blocking = false);
+  // A copy on `device` (this tensor itself when already there).
+  Tensor to(Device device) const;
+
+  std::string toString() const;
+
+ private:
+  TensorImpl* checkedImpl() const {
+    SY_CHECK(impl_, "operation on an undefined tensor");
+    return impl_.get();
+  }
+  void checkDtype(ScalarType expected) const;
+
+  intrusive_ptr<TensorImpl> impl_;
+};
+
+std::ostream& operator<<(std::ostream& os, const Tensor& t);
+
+template <class T>
+T Tensor::item() const {
+  SY_CHECK(numel() == 1, "item(): a Tensor with ", numel(), " elements cannot be converted to a scalar");
+  SY_CHECK(is_cpu(), "item(): tensor is on ", device().str(), "; copy it to the CPU first");
+  const void* p = data_ptr();
+  switch (scalar_type()) {
+    case ScalarType::Bool: return static_cast<T>(*static_cast<const bool*>(p));
+    case ScalarType::Int: return static_cast<T>(*static_cast<const int32_t*>(p));
+    case ScalarType::Long: return static_cast<T>(*static_cast<const int64_t*>(p));
+    case ScalarType::Float: return static_cast<T>(*static_cast<const float*>(p));
+    case ScalarType::Double: return static_cast<T>(*static_cast<const double*>(p));
+    default: break;
+  }
+  SY_ERROR("item(): unsupported dtype ", scalar_type());
+}
+
+}  // namespace sy

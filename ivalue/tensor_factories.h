@@ -1,0 +1,54 @@
+// Tensor factories: make tensors from sizes, fill values, ranges and C++ vectors.
+//
+//   sy::Tensor a = sy::zeros({2, 3});                                  // Float on CPU
+//   sy::Tensor b = sy::full({4}, 2.5, sy::TensorOptions().dtype(sy::ScalarType::Double));
+//   sy::Tensor c = sy::tensor<int64_t>({1, 2, 3, 4}, {2, 2});
+//   bool same = sy::allclose(a, b);
+//
+// These allocate directly with the device's allocator; `sy::ops::empty` is the same allocation as
+// an operator call through the dispatcher.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "switchyard/ivalue/scalar.h"
+#include "switchyard/ivalue/tensor.h"
+
+namespace sy {
+
+struct TensorOptions {
+  ScalarType dtype_ = ScalarType::Float;
+  Device device_ = kCPU;
+
+  TensorOptions() = default;
+  TensorOptions(ScalarType d) : dtype_(d) {}  // NOLINT: implicit, like at::TensorOptions
+  TensorOptions(Device d) : device_(d) {}     // NOLINT
+  TensorOptions dtype(ScalarType d) const { TensorOptions o = *this; o.dtype_ = d; return o; }
+  TensorOptions device(Device d) const { TensorOptions o = *this; o.device_ = d; return o; }
+};
+
+// Uninitialised contiguous tensor.
+Tensor empty(IntArrayRef sizes, TensorOptions options = {});
+Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides, TensorOptions options = {});
+Tensor zeros(IntArrayRef sizes, TensorOptions options = {});
+Tensor ones(IntArrayRef sizes, TensorOptions options = {});
+Tensor full(IntArrayRef sizes, const Scalar& value, TensorOptions options = {});
+// [start, end) in steps of `step`; Long when all three are integers, else Float (as in PyTorch),
+// unless options name a dtype.
+Tensor arange(const Scalar& end);
+Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step = 1);
+Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, TensorOptions options);
+// Wraps a copy of `values`; `sizes` defaults to 1-D. The dtype follows T.
+template <class T>
+Tensor tensor(const std::vector<T>& values, IntArrayRef sizes = {});
+Tensor tensor(std::initializer_list<float> values);
+
+// Element-wise |a - b| <= atol + rtol * |b| on CPU tensors of equal shape (any dtypes);
+// NaNs compare equal only when `equal_nan`.
+bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8, bool equal_nan = false);
+
+// Sets every element of a CPU tensor (any strides) to `value`.
+void fillCPU(const Tensor& t, const Scalar& value);
+
+}  // namespace sy

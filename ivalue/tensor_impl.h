@@ -1,0 +1,73 @@
+// TensorImpl: the refcounted object behind a Tensor: storage, offset, sizes, strides, dtype,
+// device, and the DispatchKeySet the dispatcher reads on every call.
+//
+// Subclass it for tensors that wrap other tensors (see the wrapper fallback test) or that carry no
+// data; add functionality keys (ZeroTensor, TESTING_ONLY_GenericWrapper) with `set_key_set`.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/types/span.h"
+#include "switchyard/dispatcher/dispatch_key_set.h"
+#include "switchyard/ivalue/device.h"
+#include "switchyard/ivalue/intrusive_ptr.h"
+#include "switchyard/ivalue/scalar_type.h"
+#include "switchyard/ivalue/storage.h"
+
+namespace sy {
+
+using IntArrayRef = absl::Span<const int64_t>;
+using SizesVector = absl::InlinedVector<int64_t, 5>;
+
+class TensorImpl : public IntrusiveTarget {
+ public:
+  // A tensor viewing `storage` (which may be null for tensors that own no memory).
+  TensorImpl(Storage storage, ScalarType dtype, Device device);
+  ~TensorImpl() override = default;
+
+  // The dispatcher reads this on every call; it is the first field after the refcount.
+  DispatchKeySet key_set() const { return key_set_; }
+  void set_key_set(DispatchKeySet ks) { key_set_ = ks; }
+
+  IntArrayRef sizes() const { return sizes_; }
+  IntArrayRef strides() const { return strides_; }
+  int64_t size(int64_t dim) const;
+  int64_t stride(int64_t dim) const;
+  int64_t dim() const { return static_cast<int64_t>(sizes_.size()); }
+  int64_t numel() const { return numel_; }
+  ScalarType dtype() const { return dtype_; }
+  Device device() const { return device_; }
+  bool is_contiguous() const { return is_contiguous_; }
+
+  const Storage& storage() const { return storage_; }
+  int64_t storage_offset() const { return storage_offset_; }
+  // Address of element 0 (storage data plus offset); null for a tensor without storage.
+  void* data() const;
+
+  // Sets sizes with contiguous strides, growing the storage when it is too small.
+  void resize(IntArrayRef sizes);
+  // Makes this a view with the given geometry on its current storage (no bounds growth).
+  void set_sizes_and_strides(IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset);
+  void set_storage(Storage storage) { storage_ = std::move(storage); }
+  void set_dtype(ScalarType dtype) { dtype_ = dtype; }
+
+ private:
+  void refreshNumelAndContiguity();
+
+  DispatchKeySet key_set_;
+  ScalarType dtype_;
+  Device device_;
+  bool is_contiguous_ = true;
+  int64_t numel_ = 1;
+  int64_t storage_offset_ = 0;
+  Storage storage_;
+  SizesVector sizes_;
+  SizesVector strides_;
+};
+
+// Contiguous (row-major) strides for `sizes`.
+SizesVector contiguousStrides(IntArrayRef sizes);
+
+}  // namespace sy
