@@ -6,7 +6,8 @@
 //
 //   sy::Tensor t = sy::ones({2, 3});
 //   sy::Tensor u = sy::ops::sin(t);
-//   std::cout << u;   // tensor([[0.8415, ...]], dtype=Float)
+//   std::cout << u;   // tensor([[0.8415, 0.8415, 0.8415],
+//                     //         [0.8415, 0.8415, 0.8415]])
 #pragma once
 
 #include <cstdint>
@@ -88,6 +89,9 @@ class Tensor {
 };
 
 std::ostream& operator<<(std::ostream& os, const Tensor& t);
+
+// Sizes spelled as a Python tuple, as PyTorch messages show them: "(2, 3)", "(3,)", "()".
+std::string formatSizes(IntArrayRef sizes);
 
 template <class T>
 T Tensor::item() const {

@@ -20,11 +20,13 @@ namespace sy {
 struct TensorOptions {
   ScalarType dtype_ = ScalarType::Float;
   Device device_ = kCPU;
+  // False while dtype_ is only the Float default, so factories that infer a dtype (arange) may.
+  bool has_dtype_ = false;
 
   TensorOptions() = default;
-  TensorOptions(ScalarType d) : dtype_(d) {}  // NOLINT: implicit, like at::TensorOptions
+  TensorOptions(ScalarType d) : dtype_(d), has_dtype_(true) {}  // NOLINT: implicit, like at::TensorOptions
   TensorOptions(Device d) : device_(d) {}     // NOLINT
-  TensorOptions dtype(ScalarType d) const { TensorOptions o = *this; o.dtype_ = d; return o; }
+  TensorOptions dtype(ScalarType d) const { TensorOptions o = *this; o.dtype_ = d; o.has_dtype_ = true; return o; }
   TensorOptions device(Device d) const { TensorOptions o = *this; o.device_ = d; return o; }
 };
 

@@ -1,0 +1,238 @@
+#include "switchyard/ivalue/tensor_factories.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+
+#include "switchyard/ivalue/storage.h"
+
+namespace sy {
+namespace {
+
+// Calls fn(TypeTag<T>{}) for the C++ type of `dtype`.
+template <class Fn>
+void visitDtype(ScalarType dtype, std::string_view op, Fn&& fn) {
+  switch (dtype) {
+    case ScalarType::Bool: fn(TypeTag<bool>{}); return;
+    case ScalarType::Int: fn(TypeTag<int32_t>{}); return;
+    case ScalarType::Long: fn(TypeTag<int64_t>{}); return;
+    case ScalarType::Float: fn(TypeTag<float>{}); return;
+    case ScalarType::Double: fn(TypeTag<double>{}); return;
+    default: break;
+  }
+  SY_ERROR(op, ": unsupported dtype ", dtype);
+}
+
+// Visits every element of a `sizes`-shaped index space in row-major order and passes fn the element
+// offset of that index in each of N strided layouts. Offsets are updated incrementally (odometer
+// style), so any strides work, including 0 (broadcast) and negative ones.
+template <size_t N, class Fn>
+void forEachElement(IntArrayRef sizes, const std::array<IntArrayRef, N>& strides, Fn&& fn) {
+  int64_t numel = 1;
+  for (int64_t s : sizes) numel *= s;
+  if (numel == 0) return;
+  const int64_t ndim = static_cast<int64_t>(sizes.size());
+  SizesVector index(ndim, 0);
+  std::array<int64_t, N> offsets{};
+  for (int64_t n = 0; n < numel; ++n) {
+    fn(offsets);
+    for (int64_t d = ndim - 1; d >= 0; --d) {
+      if (++index[d] < sizes[d]) {
+        for (size_t k = 0; k < N; ++k) offsets[k] += strides[k][d];
+        break;
+      }
+      index[d] = 0;
+      for (size_t k = 0; k < N; ++k) offsets[k] -= strides[k][d] * (sizes[d] - 1);
+    }
+  }
+}
+
+int64_t checkedNumel(IntArrayRef sizes, std::string_view op) {
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    SY_CHECK(sizes[i] >= 0, op, ": negative dimension ", sizes[i], " at index ", i, " of size ", formatSizes(sizes));
+  }
+  if (std::find(sizes.begin(), sizes.end(), 0) != sizes.end()) return 0;
+  int64_t numel = 1;
+  for (int64_t s : sizes) {
+    SY_CHECK(!__builtin_mul_overflow(numel, s, &numel), op, ": size ", formatSizes(sizes), " has too many elements");
+  }
+  return numel;
+}
+
+Tensor allocate(IntArrayRef sizes, IntArrayRef strides, size_t nbytes, const TensorOptions& options) {
+  Storage storage = make_intrusive<StorageImpl>(nbytes, getAllocator(options.device_.type), options.device_);
+  auto impl = make_intrusive<TensorImpl>(std::move(storage), options.dtype_, options.device_);
+  impl->set_sizes_and_strides(sizes, strides, /*storage_offset=*/0);
+  return Tensor(std::move(impl));
+}
+
+void checkAllocatableDtype(ScalarType dtype, std::string_view op) {
+  SY_CHECK(elementSize(dtype) > 0, op, ": cannot allocate a tensor of dtype ", dtype);
+}
+
+// Factories fill on the CPU; a tensor for another device is built there and then moved.
+TensorOptions onCPU(const TensorOptions& options) {
+  return options.device_.is_cpu() ? options : options.device(kCPU);
+}
+Tensor toDevice(Tensor cpu_tensor, Device device) {
+  return device.is_cpu() ? cpu_tensor : cpu_tensor.to(device);
+}
+
+double readAsDouble(const char* element, ScalarType dtype) {
+  switch (dtype) {
+    case ScalarType::Bool: return *reinterpret_cast<const bool*>(element) ? 1.0 : 0.0;
+    case ScalarType::Int: return *reinterpret_cast<const int32_t*>(element);
+    case ScalarType::Long: return static_cast<double>(*reinterpret_cast<const int64_t*>(element));
+    case ScalarType::Float: return *reinterpret_cast<const float*>(element);
+    case ScalarType::Double: return *reinterpret_cast<const double*>(element);
+    default: break;
+  }
+  SY_ERROR("allclose: unsupported dtype ", dtype);
+}
+
+bool isClose(double a, double b, double rtol, double atol, bool equal_nan) {
+  if (std::isnan(a) || std::isnan(b)) return equal_nan && std::isnan(a) && std::isnan(b);
+  // inf - inf is nan, so infinities are compared exactly: equal only with the same sign.
+  if (std::isinf(a) || std::isinf(b)) return a == b;
+  return std::abs(a - b) <= atol + rtol * std::abs(b);
+}
+
+}  // namespace
+
+Tensor empty(IntArrayRef sizes, TensorOptions options) {
+  checkAllocatableDtype(options.dtype_, "empty");
+  int64_t numel = checkedNumel(sizes, "empty");
+  size_t nbytes = static_cast<size_t>(numel) * elementSize(options.dtype_);
+  return allocate(sizes, contiguousStrides(sizes), nbytes, options);
+}
+
+Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides, TensorOptions options) {
+  checkAllocatableDtype(options.dtype_, "empty_strided");
+  SY_CHECK(sizes.size() == strides.size(), "empty_strided: ", sizes.size(), " sizes but ", strides.size(),
+           " strides");
+  int64_t numel = checkedNumel(sizes, "empty_strided");
+  // Enough elements to reach the farthest index: 1 + sum((size - 1) * stride).
+  int64_t extent = numel == 0 ? 0 : 1;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    SY_CHECK(strides[i] >= 0, "empty_strided: negative stride ", strides[i], " at index ", i);
+    if (numel > 0) extent += (sizes[i] - 1) * strides[i];
+  }
+  size_t nbytes = static_cast<size_t>(extent) * elementSize(options.dtype_);
+  return allocate(sizes, strides, nbytes, options);
+}
+
+Tensor zeros(IntArrayRef sizes, TensorOptions options) { return full(sizes, 0, options); }
+
+Tensor ones(IntArrayRef sizes, TensorOptions options) { return full(sizes, 1, options); }
+
+Tensor full(IntArrayRef sizes, const Scalar& value, TensorOptions options) {
+  Tensor t = empty(sizes, onCPU(options));
+  fillCPU(t, value);
+  return toDevice(std::move(t), options.device_);
+}
+
+Tensor arange(const Scalar& end) { return arange(0, end, 1); }
+
+Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step) {
+  return arange(start, end, step, TensorOptions());
+}
+
+Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, TensorOptions options) {
+  const bool integral_bounds = start.isIntegral(true) && end.isIntegral(true) && step.isIntegral(true);
+  if (!options.has_dtype_) options = options.dtype(integral_bounds ? ScalarType::Long : ScalarType::Float);
+  SY_CHECK(options.dtype_ != ScalarType::Bool, "arange: not implemented for dtype Bool");
+  const double start_d = start.toDouble();
+  const double end_d = end.toDouble();
+  const double step_d = step.toDouble();
+  SY_CHECK(std::isfinite(start_d) && std::isfinite(end_d), "arange: unsupported range ", start, " -> ", end);
+  SY_CHECK(step_d != 0, "arange: step must be nonzero");
+  SY_CHECK((step_d > 0 && end_d >= start_d) || (step_d < 0 && end_d <= start_d), "arange: step ", step,
+           " moves away from end ", end, " (start ", start, ")");
+
+  int64_t size;
+  if (integral_bounds) {
+    // Exact ceil((end - start) / step); the distance has the sign of step (or is zero).
+    const int64_t distance = end.toLong() - start.toLong();
+    const int64_t stride = step.toLong();
+    size = (distance + stride - (stride > 0 ? 1 : -1)) / stride;
+  } else {
+    size = static_cast<int64_t>(std::ceil((end_d - start_d) / step_d));
+  }
+
+  Tensor t = empty({size}, onCPU(options));
+  const bool integral_math = integral_bounds && isIntegralType(options.dtype_, false);
+  visitDtype(options.dtype_, "arange", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* out = t.data_ptr<T>();
+    for (int64_t i = 0; i < size; ++i) {
+      out[i] = integral_math ? static_cast<T>(start.toLong() + i * step.toLong())
+                             : static_cast<T>(start_d + static_cast<double>(i) * step_d);
+    }
+  });
+  return toDevice(std::move(t), options.device_);
+}
+
+template <class T>
+Tensor tensor(const std::vector<T>& values, IntArrayRef sizes) {
+  SizesVector shape;
+  if (sizes.empty()) {
+    shape.push_back(static_cast<int64_t>(values.size()));
+  } else {
+    shape.assign(sizes.begin(), sizes.end());
+  }
+  int64_t numel = checkedNumel(shape, "tensor");
+  SY_CHECK(numel == static_cast<int64_t>(values.size()), "tensor: ", values.size(), " values do not fill size ",
+           formatSizes(shape), " (", numel, " elements)");
+  Tensor t = empty(shape, TensorOptions(CppTypeToScalarType<T>::value));
+  T* out = t.data_ptr<T>();
+  // Element by element: std::vector<bool> has no contiguous data to copy from.
+  for (size_t i = 0; i < values.size(); ++i) out[i] = values[i];
+  return t;
+}
+
+template Tensor tensor<bool>(const std::vector<bool>&, IntArrayRef);
+template Tensor tensor<int32_t>(const std::vector<int32_t>&, IntArrayRef);
+template Tensor tensor<int64_t>(const std::vector<int64_t>&, IntArrayRef);
+template Tensor tensor<float>(const std::vector<float>&, IntArrayRef);
+template Tensor tensor<double>(const std::vector<double>&, IntArrayRef);
+
+Tensor tensor(std::initializer_list<float> values) { return tensor<float>(std::vector<float>(values)); }
+
+bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {
+  SY_CHECK(a.defined() && b.defined(), "allclose: expected two defined tensors");
+  SY_CHECK(a.is_cpu() && b.is_cpu(), "allclose: expected CPU tensors but got tensors on ", a.device(), " and ",
+           b.device());
+  SY_CHECK(a.sizes() == b.sizes(), "allclose: tensors have different shapes ", formatSizes(a.sizes()), " and ",
+           formatSizes(b.sizes()));
+  const char* a_base = static_cast<const char*>(a.data_ptr());
+  const char* b_base = static_cast<const char*>(b.data_ptr());
+  const int64_t a_item = static_cast<int64_t>(a.element_size());
+  const int64_t b_item = static_cast<int64_t>(b.element_size());
+  bool close = true;
+  forEachElement<2>(a.sizes(), {a.strides(), b.strides()}, [&](const std::array<int64_t, 2>& offsets) {
+    if (!close) return;
+    double x = readAsDouble(a_base + offsets[0] * a_item, a.scalar_type());
+    double y = readAsDouble(b_base + offsets[1] * b_item, b.scalar_type());
+    close = isClose(x, y, rtol, atol, equal_nan);
+  });
+  return close;
+}
+
+void fillCPU(const Tensor& t, const Scalar& value) {
+  SY_CHECK(t.defined(), "fill: undefined tensor");
+  SY_CHECK(t.is_cpu(), "fill: expected a CPU tensor but got one on ", t.device());
+  if (t.numel() == 0) return;
+  visitDtype(t.scalar_type(), "fill", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T v = value.to<T>();
+    T* base = t.data_ptr<T>();
+    if (t.is_contiguous()) {
+      std::fill_n(base, t.numel(), v);
+      return;
+    }
+    forEachElement<1>(t.sizes(), {t.strides()}, [&](const std::array<int64_t, 1>& offsets) { base[offsets[0]] = v; });
+  });
+}
+
+}  // namespace sy
