@@ -1,0 +1,82 @@
+// The cold paths of boxing.h: error messages for malformed boxed calls.
+#include "switchyard/dispatcher/boxing.h"
+
+#include "switchyard/dispatcher/operator_handle.h"
+
+namespace sy::detail {
+namespace {
+
+bool fitsType(const IValue& v, const Type& type) {
+  switch (type.kind()) {
+    case TypeKind::Tensor: return v.isTensor();
+    case TypeKind::Int:
+    case TypeKind::SymInt:
+    case TypeKind::Layout:
+    case TypeKind::MemoryFormat: return v.isInt();
+    case TypeKind::Float: return v.isDouble() || v.isInt();
+    case TypeKind::Bool: return v.isBool();
+    case TypeKind::Str: return v.isString();
+    case TypeKind::Scalar: return v.isScalar();
+    case TypeKind::ScalarType: return v.isScalarType();
+    case TypeKind::Device: return v.isDevice();
+    case TypeKind::Optional: return v.isNone() || fitsType(v, *type.element());
+    case TypeKind::List:
+      switch (type.element()->kind()) {
+        case TypeKind::Int:
+        case TypeKind::SymInt: return v.isIntList();
+        case TypeKind::Float: return v.isDoubleList();
+        case TypeKind::Bool: return v.isBoolList();
+        case TypeKind::Tensor: return v.isTensorList();
+        default: return v.isList();
+      }
+  }
+  return false;
+}
+
+std::string opName(const OperatorHandle& op) { return op.operator_name().toString(); }
+
+}  // namespace
+
+void throwStackTooSmall(const OperatorHandle& op, size_t needed, size_t available) {
+  SY_ERROR(opName(op), " expects ", needed, " arguments on the stack but the stack holds ", available, " value(s)",
+           op.hasSchema() ? str("; schema: ", op.schema().toString()) : std::string());
+}
+
+void throwArgumentTypeError(const OperatorHandle& op, const IValue* args, size_t num_args, const std::string& what) {
+  if (op.hasSchema() && op.schema().arguments().size() == num_args) {
+    const auto& schema_args = op.schema().arguments();
+    for (size_t i = 0; i < num_args; ++i) {
+      if (!fitsType(args[i], *schema_args[i].type)) {
+        SY_ERROR(opName(op), ": argument '", schema_args[i].name, "' (position ", i, ") must be ",
+                 schema_args[i].type->str(), " but the stack holds a value of type ", args[i].typeName(),
+                 "; schema: ", op.schema().toString());
+      }
+    }
+  }
+  SY_ERROR(opName(op), ": cannot unbox the arguments on the stack: ", what);
+}
+
+void throwWrongNumberOfReturns(const OperatorHandle& op, DispatchKeySet ks, size_t expected, size_t actual) {
+  SY_ERROR("the boxed kernel for ", opName(op), " on dispatch key ", ks.highestPriorityTypeId(), " left ", actual,
+           " value(s) on the stack, but the operator returns ", expected);
+}
+
+void throwReboundOutArgument(const OperatorHandle& op, DispatchKeySet ks, size_t return_index, int argument_index) {
+  std::string argument = "its out/in-place argument";
+  if (argument_index >= 0 && op.hasSchema()) {
+    const Argument& arg = op.schema().arguments()[argument_index];
+    argument = str("argument '", arg.name, "' (", arg.type->str(),
+                   arg.alias_info ? str("(", arg.alias_info->set, arg.alias_info->is_write ? "!" : "", ")") : "", ")");
+  }
+  SY_ERROR("the boxed kernel for ", opName(op), " on dispatch key ", ks.highestPriorityTypeId(), " returned (as return ",
+           return_index, ") a different tensor than ", argument,
+           " it was given. A kernel may resize and write an out or in-place argument, but must return that same "
+           "tensor, not rebind it to a new TensorImpl.");
+}
+
+int aliasedArgumentOfReturn(const OperatorHandle& op, size_t return_index) {
+  const FunctionSchema& schema = op.schema();
+  return return_index < schema.returns().size() ? schema.aliasedArgumentOfReturn(return_index) : -1;
+}
+
+}  // namespace sy::detail

@@ -1,0 +1,260 @@
+// Boxing and unboxing: moving kernel arguments between C++ parameters and the IValue Stack.
+//
+// Two directions, both generated from the kernel's C++ signature at compile time:
+//  - `BoxedFromUnboxed<Functor>::call` lets a boxed caller (a fallback's redispatchBoxed, a
+//    program interpreter) run an unboxed kernel: it reads the last N stack values as the kernel's
+//    parameters, calls it, drops the arguments and pushes the results.
+//  - `callBoxedWithUnboxedArguments<Ret, Args...>` lets an unboxed caller run a boxed kernel (a
+//    backend fallback): it pushes the arguments, calls the kernel, and pops the results.
+//
+// Note [Out arguments come back as the caller's own object]
+// An out or in-place kernel returns `Tensor&`, the very object the caller passed. When such a call
+// goes through a boxed kernel, the result on the stack is a new handle; we return the caller's
+// original reference instead (found through the schema's alias annotations), after checking that
+// the kernel returned the same TensorImpl. A boxed kernel may resize and write an out argument,
+// but rebinding it to another TensorImpl would silently detach the caller's tensor from the
+// result, so that raises an error.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "switchyard/dispatcher/dispatch_key_set.h"
+#include "switchyard/dispatcher/function_traits.h"
+#include "switchyard/ivalue/ivalue.h"
+#include "switchyard/ivalue/stack.h"
+
+namespace sy {
+
+class OperatorHandle;
+
+// Base class of every unboxed kernel object (functions, lambdas and stateful functors are wrapped
+// into one). Stateful kernels derive from it directly.
+class OperatorKernel {
+ public:
+  virtual ~OperatorKernel() = default;
+};
+
+namespace detail {
+
+// ---- IValue -> C++ parameter -------------------------------------------------------------------
+
+template <class T>
+struct IValueToArg {
+  static_assert(sizeof(T) == 0, "unsupported kernel parameter type; see dispatcher/infer_schema.h");
+};
+// Tensors are handed out as references into the stack slot (Note [Borrowing tensors from IValues]),
+// mutable so that `Tensor&` out parameters bind to it.
+template <>
+struct IValueToArg<Tensor> {
+  static Tensor& get(IValue& v) { return v.toTensor(); }
+};
+#define SY_IVALUE_TO_ARG(type, expr)               \
+  template <>                                      \
+  struct IValueToArg<type> {                       \
+    static decltype(auto) get(IValue& v) { return expr; } \
+  };
+SY_IVALUE_TO_ARG(int64_t, v.toInt())
+SY_IVALUE_TO_ARG(double, v.toDouble())
+SY_IVALUE_TO_ARG(bool, v.toBool())
+SY_IVALUE_TO_ARG(std::string, v.toStringRef())
+SY_IVALUE_TO_ARG(std::string_view, v.toStringView())
+SY_IVALUE_TO_ARG(Scalar, v.toScalar())
+SY_IVALUE_TO_ARG(ScalarType, v.toScalarType())
+SY_IVALUE_TO_ARG(Device, v.toDevice())
+SY_IVALUE_TO_ARG(Layout, static_cast<Layout>(v.toInt()))
+SY_IVALUE_TO_ARG(MemoryFormat, static_cast<MemoryFormat>(v.toInt()))
+SY_IVALUE_TO_ARG(std::vector<int64_t>, v.toIntListRef())
+SY_IVALUE_TO_ARG(absl::Span<const int64_t>, v.toIntList())
+SY_IVALUE_TO_ARG(std::vector<double>, v.toDoubleList())
+SY_IVALUE_TO_ARG(std::vector<bool>, v.toBoolList())
+SY_IVALUE_TO_ARG(std::vector<Tensor>, v.toTensorVector())
+SY_IVALUE_TO_ARG(TensorList, v.toTensorList())
+#undef SY_IVALUE_TO_ARG
+template <class T>
+struct IValueToArg<std::optional<T>> {
+  static std::optional<T> get(IValue& v) {
+    if (v.isNone()) return std::nullopt;
+    return std::optional<T>(IValueToArg<T>::get(v));
+  }
+};
+
+// What a converted argument is held as between conversion and the call: references stay
+// references into the stack, computed values (Scalar, optionals) are held by value.
+template <class Param>
+using ConvertedArg = decltype(IValueToArg<std::decay_t<Param>>::get(std::declval<IValue&>()));
+
+// ---- C++ return value -> stack ----------------------------------------------------------------
+
+// The owning form of a return type: Tensor& -> Tensor, tuple<Tensor&, Tensor&> -> tuple<Tensor, Tensor>.
+template <class R>
+struct OwnedReturn {
+  using type = std::decay_t<R>;
+};
+template <class... Rs>
+struct OwnedReturn<std::tuple<Rs...>> {
+  using type = std::tuple<std::decay_t<Rs>...>;
+};
+
+template <class R>
+struct ReturnPusher {
+  static void push(Stack& stack, R&& value) { stack.emplace_back(std::move(value)); }
+};
+template <class... Rs>
+struct ReturnPusher<std::tuple<Rs...>> {
+  static void push(Stack& stack, std::tuple<Rs...>&& values) {
+    std::apply([&](auto&&... v) { (stack.emplace_back(std::move(v)), ...); }, std::move(values));
+  }
+};
+
+template <class R>
+constexpr size_t numReturns() {
+  if constexpr (std::is_void_v<R>) {
+    return 0;
+  } else if constexpr (IsTuple<std::decay_t<R>>::value) {
+    return std::tuple_size_v<std::decay_t<R>>;
+  } else {
+    return 1;
+  }
+}
+
+// Cold paths, out of line so the generated wrappers stay small.
+[[noreturn]] void throwStackTooSmall(const OperatorHandle& op, size_t needed, size_t available);
+[[noreturn]] void throwArgumentTypeError(const OperatorHandle& op, const IValue* args, size_t num_args,
+                                         const std::string& what);
+[[noreturn]] void throwWrongNumberOfReturns(const OperatorHandle& op, DispatchKeySet ks, size_t expected,
+                                            size_t actual);
+[[noreturn]] void throwReboundOutArgument(const OperatorHandle& op, DispatchKeySet ks, size_t return_index,
+                                          int argument_index);
+// Index of the argument that return `i` aliases (the out/in-place tensor), or -1.
+int aliasedArgumentOfReturn(const OperatorHandle& op, size_t return_index);
+
+// ---- boxed caller -> unboxed kernel -----------------------------------------------------------
+
+template <class KernelFunctor, bool TakesKeySet, class Ret, class ParamList>
+struct BoxedFromUnboxedImpl;
+
+template <class KernelFunctor, bool TakesKeySet, class Ret, class... Params>
+struct BoxedFromUnboxedImpl<KernelFunctor, TakesKeySet, Ret, TypeList<Params...>> {
+  static constexpr size_t kNumArgs = sizeof...(Params);
+
+  static void call(OperatorKernel* functor, const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
+    if (__builtin_expect(stack->size() < kNumArgs, 0)) throwStackTooSmall(op, kNumArgs, stack->size());
+    IValue* args = stack->data() + stack->size() - kNumArgs;
+    auto converted = convertArguments(op, args, std::index_sequence_for<Params...>{});
+    auto* kernel = static_cast<KernelFunctor*>(functor);
+    if constexpr (std::is_void_v<Ret>) {
+      invoke(kernel, ks, converted, std::index_sequence_for<Params...>{});
+      drop(*stack, kNumArgs);
+    } else {
+      // Copy out before dropping: a Tensor& result refers to a stack slot we are about to pop.
+      typename OwnedReturn<Ret>::type result = invoke(kernel, ks, converted, std::index_sequence_for<Params...>{});
+      drop(*stack, kNumArgs);
+      ReturnPusher<typename OwnedReturn<Ret>::type>::push(*stack, std::move(result));
+    }
+  }
+
+ private:
+  template <size_t... I>
+  static std::tuple<ConvertedArg<Params>...> convertArguments(const OperatorHandle& op, IValue* args,
+                                                              std::index_sequence<I...>) {
+    try {
+      return std::tuple<ConvertedArg<Params>...>(IValueToArg<std::decay_t<Params>>::get(args[I])...);
+    } catch (const Error& e) {
+      throwArgumentTypeError(op, args, kNumArgs, e.what());
+    }
+  }
+
+  template <class Converted, size_t... I>
+  static decltype(auto) invoke(KernelFunctor* kernel, DispatchKeySet ks, Converted& converted,
+                               std::index_sequence<I...>) {
+    if constexpr (TakesKeySet) {
+      return (*kernel)(ks, static_cast<Params>(std::get<I>(converted))...);
+    } else {
+      return (*kernel)(static_cast<Params>(std::get<I>(converted))...);
+    }
+  }
+};
+
+template <class KernelFunctor>
+struct BoxedFromUnboxed {
+  using Signature = KernelSignature<typename FunctorTraits<KernelFunctor>::func_type>;
+  using Impl = BoxedFromUnboxedImpl<KernelFunctor, Signature::takes_dispatch_key_set,
+                                    typename Signature::return_type, typename Signature::parameters>;
+  static void call(OperatorKernel* functor, const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
+    Impl::call(functor, op, ks, stack);
+  }
+};
+
+// ---- unboxed caller -> boxed kernel -----------------------------------------------------------
+
+template <class T>
+const Tensor* tensorAddress(const T& arg) {
+  if constexpr (std::is_same_v<std::decay_t<T>, Tensor>) {
+    return &arg;
+  } else {
+    return nullptr;
+  }
+}
+
+// Pops one return value of C++ type R from stack slot `index`.
+template <class R>
+struct ReturnPopper {
+  static R pop(const OperatorHandle& op, DispatchKeySet ks, IValue& slot, size_t index,
+               const Tensor* const* tensor_args) {
+    using Decayed = std::decay_t<R>;
+    if constexpr (std::is_reference_v<R> && std::is_same_v<Decayed, Tensor>) {
+      // Note [Out arguments come back as the caller's own object]
+      int arg = aliasedArgumentOfReturn(op, index);
+      const Tensor* original = arg >= 0 ? tensor_args[arg] : nullptr;
+      if (original == nullptr || slot.toTensor().unsafeGetTensorImpl() != original->unsafeGetTensorImpl()) {
+        throwReboundOutArgument(op, ks, index, arg);
+      }
+      return const_cast<Tensor&>(*original);
+    } else {
+      return static_cast<Decayed>(IValueToArg<Decayed>::get(slot));
+    }
+  }
+};
+template <>
+struct ReturnPopper<Tensor> {
+  static Tensor pop(const OperatorHandle&, DispatchKeySet, IValue& slot, size_t, const Tensor* const*) {
+    return std::move(slot).toTensor();
+  }
+};
+
+template <class Ret, size_t... I>
+Ret popReturns(const OperatorHandle& op, DispatchKeySet ks, Stack& stack, const Tensor* const* tensor_args,
+               std::index_sequence<I...>) {
+  if constexpr (sizeof...(I) == 1 && !IsTuple<std::decay_t<Ret>>::value) {
+    return ReturnPopper<Ret>::pop(op, ks, stack[0], 0, tensor_args);
+  } else {
+    return Ret(ReturnPopper<std::tuple_element_t<I, Ret>>::pop(op, ks, stack[I], I, tensor_args)...);
+  }
+}
+
+template <class Ret, class... Args>
+Ret callBoxedWithUnboxedArguments(void (*boxed)(OperatorKernel*, const OperatorHandle&, DispatchKeySet, Stack*),
+                                  OperatorKernel* functor, const OperatorHandle& op, DispatchKeySet ks,
+                                  Args... args) {
+  Stack stack;
+  (stack.emplace_back(static_cast<const Args&>(args)), ...);
+  boxed(functor, op, ks, &stack);
+  constexpr size_t kNumReturns = numReturns<Ret>();
+  if constexpr (kNumReturns == 0) {
+    return;
+  } else {
+    if (__builtin_expect(stack.size() != kNumReturns, 0)) throwWrongNumberOfReturns(op, ks, kNumReturns, stack.size());
+    const Tensor* tensor_args[] = {tensorAddress(args)..., nullptr};
+    return popReturns<Ret>(op, ks, stack, tensor_args, std::make_index_sequence<kNumReturns>{});
+  }
+}
+
+}  // namespace detail
+}  // namespace sy

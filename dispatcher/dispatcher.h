@@ -1,0 +1,98 @@
+// Dispatcher: the process-wide registry of operators, kernels and backend fallbacks.
+//
+//   auto& d = sy::Dispatcher::singleton();
+//   sy::OperatorHandle op = d.findSchemaOrThrow("aten::add", "Tensor");
+//   std::cout << op.dumpComputedTable();
+//
+// Most code registers through `sy::Library` (library.h) and calls through `OperatorHandle`s; the
+// register* functions here are what Library uses. Each returns a RegistrationHandle that undoes
+// the registration when destroyed.
+//
+// Threads: registrations are serialised by one mutex; calls read dispatch tables without locks
+// (Note [Retired kernels are never freed under a caller]).
+#pragma once
+
+#include <deque>
+#include <mutex>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "switchyard/dispatcher/operator_entry.h"
+#include "switchyard/dispatcher/operator_handle.h"
+#include "switchyard/dispatcher/source_location.h"
+
+namespace sy {
+
+// Undoes one registration when destroyed (or when `reset`).
+class RegistrationHandle {
+ public:
+  RegistrationHandle() = default;
+  explicit RegistrationHandle(std::function<void()> undo) : undo_(std::move(undo)) {}
+  RegistrationHandle(RegistrationHandle&& other) noexcept : undo_(std::exchange(other.undo_, nullptr)) {}
+  RegistrationHandle& operator=(RegistrationHandle&& other) noexcept {
+    reset();
+    undo_ = std::exchange(other.undo_, nullptr);
+    return *this;
+  }
+  ~RegistrationHandle() { reset(); }
+  void reset() {
+    if (undo_) std::exchange(undo_, nullptr)();
+  }
+
+ private:
+  std::function<void()> undo_;
+};
+
+class Dispatcher {
+ public:
+  static Dispatcher& singleton();
+
+  // The operator, if it currently has a schema.
+  std::optional<OperatorHandle> findSchema(const OperatorName& name);
+  // Raises "could not find schema for aten::foo.bar" (with close matches) when absent.
+  OperatorHandle findSchemaOrThrow(std::string_view name, std::string_view overload_name);
+  // The operator if it has a schema or any kernel.
+  std::optional<OperatorHandle> findOp(const OperatorName& name);
+  // Operators that currently have a schema, sorted by name.
+  std::vector<OperatorName> getAllOpNames();
+
+  // Registration. Each validates completely before changing anything, so a failed registration
+  // leaves every table as it was.
+  RegistrationHandle registerLibrary(const std::string& ns, SourceLocation site);
+  RegistrationHandle registerDef(FunctionSchema schema, SourceLocation site);
+  RegistrationHandle registerImpl(const OperatorName& name, DispatchKey key, KernelFunction kernel,
+                                  std::optional<InferredSignature> signature, SourceLocation site);
+  RegistrationHandle registerFallback(DispatchKey key, KernelFunction kernel, SourceLocation site);
+
+  // Whether `key` has a backend fallback, and where it was registered.
+  std::optional<std::string> backendFallbackSite(DispatchKey key);
+
+  // Used by the missing-kernel entry and OperatorHandle; not for general use.
+  std::string describeMissingKernel(const OperatorHandle& op, DispatchKeySet ks);
+  void checkTypedSignature(OperatorEntry& entry, const InferredSignature& signature);
+  std::string dumpComputedTable(const OperatorEntry& entry);
+
+  ~Dispatcher();
+
+ private:
+  Dispatcher();
+  OperatorEntry& findOrCreateEntry(const OperatorName& name);
+  void checkSignatureAgainstSchema(const OperatorEntry& entry, const FunctionSchema& schema,
+                                   const InferredSignature& signature, const std::string& kernel_site,
+                                   const std::string& schema_site);
+  void retire(std::shared_ptr<const void> object) { retired_.push_back(std::move(object)); }
+
+  // A std::mutex rather than absl::Mutex: ThreadSanitizer intercepts pthread locks, but cannot see
+  // inside Debian's uninstrumented abseil build, and the concurrency suite runs under TSan.
+  std::mutex mutex_;
+  struct State;
+  std::unique_ptr<State> state_;
+  // Note [Retired kernels are never freed under a caller]
+  std::vector<std::shared_ptr<const void>> retired_;
+};
+
+}  // namespace sy

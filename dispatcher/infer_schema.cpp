@@ -1,0 +1,51 @@
+#include "switchyard/dispatcher/infer_schema.h"
+
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <memory>
+
+namespace sy {
+
+std::string demangle(const char* mangled_name) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> result(abi::__cxa_demangle(mangled_name, nullptr, nullptr, &status),
+                                                std::free);
+  return status == 0 && result ? std::string(result.get()) : std::string(mangled_name);
+}
+
+std::string InferredSignature::str() const {
+  std::string out = "(";
+  for (size_t i = 0; i < arguments.size(); ++i) out += (i ? ", " : "") + arguments[i]->str();
+  out += ") -> ";
+  if (returns.size() == 1) return out + returns[0]->str();
+  out += "(";
+  for (size_t i = 0; i < returns.size(); ++i) out += (i ? ", " : "") + returns[i]->str();
+  return out + ")";
+}
+
+std::optional<std::string> findSignatureMismatch(const FunctionSchema& schema, const InferredSignature& inferred) {
+  const auto& args = schema.arguments();
+  if (args.size() != inferred.arguments.size()) {
+    return str("the schema has ", args.size(), " arguments but the C++ signature has ", inferred.arguments.size());
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!inferred.arguments[i]->matches(*args[i].type)) {
+      return str("argument ", i, " ('", args[i].name, "') has type ", args[i].type->str(), " in the schema but ",
+                 inferred.arguments[i]->str(), " in the C++ signature");
+    }
+  }
+  const auto& rets = schema.returns();
+  if (rets.size() != inferred.returns.size()) {
+    return str("the schema has ", rets.size(), " returns but the C++ signature has ", inferred.returns.size());
+  }
+  for (size_t i = 0; i < rets.size(); ++i) {
+    if (!inferred.returns[i]->matches(*rets[i].type)) {
+      return str("return ", i, " has type ", rets[i].type->str(), " in the schema but ", inferred.returns[i]->str(),
+                 " in the C++ signature");
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace sy

@@ -1,0 +1,166 @@
+#include "switchyard/dispatcher/operator_entry.h"
+
+#include "switchyard/dispatcher/dispatcher.h"
+
+namespace sy {
+
+namespace {
+// Bit 0 (Undefined) is never set in a key set, so it need not be in the mask either.
+constexpr uint64_t kAllRuntimeKeys = ((uint64_t{1} << kNumRuntimeKeys) - 1) & ~uint64_t{1};
+}  // namespace
+
+std::string_view toString(EntrySource source) {
+  switch (source) {
+    case EntrySource::Kernel: return "kernel";
+    case EntrySource::AliasKernel: return "alias kernel";
+    case EntrySource::BackendFallback: return "backend fallback";
+    case EntrySource::Missing: return "missing";
+  }
+  return "unknown";
+}
+
+OperatorEntry::OperatorEntry(OperatorName name) : non_fallthrough_keys_(kAllRuntimeKeys), name_(std::move(name)) {
+  for (int k = 0; k < kNumRuntimeKeys; ++k) {
+    dispatch_table_[k].store(&missingKernel(), std::memory_order_relaxed);
+    computed_[k] = ComputedEntry{&missingKernel(), EntrySource::Missing, nullptr};
+  }
+}
+
+const FunctionSchema& OperatorEntry::schema() const {
+  const FunctionSchema* s = schema_.load(std::memory_order_acquire);
+  SY_CHECK(s != nullptr, "operator ", name_.toString(),
+           " has kernels registered but no schema; define it with m.def(\"", name_.toString(), "(...) -> ...\")");
+  return *s;
+}
+
+DispatchKeySet OperatorEntry::keySetFromStack(const Stack& stack) const {
+  const FunctionSchema& s = schema();
+  const size_t num_args = s.arguments().size();
+  SY_CHECK(stack.size() >= num_args, name_.toString(), " expects ", num_args, " arguments on the stack but the stack holds ",
+           stack.size(), " value(s); schema: ", s.toString());
+  const IValue* args = stack.data() + stack.size() - num_args;
+  uint64_t bits = 0;
+  for (uint64_t mask = s.tensorArgumentMask(); mask != 0; mask &= mask - 1) {
+    const IValue& v = args[__builtin_ctzll(mask)];
+    if (v.isTensor()) {
+      bits |= v.toTensor().key_set().raw_repr();
+    } else if (v.isTensorList()) {
+      for (const Tensor& t : v.toTensorVector()) bits |= t.key_set().raw_repr();
+    } else if (v.isList()) {
+      for (const IValue& e : v.toList()) {
+        if (e.isTensor()) bits |= e.toTensor().key_set().raw_repr();
+      }
+    }
+  }
+  if (s.tensorArgumentMask() == 0) {
+    // Factory operators: the device argument names the backend; an omitted device means CPU.
+    for (uint64_t mask = s.deviceArgumentMask(); mask != 0; mask &= mask - 1) {
+      const IValue& v = args[__builtin_ctzll(mask)];
+      Device d = v.isDevice() ? v.toDevice() : kCPU;
+      bits |= DispatchKeySet(backendKeyFor(d.type)).raw_repr();
+    }
+  }
+  return DispatchKeySet(DispatchKeySet::Raw{}, bits);
+}
+
+void OperatorEntry::setSchema(std::shared_ptr<const FunctionSchema> schema, std::string site) {
+  schema_owner_ = std::move(schema);
+  schema_site_ = std::move(site);
+  schema_.store(schema_owner_.get(), std::memory_order_release);
+}
+
+std::shared_ptr<const FunctionSchema> OperatorEntry::clearSchema() {
+  schema_.store(nullptr, std::memory_order_release);
+  schema_site_.clear();
+  return std::move(schema_owner_);
+}
+
+OperatorEntry::KernelStack::iterator OperatorEntry::pushKernel(DispatchKey key, AnnotatedKernelPtr kernel) {
+  auto& stack = kernels_[static_cast<uint8_t>(key)];
+  stack.push_front(std::move(kernel));
+  return stack.begin();
+}
+
+AnnotatedKernelPtr OperatorEntry::eraseKernel(DispatchKey key, KernelStack::iterator it) {
+  AnnotatedKernelPtr kernel = std::move(*it);
+  kernels_[static_cast<uint8_t>(key)].erase(it);
+  return kernel;
+}
+
+bool OperatorEntry::hasAnyKernel() const {
+  for (const auto& stack : kernels_) {
+    if (!stack.empty()) return true;
+  }
+  return false;
+}
+
+std::vector<const AnnotatedKernel*> OperatorEntry::allKernels() const {
+  std::vector<const AnnotatedKernel*> out;
+  for (const auto& stack : kernels_) {
+    for (const auto& k : stack) out.push_back(k.get());
+  }
+  return out;
+}
+
+ComputedEntry OperatorEntry::computeEntry(DispatchKey key, const BackendFallbackTable& fallbacks) const {
+  const KernelStack& direct = kernels_[static_cast<uint8_t>(key)];
+  if (!direct.empty()) return {&direct.front()->kernel, EntrySource::Kernel, direct.front().get()};
+  if (key == DispatchKey::Undefined || isBackendKey(key)) {
+    for (DispatchKey alias : {DispatchKey::CompositeExplicit, DispatchKey::CompositeImplicit}) {
+      const KernelStack& aliased = kernels_[static_cast<uint8_t>(alias)];
+      if (!aliased.empty()) return {&aliased.front()->kernel, EntrySource::AliasKernel, aliased.front().get()};
+    }
+  }
+  const AnnotatedKernelPtr& fallback = fallbacks[static_cast<uint8_t>(key)];
+  if (key != DispatchKey::Undefined && fallback) {
+    return {&fallback->kernel, EntrySource::BackendFallback, fallback.get()};
+  }
+  return {&missingKernel(), EntrySource::Missing, nullptr};
+}
+
+void OperatorEntry::updateDispatchTable(const BackendFallbackTable& fallbacks) {
+  uint64_t mask = kAllRuntimeKeys;
+  for (int k = 0; k < kNumRuntimeKeys; ++k) {
+    ComputedEntry entry = computeEntry(static_cast<DispatchKey>(k), fallbacks);
+    computed_[k] = entry;
+    // Slot before mask: see Note [Fallthrough is free].
+    dispatch_table_[k].store(entry.kernel, std::memory_order_release);
+    if (entry.kernel->isFallthrough()) mask &= ~(uint64_t{1} << k);
+  }
+  non_fallthrough_keys_.store(mask, std::memory_order_release);
+}
+
+std::string OperatorEntry::dumpComputedTable() const {
+  std::string out = str(name_.toString(), " (nonFallthroughKeys: ", nonFallthroughKeys(), ")\n");
+  for (int k = 0; k < kNumRuntimeKeys; ++k) {
+    const ComputedEntry& e = computed_[k];
+    out += str("  ", static_cast<DispatchKey>(k), ": ", toString(e.source));
+    if (e.origin != nullptr) {
+      if (e.source == EntrySource::AliasKernel) out += str(" (", e.origin->key, ")");
+      if (e.kernel->isFallthrough()) out += " (fallthrough)";
+      out += str(" [registered at ", e.origin->site, "]");
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+std::string OperatorEntry::describeRegistrations() const {
+  std::string out;
+  for (int k = 0; k < static_cast<int>(DispatchKey::EndOfAliasKeys); ++k) {
+    for (const auto& kernel : kernels_[k]) {
+      out += str("  ", static_cast<DispatchKey>(k), ": ", kernel->kernel.isFallthrough() ? "fallthrough kernel" : "kernel",
+                 " registered at ", kernel->site, "\n");
+    }
+  }
+  for (int k = 0; k < kNumRuntimeKeys; ++k) {
+    const ComputedEntry& e = computed_[k];
+    if (e.source == EntrySource::BackendFallback) {
+      out += str("  ", static_cast<DispatchKey>(k), ": ", e.kernel->isFallthrough() ? "fallthrough " : "",
+                 "backend fallback registered at ", e.origin->site, "\n");
+    }
+  }
+  return out.empty() ? "  (none)\n" : out;
+}
+
+}  // namespace sy

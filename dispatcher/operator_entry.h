@@ -1,0 +1,153 @@
+// OperatorEntry: everything the dispatcher knows about one operator: its schema, the kernels
+// registered per dispatch key, and the precomputed dispatch table the call path indexes.
+//
+// Note [Precomputed dispatch tables]
+// Calls never search. Each registration or deregistration recomputes the affected table slots,
+// in this order of precedence:
+//   1. a kernel registered for the key itself (the newest of a stack of them);
+//   2. an alias kernel: CompositeExplicit, then CompositeImplicit, for backend keys and for
+//      Undefined (so operators without tensor arguments can run composite kernels);
+//   3. the backend fallback registered for the key;
+//   4. the missing-kernel entry, which raises an error listing what is registered.
+// A call is then `table[highest key of (argument keys | TLS included) & ~TLS excluded & mask]`.
+//
+// Note [Fallthrough is free]
+// A slot that resolves to a fallthrough kernel clears that key's bit in `nonFallthroughKeys`,
+// which every call ANDs into its key set anyway, so the key is skipped at no extra cost. The slot
+// still holds a working fallthrough kernel (it redispatches to the next key) so a call racing
+// with a registration that has published the slot but not yet the mask behaves the same.
+//
+// Note [Retired kernels are never freed under a caller]
+// Table slots are atomic pointers to KernelFunctions; callers read them without locks. A kernel
+// removed from the table may still be running on another thread, so its storage (and functor)
+// moves to the dispatcher's retired list instead of being destroyed; it is released when the
+// dispatcher is. This bounds the cost to the registrations a process ever undoes.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "switchyard/dispatcher/dispatch_key_set.h"
+#include "switchyard/dispatcher/function_schema.h"
+#include "switchyard/dispatcher/infer_schema.h"
+#include "switchyard/dispatcher/kernel_function.h"
+#include "switchyard/dispatcher/local_dispatch_key_set.h"
+#include "switchyard/ivalue/stack.h"
+
+namespace sy {
+
+// A registered kernel plus what error messages and dumps say about it.
+struct AnnotatedKernel {
+  KernelFunction kernel;
+  std::optional<InferredSignature> inferred_signature;  // unboxed kernels only
+  std::string site;                                     // "file:line"
+  DispatchKey key = DispatchKey::Undefined;             // the key it was registered for
+};
+using AnnotatedKernelPtr = std::shared_ptr<const AnnotatedKernel>;
+
+// Where a dispatch table slot's kernel came from (shown by dumpComputedTable).
+enum class EntrySource : uint8_t { Kernel, AliasKernel, BackendFallback, Missing };
+
+struct ComputedEntry {
+  const KernelFunction* kernel = nullptr;
+  EntrySource source = EntrySource::Missing;
+  const AnnotatedKernel* origin = nullptr;  // null for Missing
+};
+
+using BackendFallbackTable = std::array<AnnotatedKernelPtr, kNumRuntimeKeys>;
+
+class OperatorEntry {
+ public:
+  explicit OperatorEntry(OperatorName name);
+  OperatorEntry(const OperatorEntry&) = delete;
+  OperatorEntry& operator=(const OperatorEntry&) = delete;
+
+  // ---- The call path (lock-free) ------------------------------------------------------------
+
+  // Applies the thread's included/excluded keys and the fallthrough mask to the keys taken from
+  // the arguments (Note [One TLS read per call], Note [Fallthrough is free]).
+  DispatchKeySet computeDispatchKeySet(DispatchKeySet argument_keys) const {
+    const LocalDispatchKeySet& tls = localDispatchKeySet();
+    return DispatchKeySet(DispatchKeySet::Raw{}, ((argument_keys.raw_repr() | tls.included) & tls.not_excluded) &
+                                                     non_fallthrough_keys_.load(std::memory_order_relaxed));
+  }
+  // A redispatch keeps the caller's key set but still skips this operator's fallthrough keys.
+  DispatchKeySet maskForRedispatch(DispatchKeySet ks) const {
+    return DispatchKeySet(DispatchKeySet::Raw{}, ks.raw_repr() & non_fallthrough_keys_.load(std::memory_order_relaxed));
+  }
+  const KernelFunction& lookup(DispatchKeySet ks) const {
+    return *dispatch_table_[static_cast<uint8_t>(ks.highestPriorityTypeId())].load(std::memory_order_acquire);
+  }
+  // Keys of the tensor arguments among the last N stack values (N = number of schema arguments).
+  DispatchKeySet keySetFromStack(const Stack& stack) const;
+
+  // ---- Introspection ------------------------------------------------------------------------
+
+  const OperatorName& name() const { return name_; }
+  bool hasSchema() const { return schema_.load(std::memory_order_acquire) != nullptr; }
+  // Raises when the operator has kernels but no schema yet.
+  const FunctionSchema& schema() const;
+  DispatchKeySet nonFallthroughKeys() const {
+    return DispatchKeySet(DispatchKeySet::Raw{}, non_fallthrough_keys_.load(std::memory_order_relaxed));
+  }
+  const ComputedEntry& computedEntry(DispatchKey key) const { return computed_[static_cast<uint8_t>(key)]; }
+
+  // ---- Registration (called by the Dispatcher with its mutex held) ---------------------------
+
+  const std::string& schemaSite() const { return schema_site_; }
+  void setSchema(std::shared_ptr<const FunctionSchema> schema, std::string site);
+  // Returns the schema so the caller can retire it.
+  std::shared_ptr<const FunctionSchema> clearSchema();
+
+  using KernelStack = std::list<AnnotatedKernelPtr>;
+  KernelStack::iterator pushKernel(DispatchKey key, AnnotatedKernelPtr kernel);
+  AnnotatedKernelPtr eraseKernel(DispatchKey key, KernelStack::iterator it);
+  const KernelStack& kernelsFor(DispatchKey key) const { return kernels_[static_cast<uint8_t>(key)]; }
+  bool hasAnyKernel() const;
+  // Every registered kernel, for validating a schema that arrives after its kernels.
+  std::vector<const AnnotatedKernel*> allKernels() const;
+
+  // Recomputes every slot (Note [Precomputed dispatch tables]).
+  void updateDispatchTable(const BackendFallbackTable& fallbacks);
+
+  // The unboxed C++ signature every unboxed kernel and typed<> access must share.
+  struct CppSignatureRecord {
+    std::type_index type = typeid(void);
+    std::string name;
+    std::string site;
+  };
+  const std::optional<CppSignatureRecord>& cppSignature() const { return cpp_signature_; }
+  void setCppSignature(CppSignatureRecord record) { cpp_signature_ = std::move(record); }
+
+  // One line per runtime key: "CPU: kernel [registered at ops/unary.cpp:31]".
+  std::string dumpComputedTable() const;
+  // The keys with a kernel, alias kernel or fallback, and where each was registered.
+  std::string describeRegistrations() const;
+
+ private:
+  ComputedEntry computeEntry(DispatchKey key, const BackendFallbackTable& fallbacks) const;
+
+  // Hot fields first: the mask and the table share the first cache lines.
+  std::atomic<uint64_t> non_fallthrough_keys_;
+  std::array<std::atomic<const KernelFunction*>, kNumRuntimeKeys> dispatch_table_;
+  std::atomic<const FunctionSchema*> schema_{nullptr};
+
+  OperatorName name_;
+  std::shared_ptr<const FunctionSchema> schema_owner_;
+  std::string schema_site_;
+  std::array<KernelStack, static_cast<int>(DispatchKey::EndOfAliasKeys)> kernels_;
+  std::array<ComputedEntry, kNumRuntimeKeys> computed_;
+  std::optional<CppSignatureRecord> cpp_signature_;
+};
+
+// The entry every key with nothing registered points at; raises the missing-kernel error.
+const KernelFunction& missingKernel();
+std::string_view toString(EntrySource source);
+
+}  // namespace sy
