@@ -1,0 +1,335 @@
+// Registering and deregistering: Library lifetimes, stacking, order independence, and the errors
+// a registration can raise (each leaves the dispatcher unchanged).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "switchyard/switchyard.h"
+#include "test_tensors.h"
+
+namespace {
+
+using sy::DispatchKey;
+using sy::DispatchKeySet;
+using sy::Library;
+using sy::OperatorHandle;
+using sy::OperatorName;
+using sy::Stack;
+using sy::Tensor;
+using sy::testing::tensorWithKeys;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+std::string errorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const sy::Error& e) {
+    return e.what();
+  }
+  return "<no error>";
+}
+
+std::string site(int line) { return std::string(__FILE__) + ":" + std::to_string(line); }
+
+Tensor filled(double v) { return sy::full({1}, v); }
+Tensor one(const Tensor&) { return filled(1); }
+Tensor two(const Tensor&) { return filled(2); }
+Tensor three(const Tensor&) { return filled(3); }
+
+auto& dispatcher() { return sy::Dispatcher::singleton(); }
+
+double callOp(const std::string& name, DispatchKeySet keys) {
+  return dispatcher().findSchemaOrThrow(name, "").typed<Tensor(const Tensor&)>().call(tensorWithKeys(keys)).item<double>();
+}
+
+TEST(Registration, DestroyingALibraryRestoresThePreviousKernel) {
+  Library def(Library::FRAGMENT, "reg_restore");
+  def.def("op(Tensor self) -> Tensor");
+  Library first(Library::IMPL, "reg_restore", DispatchKey::CPU);
+  first.impl("op", &one);
+  {
+    Library second(Library::IMPL, "reg_restore", DispatchKey::CPU);
+    second.impl("op", &two);
+    EXPECT_EQ(callOp("reg_restore::op", DispatchKey::CPU), 2);
+  }
+  EXPECT_EQ(callOp("reg_restore::op", DispatchKey::CPU), 1);
+}
+
+TEST(Registration, RemovingAnOlderKernelKeepsTheNewerOne) {
+  Library def(Library::FRAGMENT, "reg_older");
+  def.def("op(Tensor self) -> Tensor");
+  auto first = std::make_unique<Library>(Library::IMPL, "reg_older", DispatchKey::CPU);
+  first->impl("op", &one);
+  Library second(Library::IMPL, "reg_older", DispatchKey::CPU);
+  second.impl("op", &two);
+  first.reset();
+  EXPECT_EQ(callOp("reg_older::op", DispatchKey::CPU), 2);
+}
+
+TEST(Registration, OperatorGoesWhenItsLastRegistrationGoes) {
+  OperatorName name{"reg_goes::op", ""};
+  {
+    Library def(Library::FRAGMENT, "reg_goes");
+    def.def("op(Tensor self) -> Tensor");
+    Library impl(Library::IMPL, "reg_goes", DispatchKey::CPU);
+    impl.impl("op", &one);
+    EXPECT_TRUE(dispatcher().findSchema(name).has_value());
+  }
+  EXPECT_FALSE(dispatcher().findSchema(name).has_value());
+  EXPECT_FALSE(dispatcher().findOp(name).has_value());
+  auto names = dispatcher().getAllOpNames();
+  EXPECT_EQ(std::find(names.begin(), names.end(), name), names.end());
+}
+
+TEST(Registration, OperatorWithKernelsButNoSchemaIsNotFoundBySchema) {
+  Library impl(Library::IMPL, "reg_noschema", DispatchKey::CPU);
+  impl.impl("op", &one);
+  EXPECT_FALSE(dispatcher().findSchema({"reg_noschema::op", ""}).has_value());
+  EXPECT_TRUE(dispatcher().findOp({"reg_noschema::op", ""}).has_value());
+}
+
+TEST(Registration, HandleOutlivesTheOperatorAndReportsMissingKernel) {
+  std::optional<OperatorHandle> handle;
+  {
+    Library def(Library::FRAGMENT, "reg_handle");
+    def.def("op(Tensor self) -> Tensor");
+    Library impl(Library::IMPL, "reg_handle", DispatchKey::CPU);
+    impl.impl("op", &one);
+    handle = dispatcher().findSchemaOrThrow("reg_handle::op", "");
+  }
+  Stack stack{tensorWithKeys(DispatchKey::CPU)};
+  EXPECT_THROW(handle->callBoxed(&stack), sy::Error);
+}
+
+// Registers kernels and fallbacks on several keys in the order given by `order`, and returns the
+// resulting table dump.
+std::string tableAfterRegisteringInOrder(const std::vector<int>& order) {
+  std::vector<std::unique_ptr<Library>> libs;
+  std::vector<std::function<void()>> steps = {
+      [&] {
+        libs.push_back(std::make_unique<Library>(Library::FRAGMENT, "reg_order"));
+        libs.back()->def("op(Tensor self) -> Tensor");
+      },
+      [&] {
+        libs.push_back(std::make_unique<Library>(Library::IMPL, "reg_order", DispatchKey::CPU));
+        libs.back()->impl("op", &one);
+      },
+      [&] {
+        libs.push_back(std::make_unique<Library>(Library::IMPL, "reg_order", DispatchKey::PrivateUse1));
+        libs.back()->impl("op", &two);
+      },
+      [&] {
+        libs.push_back(std::make_unique<Library>(Library::IMPL, "_", DispatchKey::Tracer));
+        libs.back()->fallback(sy::CppFunction::makeFallthrough());
+      },
+      [&] {
+        libs.push_back(std::make_unique<Library>(Library::FRAGMENT, "reg_order"));
+        libs.back()->impl("op", sy::dispatch(DispatchKey::CompositeImplicit, &three));
+      },
+  };
+  for (int i : order) steps[i]();
+  std::string dump = dispatcher().findSchemaOrThrow("reg_order::op", "").dumpComputedTable();
+  while (!libs.empty()) libs.pop_back();
+  return dump;
+}
+
+TEST(Registration, RegisteringTheSameSetInEveryOrderGivesIdenticalTables) {
+  std::vector<int> order{0, 1, 2, 3, 4};
+  const std::string reference = tableAfterRegisteringInOrder(order);
+  EXPECT_THAT(reference, HasSubstr("CPU: kernel"));
+  EXPECT_THAT(reference, HasSubstr("PrivateUse2: alias kernel (CompositeImplicit)"));
+  EXPECT_THAT(reference, HasSubstr("Tracer: backend fallback (fallthrough)"));
+  int permutations = 0;
+  while (std::next_permutation(order.begin(), order.end())) {
+    EXPECT_EQ(tableAfterRegisteringInOrder(order), reference) << "order " << ::testing::PrintToString(order);
+    ++permutations;
+  }
+  EXPECT_EQ(permutations, 119);
+}
+
+TEST(Registration, DumpShowsEachEntrysSourceAndSite) {
+  Library def(Library::FRAGMENT, "reg_dump");
+  def.def("op(Tensor self) -> Tensor");
+  Library impl(Library::IMPL, "reg_dump", DispatchKey::CPU);
+  impl.impl("op", &one); const int line = __LINE__;
+  Library fallthrough(Library::IMPL, "_", DispatchKey::Profiler);
+  fallthrough.fallback(sy::CppFunction::makeFallthrough()); const int fallthrough_line = __LINE__;
+  std::string dump = dispatcher().findSchemaOrThrow("reg_dump::op", "").dumpComputedTable();
+  EXPECT_THAT(dump, StartsWith("reg_dump::op (nonFallthroughKeys: DispatchKeySet(CPU, Accel, PrivateUse1, PrivateUse2, "
+                               "PrivateUse3, ZeroTensor, Tracer, TESTING_ONLY_GenericWrapper, "
+                               "TESTING_ONLY_GenericMode))\n"));
+  EXPECT_THAT(dump, HasSubstr("  Undefined: missing\n"));
+  EXPECT_THAT(dump, HasSubstr("  CPU: kernel [registered at " + site(line) + "]\n"));
+  EXPECT_THAT(dump, HasSubstr("  Accel: missing\n"));
+  EXPECT_THAT(dump, HasSubstr("  Profiler: backend fallback (fallthrough) [registered at " + site(fallthrough_line) + "]\n"));
+}
+
+// ---- Errors ----------------------------------------------------------------------------------
+
+TEST(RegistrationErrors, MissingKernelNamesOperatorKeyAndEveryRegistration) {
+  Library def(Library::FRAGMENT, "reg_missing");
+  def.def("op(Tensor self) -> Tensor");
+  Library impl(Library::IMPL, "reg_missing", DispatchKey::CPU);
+  impl.impl("op", &one); const int cpu_line = __LINE__;
+  Library fallthrough(Library::IMPL, "_", DispatchKey::Tracer);
+  fallthrough.fallback(sy::CppFunction::makeFallthrough()); const int tracer_line = __LINE__;
+  EXPECT_EQ(errorOf([] { callOp("reg_missing::op", {DispatchKey::CPU, DispatchKey::PrivateUse1}); }),
+            "Could not run 'reg_missing::op' with arguments from the 'PrivateUse1' backend: it has no kernel and no "
+            "backend fallback registered for PrivateUse1. The call's dispatch key set was "
+            "DispatchKeySet(CPU, PrivateUse1).\n"
+            "'reg_missing::op' has these kernels and fallbacks:\n"
+            "  CPU: kernel registered at " + site(cpu_line) + "\n"
+            "  Tracer: fallthrough backend fallback registered at " + site(tracer_line) + "\n");
+}
+
+TEST(RegistrationErrors, CallWithNoTensorArgumentsAndNoFallback) {
+  Library def(Library::FRAGMENT, "reg_notensor");
+  def.def("op(int x) -> Tensor");
+  Library impl(Library::IMPL, "reg_notensor", DispatchKey::CPU);
+  impl.impl("op", [](int64_t) { return filled(1); });
+  auto op = dispatcher().findSchemaOrThrow("reg_notensor::op", "").typed<Tensor(int64_t)>();
+  EXPECT_THAT(errorOf([&] { op.call(3); }),
+              StartsWith("Could not run 'reg_notensor::op': the call has no tensor arguments to take a dispatch key "
+                         "from (nor a Device argument), no key in the thread-local included set, and the operator "
+                         "has no CompositeExplicit or CompositeImplicit kernel to run without one.\n"));
+}
+
+TEST(RegistrationErrors, DuplicateDefNamesBothSites) {
+  Library first(Library::FRAGMENT, "reg_dupdef");
+  first.def("op(Tensor self) -> Tensor"); const int first_line = __LINE__;
+  Library second(Library::FRAGMENT, "reg_dupdef");
+  EXPECT_EQ(errorOf([&] { second.def("op(Tensor self) -> Tensor"); }),
+            "Tried to register operator reg_dupdef::op(Tensor self) -> Tensor at " + site(__LINE__ - 1) +
+                ", but an operator with that name is already registered at " + site(first_line) +
+                "; each operator is defined exactly once");
+}
+
+TEST(RegistrationErrors, DuplicateLibraryForANamespaceNamesBothSites) {
+  Library first(Library::DEF, "reg_duplib"); const int first_line = __LINE__;
+  int second_line = 0;
+  const std::string error = errorOf([&] { second_line = __LINE__; Library second(Library::DEF, "reg_duplib"); });
+  EXPECT_EQ(error,
+            "Only one SY_LIBRARY block may be defined for namespace 'reg_duplib', but a second one is registered at " +
+                site(second_line) + " (the first is at " + site(first_line) +
+                "). Use SY_LIBRARY_FRAGMENT to add definitions to a namespace from several places.");
+}
+
+TEST(RegistrationErrors, DuplicateFallbackForAKeyNamesBothSites) {
+  Library first(Library::IMPL, "_", DispatchKey::PrivateUse3);
+  first.fallback(sy::CppFunction::makeFallthrough()); const int first_line = __LINE__;
+  Library second(Library::IMPL, "_", DispatchKey::PrivateUse3);
+  EXPECT_EQ(errorOf([&] { second.fallback(sy::CppFunction::makeFallthrough()); }),
+            "Tried to register a backend fallback for dispatch key PrivateUse3 at " + site(__LINE__ - 1) +
+                ", but one is already registered at " + site(first_line) + "; a key has at most one backend fallback");
+}
+
+TEST(RegistrationErrors, FallbackOutsideTheUnderscoreNamespace) {
+  Library lib(Library::IMPL, "aten", DispatchKey::CPU); const int lib_line = __LINE__;
+  EXPECT_EQ(errorOf([&] { lib.fallback(sy::CppFunction::makeFallthrough()); }),
+            "fallback() at " + site(__LINE__ - 1) + " is not allowed in SY_LIBRARY_IMPL(aten, CPU) at " + site(lib_line) +
+                ": backend fallbacks apply to every operator, so they are registered in SY_LIBRARY_IMPL(_, Key, m) "
+                "blocks");
+}
+
+TEST(RegistrationErrors, ImplSignatureDisagreeingWithTheSchemaShowsBoth) {
+  Library def(Library::FRAGMENT, "reg_sig");
+  def.def("scale(Tensor self, float s) -> Tensor"); const int def_line = __LINE__;
+  Library impl(Library::IMPL, "reg_sig", DispatchKey::CPU);
+  EXPECT_EQ(errorOf([&] { impl.impl("scale", [](const Tensor& t, int64_t) { return t; }); }),
+            "Inferred operator schema for a C++ kernel function doesn't match the expected function schema.\n"
+            "  operator: reg_sig::scale\n"
+            "  expected schema: reg_sig::scale(Tensor self, float s) -> Tensor\n"
+            "    registered at " + site(def_line) + "\n"
+            "  inferred schema: (Tensor, int) -> Tensor\n"
+            "    registered at " + site(__LINE__ - 6) + "\n"
+            "  reason: argument 1 ('s') has type float in the schema but int in the C++ signature");
+}
+
+TEST(RegistrationErrors, KernelRegisteredBeforeItsSchemaIsCheckedWhenTheSchemaArrives) {
+  Library impl(Library::IMPL, "reg_late", DispatchKey::CPU);
+  impl.impl("op", [](const Tensor& t) { return t; });
+  Library def(Library::FRAGMENT, "reg_late");
+  EXPECT_THAT(errorOf([&] { def.def("op(Tensor self, int n) -> Tensor"); }),
+              HasSubstr("reason: the schema has 2 arguments but the C++ signature has 1"));
+  EXPECT_FALSE(dispatcher().findSchema({"reg_late::op", ""}).has_value());
+}
+
+TEST(RegistrationErrors, TypedCallWithTheWrongSignature) {
+  Library def(Library::FRAGMENT, "reg_typed");
+  def.def("op(Tensor self) -> Tensor");
+  OperatorHandle op = dispatcher().findSchemaOrThrow("reg_typed::op", "");
+  EXPECT_EQ(errorOf([&] { op.typed<Tensor(const Tensor&, int64_t)>(); }),
+            "typed<sy::Tensor (sy::Tensor const&, long)>() does not fit the schema of reg_typed::op: the schema has 1 "
+            "arguments but the C++ signature has 2.\n  schema: reg_typed::op(Tensor self) -> Tensor\n"
+            "  signature: (Tensor, int) -> Tensor");
+}
+
+TEST(RegistrationErrors, TypedCallWithADifferentCppSignatureThanTheKernel) {
+  Library def(Library::FRAGMENT, "reg_cppsig");
+  def.def("op(Tensor self) -> Tensor");
+  Library impl(Library::IMPL, "reg_cppsig", DispatchKey::CPU);
+  impl.impl("op", &one); const int line = __LINE__;
+  OperatorHandle op = dispatcher().findSchemaOrThrow("reg_cppsig::op", "");
+  EXPECT_EQ(errorOf([&] { op.typed<Tensor(Tensor)>(); }),
+            "Tried to access or call reg_cppsig::op with a wrong C++ signature.\n"
+            "  correct signature: sy::Tensor (sy::Tensor const&)\n"
+            "    registered at " + site(line) + "\n"
+            "  accessed/called as: sy::Tensor (sy::Tensor)");
+}
+
+TEST(RegistrationErrors, MalformedSchemaNamesTheColumnAndTheSite) {
+  Library def(Library::FRAGMENT, "reg_malformed");
+  EXPECT_THAT(errorOf([&] { def.def("reg_malformed::op(Tensor self int x) -> Tensor"); }),
+              StartsWith("Schema parse error at column "));
+  EXPECT_THAT(errorOf([&] { def.def("reg_malformed::op(Tensor self int x) -> Tensor"); }),
+              HasSubstr("(in def() at " + site(__LINE__ - 1)));
+  EXPECT_FALSE(dispatcher().findSchema({"reg_malformed::op", ""}).has_value());
+}
+
+TEST(RegistrationErrors, DefInAnotherNamespaceThanTheLibrary) {
+  Library def(Library::FRAGMENT, "reg_ns");
+  EXPECT_THAT(errorOf([&] { def.def("other::op(Tensor self) -> Tensor"); }),
+              HasSubstr("the operator's namespace must be 'reg_ns'"));
+}
+
+TEST(RegistrationErrors, ImplInTheUnderscoreNamespace) {
+  Library lib(Library::IMPL, "_", DispatchKey::CPU);
+  EXPECT_THAT(errorOf([&] { lib.impl("op", &one); }), HasSubstr("the _ namespace only takes fallback()"));
+}
+
+TEST(RegistrationErrors, FallbackOnAnAliasKey) {
+  Library lib(Library::IMPL, "_", DispatchKey::CompositeImplicit);
+  EXPECT_THAT(errorOf([&] { lib.fallback(sy::CppFunction::makeFallthrough()); }),
+              HasSubstr("for dispatch key CompositeImplicit; a fallback needs a backend or functionality key (alias keys "
+                        "only take per-operator kernels)"));
+}
+
+TEST(RegistrationErrors, FailedRegistrationLeavesTheTableUnchanged) {
+  Library def(Library::FRAGMENT, "reg_unchanged");
+  def.def("op(Tensor self) -> Tensor");
+  Library impl(Library::IMPL, "reg_unchanged", DispatchKey::CPU);
+  impl.impl("op", &one);
+  OperatorHandle op = dispatcher().findSchemaOrThrow("reg_unchanged::op", "");
+  const std::string before = op.dumpComputedTable();
+  Library bad(Library::IMPL, "reg_unchanged", DispatchKey::PrivateUse1);
+  EXPECT_THROW(bad.impl("op", [](const Tensor& t, double) { return t; }), sy::Error);
+  EXPECT_THROW(def.def("op(Tensor self) -> Tensor"), sy::Error);
+  Library bad_fallback(Library::IMPL, "_", DispatchKey::CompositeExplicit);
+  EXPECT_THROW(bad_fallback.fallback(sy::CppFunction::makeFallthrough()), sy::Error);
+  EXPECT_EQ(op.dumpComputedTable(), before);
+  EXPECT_EQ(callOp("reg_unchanged::op", DispatchKey::CPU), 1);
+}
+
+TEST(RegistrationErrors, FindSchemaOrThrowListsOtherOverloads) {
+  Library def(Library::FRAGMENT, "reg_find");
+  def.def("op(Tensor self) -> Tensor");
+  def.def("op.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)");
+  EXPECT_EQ(errorOf([] { dispatcher().findSchemaOrThrow("reg_find::op", "Tensor"); }),
+            "Could not find schema for reg_find::op.Tensor; reg_find::op has the overloads '', 'out'");
+}
+
+}  // namespace
