@@ -1,0 +1,27 @@
+// Defines an operator, registers a CPU kernel and a fallthrough through both the Switchyard and
+// the PyTorch spellings, calls it, and exits non-zero if anything is off.
+#include <switchyard/compat/torch.h>
+#include <switchyard/switchyard.h>
+
+#include <iostream>
+
+namespace {
+
+sy::Tensor scale(const sy::Tensor& self, double s) { return sy::full({1}, self.item<double>() * s); }
+
+SY_LIBRARY(consumer, m) { m.def("scale(Tensor self, float s) -> Tensor"); }
+TORCH_LIBRARY_IMPL(consumer, CPU, m) { m.impl("scale", TORCH_FN(scale)); }
+SY_LIBRARY_IMPL(_, Tracer, m) { m.fallback(sy::CppFunction::makeFallthrough()); }
+
+}  // namespace
+
+int main() {
+  auto op = sy::Dispatcher::singleton().findSchemaOrThrow("consumer::scale", "").typed<sy::Tensor(const sy::Tensor&, double)>();
+  sy::Tensor x = sy::full({1}, 3.0);
+  x.unsafeGetTensorImpl()->set_key_set({sy::DispatchKey::CPU, sy::DispatchKey::Tracer});
+  double result = op.call(x, 2.0).item<double>();
+  sy::Tensor y = sy::ops::add(sy::ones({2}), sy::ones({2}));
+  std::cout << "consumer: scale(3, 2) = " << result << ", ones + ones = " << y << "\n";
+  const bool ok = result == 6.0 && sy::allclose(y, sy::full({2}, 2.0));
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Switchyard builds with, when any is missing. Sourced by ./run.sh and
+# ./test.sh; safe to run again (it only calls apt-get when something is absent).
+set -euo pipefail
+
+SWITCHYARD_PACKAGES=(
+  cmake ninja-build g++
+  libabsl-dev robin-map-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  valgrind
+)
+
+missing=()
+for pkg in "${SWITCHYARD_PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "==> dependencies: all installed (${SWITCHYARD_PACKAGES[*]})"
+else
+  echo "==> dependencies: installing ${missing[*]}"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+fi
