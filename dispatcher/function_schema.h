@@ -6,7 +6,7 @@
 //
 // Supported: overload names, the kwarg-only marker `*`, defaults, `T?` (optional), `T[]` and
 // `T[N]` (lists), alias annotations `Tensor(a)`, `Tensor(a!)`, `Tensor!`, named and tuple returns.
-// A malformed string raises sy::Error naming the column (see schema_parser.h).
+// A malformed string raises sy::Error naming the column (see parseSchema below).
 #pragma once
 
 #include <cstdint>
@@ -73,7 +73,7 @@ class Type {
   std::string str() const;
   // Equality ignoring list sizes and treating SymInt as int (what kernel signatures can express).
   bool matches(const Type& other) const;
-  bool isTensorLike() const;  // Tensor, Tensor?, Tensor[], Tensor?[]
+  bool isTensorLike() const;  // Tensor, Tensor?, Tensor[], Tensor?[], Tensor[]? (one list level at most)
 
  private:
   Type(TypeKind kind, TypePtr element, std::optional<int64_t> fixed_size)
@@ -141,8 +141,11 @@ class FunctionSchema {
 std::ostream& operator<<(std::ostream& os, const FunctionSchema& schema);
 std::ostream& operator<<(std::ostream& os, const Argument& arg);
 
-// Parses a full schema ("ns::name.overload(args) -> returns"). Raises sy::Error:
-//   "Schema parse error at column 18: expected ')' but found 'int'\n  aten::foo(Tensor a int b) -> Tensor\n                   ^"
+// Parses a full schema ("ns::name.overload(args) -> returns"). Defaults become IValues of the
+// declared type: `float x=1` is a Double, `int[] x=[]` an empty IntList, `int[2] p=0` the list
+// [0, 0] (as in PyTorch), the MemoryFormat/Layout/reduction names (`contiguous_format`, `strided`,
+// `Mean`) Ints, and `ScalarType t=float` a ScalarType. Raises sy::Error:
+//   "Schema parse error at column 18: expected ')' but found 'int'\n  aten::f(Tensor a int b) -> Tensor\n                   ^"
 FunctionSchema parseSchema(std::string_view text);
 // Parses "ns::name" or "ns::name.overload" (an operator name without a signature).
 OperatorName parseOperatorName(std::string_view text);
