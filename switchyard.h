@@ -3,7 +3,15 @@
 //   #include <switchyard/switchyard.h>
 #pragma once
 
+#include "switchyard/dispatcher/dispatch_key.h"
+#include "switchyard/dispatcher/dispatch_key_set.h"
+#include "switchyard/dispatcher/dispatcher.h"
+#include "switchyard/dispatcher/function_schema.h"
+#include "switchyard/dispatcher/library.h"
+#include "switchyard/dispatcher/local_dispatch_key_set.h"
+#include "switchyard/dispatcher/operator_handle.h"
 #include "switchyard/ivalue/ivalue.h"
 #include "switchyard/ivalue/stack.h"
 #include "switchyard/ivalue/tensor.h"
 #include "switchyard/ivalue/tensor_factories.h"
+#include "switchyard/ops/ops.h"
