@@ -45,8 +45,17 @@ class DispatchKeySet {
   constexpr bool operator!=(DispatchKeySet o) const { return bits_ != o.bits_; }
 
   // The key a call on this set goes to; Undefined for the empty set.
-  DispatchKey highestPriorityTypeId() const {
-    return static_cast<DispatchKey>(63 - __builtin_clzll(bits_ | 1));
+  DispatchKey highestPriorityTypeId() const { return static_cast<DispatchKey>(63 ^ __builtin_clzll(bits_ | 1)); }
+  // The same, as a table index: the position of the highest set bit, one BSR instruction. (Written
+  // with the builtin, GCC adds a sign or zero extension after the BSR that the index does not need.)
+  uint64_t highestPriorityIndex() const {
+#if defined(__x86_64__)
+    uint64_t index;
+    __asm__("bsrq %1, %0" : "=r"(index) : "r"(bits_ | 1));
+    return index;
+#else
+    return static_cast<uint64_t>(63 ^ __builtin_clzll(bits_ | 1));
+#endif
   }
   // The backend keys in this set only.
   constexpr DispatchKeySet backends() const { return *this & backendMask(); }

@@ -108,11 +108,15 @@ RegistrationHandle Dispatcher::registerDef(FunctionSchema schema, SourceLocation
              ", but an operator with that name is already registered at ", entry.schemaSite(),
              "; each operator is defined exactly once");
   }
-  // Kernels may arrive before their schema; check them now, before changing anything.
+  // Kernels and static typed handles may arrive before their schema; check them now, before
+  // changing anything.
   for (const AnnotatedKernel* kernel : entry.allKernels()) {
     if (kernel->inferred_signature) {
       checkSignatureAgainstSchema(entry, schema, *kernel->inferred_signature, kernel->site, site.str());
     }
+  }
+  if (const auto& recorded = entry.cppSignature()) {
+    checkSignatureAgainstSchema(entry, schema, recorded->signature, recorded->site, site.str());
   }
   entry.setSchema(std::make_shared<const FunctionSchema>(std::move(schema)), site.str());
   OperatorEntry* e = &entry;
@@ -138,14 +142,12 @@ RegistrationHandle Dispatcher::registerImpl(const OperatorName& name, DispatchKe
     // unboxed kernel of an operator and every typed<> access must agree on the exact C++ types,
     // not just on the schema types they map to (const Tensor& and Tensor both map to Tensor).
     const auto& recorded = entry.cppSignature();
-    if (recorded && recorded->type != signature->cpp_signature) {
+    if (recorded && recorded->signature.cpp_signature != signature->cpp_signature) {
       SY_ERROR("Mismatch in kernel C++ signatures\n", "  operator: ", name.toString(), "\n",
-               "  kernel 1: ", recorded->name, "\n", "    registered at ", recorded->site, "\n",
+               "  kernel 1: ", recorded->signature.cpp_signature_name, "\n", "    registered at ", recorded->site, "\n",
                "  kernel 2: ", signature->cpp_signature_name, "\n", "    registered at ", site.str());
     }
-    if (!recorded) {
-      entry.setCppSignature({signature->cpp_signature, signature->cpp_signature_name, site.str()});
-    }
+    if (!recorded) entry.setCppSignature({*signature, site.str()});
   }
   auto annotated = std::make_shared<AnnotatedKernel>();
   annotated->kernel = std::move(kernel);
@@ -220,13 +222,33 @@ void Dispatcher::checkTypedSignature(OperatorEntry& entry, const InferredSignatu
     SY_ERROR("typed<", signature.cpp_signature_name, ">() does not fit the schema of ", name, ": ", *reason,
              ".\n  schema: ", entry.schema().toString(), "\n  signature: ", signature.str());
   }
+  recordCppSignature(entry, signature, "a typed<>() call");
+}
+
+void Dispatcher::recordCppSignature(OperatorEntry& entry, const InferredSignature& signature, const std::string& site) {
   const auto& recorded = entry.cppSignature();
-  if (recorded && recorded->type != signature.cpp_signature) {
-    SY_ERROR("Tried to access or call ", name, " with a wrong C++ signature.\n",
-             "  correct signature: ", recorded->name, "\n", "    registered at ", recorded->site, "\n",
-             "  accessed/called as: ", signature.cpp_signature_name);
+  if (recorded && recorded->signature.cpp_signature != signature.cpp_signature) {
+    SY_ERROR("Tried to access or call ", entry.name().toString(), " with a wrong C++ signature.\n",
+             "  correct signature: ", recorded->signature.cpp_signature_name, "\n", "    registered at ",
+             recorded->site, "\n", "  accessed/called as: ", signature.cpp_signature_name);
   }
-  if (!recorded) entry.setCppSignature({signature.cpp_signature, signature.cpp_signature_name, "a typed<>() call"});
+  if (!recorded) entry.setCppSignature({signature, site});
+}
+
+OperatorHandle Dispatcher::operatorHandleFor(const OperatorName& name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return OperatorHandle(&findOrCreateEntry(name));
+}
+
+void Dispatcher::recordStaticSignature(OperatorEntry& entry, const InferredSignature& signature) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (entry.hasSchema()) {
+    if (auto reason = findSignatureMismatch(entry.schema(), signature)) {
+      SY_ERROR("staticTypedHandle<", signature.cpp_signature_name, "> does not fit the schema of ",
+               entry.name().toString(), ": ", *reason);
+    }
+  }
+  recordCppSignature(entry, signature, "a staticTypedHandle");
 }
 
 std::string Dispatcher::dumpComputedTable(const OperatorEntry& entry) {

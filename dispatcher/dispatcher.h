@@ -68,6 +68,24 @@ class Dispatcher {
                                   std::optional<InferredSignature> signature, SourceLocation site);
   RegistrationHandle registerFallback(DispatchKey key, KernelFunction kernel, SourceLocation site);
 
+  // A typed handle for a namespace-scope variable, usable before the operator is defined (the
+  // order of static initialisation across files is unspecified), and cheaper to call than a
+  // function-local static handle, which checks a guard on every call:
+  //
+  //   const auto acos_out_op = sy::Dispatcher::singleton()
+  //       .staticTypedHandle<sy::Tensor&(const sy::Tensor&, sy::Tensor&)>("aten::acos", "out");
+  //
+  // FuncType becomes the operator's C++ signature, so kernels with another one are rejected when
+  // they register, and the schema is checked against it when it arrives.
+  template <class FuncType>
+  TypedOperatorHandle<FuncType> staticTypedHandle(std::string_view name, std::string_view overload_name) {
+    OperatorHandle handle = operatorHandleFor(OperatorName{std::string(name), std::string(overload_name)});
+    recordStaticSignature(handle.entry(), inferSignature<FuncType>());
+    return TypedOperatorHandle<FuncType>(&handle.entry());
+  }
+  // The operator's entry, created if nothing has registered it yet.
+  OperatorHandle operatorHandleFor(const OperatorName& name);
+
   // Whether `key` has a backend fallback, and where it was registered.
   std::optional<std::string> backendFallbackSite(DispatchKey key);
 
@@ -84,6 +102,9 @@ class Dispatcher {
   void checkSignatureAgainstSchema(const OperatorEntry& entry, const FunctionSchema& schema,
                                    const InferredSignature& signature, const std::string& kernel_site,
                                    const std::string& schema_site);
+  void recordStaticSignature(OperatorEntry& entry, const InferredSignature& signature);
+  // Records the C++ signature every unboxed kernel and typed access must share (mutex held).
+  void recordCppSignature(OperatorEntry& entry, const InferredSignature& signature, const std::string& site);
   void retire(std::shared_ptr<const void> object) { retired_.push_back(std::move(object)); }
 
   // A std::mutex rather than absl::Mutex: ThreadSanitizer intercepts pthread locks, but cannot see

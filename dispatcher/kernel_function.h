@@ -37,11 +37,15 @@ class KernelFunction {
   template <class Ret, class... Args>
   Ret call(const OperatorHandle& op, DispatchKeySet ks, Args... args) const {
     if (__builtin_expect(unboxed_ != nullptr, 1)) {
-      using Unboxed = Ret(OperatorKernel*, DispatchKeySet, Args...);
-      return (*reinterpret_cast<Unboxed*>(unboxed_))(functor_.get(), ks, std::forward<Args>(args)...);
+      // Note [Unboxed calling convention]
+      // The operator's arguments come first and the kernel's own state last, so they arrive in the
+      // same registers the kernel function takes them in: the trampoline of a SY_FN kernel is a
+      // single jump, and the caller passes `this` rather than loading the functor for kernels
+      // that do not use one.
+      using Unboxed = Ret(Args..., const KernelFunction*, DispatchKeySet);
+      return (*reinterpret_cast<Unboxed*>(unboxed_))(std::forward<Args>(args)..., this, ks);
     }
-    return detail::callBoxedWithUnboxedArguments<Ret, Args...>(boxed_, functor_.get(), op, ks,
-                                                                std::forward<Args>(args)...);
+    return callBoxedKernel<Ret, Args...>(op, ks, std::forward<Args>(args)...);
   }
 
   // A boxed function known at compile time, with either boxed signature.
@@ -108,6 +112,13 @@ class KernelFunction {
   }
 
  private:
+  // Out of line so the unboxed fast path above compiles to a tail call with no stack frame.
+  template <class Ret, class... Args>
+  __attribute__((noinline)) Ret callBoxedKernel(const OperatorHandle& op, DispatchKeySet ks, Args... args) const {
+    return detail::callBoxedWithUnboxedArguments<Ret, Args...>(boxed_, functor_.get(), op, ks,
+                                                                std::forward<Args>(args)...);
+  }
+
   template <class F, F* func>
   static void boxedFunctionTrampoline(OperatorKernel*, const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
     if constexpr (std::is_same_v<F, BoxedFunctionWithKeys>) {
@@ -135,8 +146,8 @@ class KernelFunction {
   struct UnboxedTrampoline;
   template <class KernelFunctor, bool TakesKeySet, class Ret, class... Params>
   struct UnboxedTrampoline<KernelFunctor, TakesKeySet, Ret, detail::TypeList<Params...>> {
-    static Ret call(OperatorKernel* functor, DispatchKeySet ks, Params... params) {
-      auto* kernel = static_cast<KernelFunctor*>(functor);
+    static Ret call(Params... params, const KernelFunction* self, DispatchKeySet ks) {
+      auto* kernel = static_cast<KernelFunctor*>(self->functor_.get());
       if constexpr (TakesKeySet) {
         return (*kernel)(ks, std::forward<Params>(params)...);
       } else {

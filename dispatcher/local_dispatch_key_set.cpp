@@ -2,7 +2,7 @@
 
 namespace sy {
 namespace detail {
-thread_local LocalDispatchKeySet tls_local_dispatch_key_set __attribute__((tls_model("initial-exec")));
+__thread LocalDispatchKeySet tls_local_dispatch_key_set __attribute__((tls_model("initial-exec"))) = {0, ~uint64_t{0}};
 }  // namespace detail
 
 IncludeDispatchKeyGuard::IncludeDispatchKeyGuard(DispatchKeySet keys) {

@@ -20,20 +20,22 @@ namespace sy {
 
 // Note [One TLS read per call]
 // Both sets live in one thread_local struct, so the call path computes the TLS address once and
-// reads two words from it. The excluded set is stored inverted (all ones when nothing is
-// excluded) so that applying it is a single AND. The variable uses the initial-exec TLS model:
-// libswitchyard is linked at load time, and initial-exec turns each access into one
-// %fs-relative load instead of a call to __tls_get_addr.
+// reads two words from it. The variable is declared with GCC's `__thread` rather than
+// `thread_local`: an extern thread_local makes every access first check whether the defining file
+// runs a dynamic initialiser (two instructions per call for nothing), while `__thread` only allows
+// constant initialisers, which the loader copies in. That lets the excluded set be stored inverted
+// (all ones = nothing excluded), so applying it is one AND. The variable uses the initial-exec TLS model: libswitchyard is linked at load time, and
+// initial-exec turns each access into a %fs-relative load instead of a call to __tls_get_addr.
 struct LocalDispatchKeySet {
-  uint64_t included = 0;
-  uint64_t not_excluded = ~uint64_t{0};
+  uint64_t included;
+  uint64_t not_excluded;
 
   DispatchKeySet includedSet() const { return DispatchKeySet(DispatchKeySet::Raw{}, included); }
   DispatchKeySet excludedSet() const { return DispatchKeySet(DispatchKeySet::Raw{}, ~not_excluded); }
 };
 
 namespace detail {
-extern thread_local LocalDispatchKeySet tls_local_dispatch_key_set __attribute__((tls_model("initial-exec")));
+extern __thread LocalDispatchKeySet tls_local_dispatch_key_set __attribute__((tls_model("initial-exec")));
 }  // namespace detail
 
 inline const LocalDispatchKeySet& localDispatchKeySet() { return detail::tls_local_dispatch_key_set; }

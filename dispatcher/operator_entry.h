@@ -82,7 +82,7 @@ class OperatorEntry {
     return DispatchKeySet(DispatchKeySet::Raw{}, ks.raw_repr() & non_fallthrough_keys_.load(std::memory_order_relaxed));
   }
   const KernelFunction& lookup(DispatchKeySet ks) const {
-    return *dispatch_table_[static_cast<uint8_t>(ks.highestPriorityTypeId())].load(std::memory_order_acquire);
+    return *dispatch_table_[ks.highestPriorityIndex()].load(std::memory_order_acquire);
   }
   // Keys of the tensor arguments among the last N stack values (N = number of schema arguments).
   DispatchKeySet keySetFromStack(const Stack& stack) const;
@@ -118,8 +118,7 @@ class OperatorEntry {
 
   // The unboxed C++ signature every unboxed kernel and typed<> access must share.
   struct CppSignatureRecord {
-    std::type_index type = typeid(void);
-    std::string name;
+    InferredSignature signature;
     std::string site;
   };
   const std::optional<CppSignatureRecord>& cppSignature() const { return cpp_signature_; }
@@ -133,9 +132,10 @@ class OperatorEntry {
  private:
   ComputedEntry computeEntry(DispatchKey key, const BackendFallbackTable& fallbacks) const;
 
-  // Hot fields first: the mask and the table share the first cache lines.
-  std::atomic<uint64_t> non_fallthrough_keys_;
+  // Hot fields first: the table at offset 0 (so a lookup is one indexed load with no displacement
+  // arithmetic), the mask right after it in the same cache lines.
   std::array<std::atomic<const KernelFunction*>, kNumRuntimeKeys> dispatch_table_;
+  std::atomic<uint64_t> non_fallthrough_keys_;
   std::atomic<const FunctionSchema*> schema_{nullptr};
 
   OperatorName name_;

@@ -10,13 +10,18 @@
 namespace sy {
 namespace {
 
-// 64-byte aligned so vectorised kernels may use aligned loads on contiguous data.
+// Large buffers are 64-byte aligned so vectorised loops start on a cache line. Small ones come
+// from plain malloc (16-byte aligned): glibc serves those from its per-thread cache, which is both
+// faster than aligned_alloc and deterministic in cost, so the instruction counts of allocating
+// operators do not depend on the heap's history (bench/README.md).
 class CPUAllocator final : public Allocator {
  public:
+  static constexpr size_t kAlignedThreshold = 4096;
+
   DataPtr allocate(size_t nbytes) override {
     void* p = nullptr;
     if (nbytes > 0) {
-      p = std::aligned_alloc(64, (nbytes + 63) / 64 * 64);
+      p = nbytes < kAlignedThreshold ? std::malloc(nbytes) : std::aligned_alloc(64, (nbytes + 63) / 64 * 64);
       SY_CHECK(p != nullptr, "CPU allocator: out of memory allocating ", nbytes, " bytes");
     }
     return DataPtr{p, [](void* ptr, void*) { std::free(ptr); }, nullptr, kCPU};

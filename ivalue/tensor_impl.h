@@ -67,6 +67,17 @@ class TensorImpl : public IntrusiveTarget {
   SizesVector strides_;
 };
 
+// Element-wise equality of two size or stride lists. A plain loop on purpose: Span's operator==
+// calls memcmp, whose instruction count depends on the buffers' alignment, which would make the
+// cost of identical kernel calls vary with heap addresses (bench/README.md compares counts).
+inline bool sameSizes(IntArrayRef a, IntArrayRef b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
 // Contiguous (row-major) strides for `sizes`.
 SizesVector contiguousStrides(IntArrayRef sizes);
 

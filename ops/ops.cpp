@@ -1,6 +1,7 @@
-// Each function looks its operator up once (a function-local static typed handle) and then costs
-// one dispatch per call. The typed<> signatures must match the kernels' C++ signatures exactly
-// (see backends/cpu/kernels.h).
+// Each function calls through a namespace-scope typed handle (Dispatcher::staticTypedHandle): one
+// dispatch per call, with no per-call "is the handle initialised" guard. The handle signatures must
+// match the kernels' C++ signatures exactly (see backends/cpu/kernels.h); a mismatch is rejected
+// when either side registers.
 #include "switchyard/ops/ops.h"
 
 #include <optional>
@@ -9,74 +10,51 @@
 #include "switchyard/dispatcher/operator_handle.h"
 
 namespace sy::ops {
+namespace {
+
+template <class FuncType>
+TypedOperatorHandle<FuncType> handle(std::string_view name, std::string_view overload) {
+  return Dispatcher::singleton().staticTypedHandle<FuncType>(name, overload);
+}
+
+using EmptySignature = Tensor(IntArrayRef, std::optional<ScalarType>, std::optional<Layout>, std::optional<Device>,
+                              std::optional<bool>, std::optional<MemoryFormat>);
+using UnarySignature = Tensor(const Tensor&);
+using UnaryOutSignature = Tensor&(const Tensor&, Tensor&);
+
+const auto empty_op = handle<EmptySignature>("aten::empty", "memory_format");
+const auto acos_op = handle<UnarySignature>("aten::acos", "");
+const auto acos_out_op = handle<UnaryOutSignature>("aten::acos", "out");
+const auto sin_op = handle<UnarySignature>("aten::sin", "");
+const auto sin_out_op = handle<UnaryOutSignature>("aten::sin", "out");
+const auto add_op = handle<Tensor(const Tensor&, const Tensor&, const Scalar&)>("aten::add", "Tensor");
+const auto add_out_op = handle<Tensor&(const Tensor&, const Tensor&, const Scalar&, Tensor&)>("aten::add", "out");
+const auto mul_op = handle<Tensor(const Tensor&, const Tensor&)>("aten::mul", "Tensor");
+const auto mul_out_op = handle<Tensor&(const Tensor&, const Tensor&, Tensor&)>("aten::mul", "out");
+const auto copy_op = handle<Tensor&(Tensor&, const Tensor&, bool)>("aten::copy_", "");
+
+}  // namespace
 
 Tensor empty(IntArrayRef size, TensorOptions options) {
-  static const auto op =
-      Dispatcher::singleton()
-          .findSchemaOrThrow("aten::empty", "memory_format")
-          .typed<Tensor(IntArrayRef, std::optional<ScalarType>, std::optional<Layout>, std::optional<Device>,
-                        std::optional<bool>, std::optional<MemoryFormat>)>();
   // An unspecified dtype stays None, as at::empty passes it, so kernels see the caller's intent.
   std::optional<ScalarType> dtype;
   if (options.has_dtype_) dtype = options.dtype_;
-  return op.call(size, dtype, std::nullopt, options.device_, std::nullopt, std::nullopt);
+  return empty_op.call(size, dtype, std::nullopt, options.device_, std::nullopt, std::nullopt);
 }
 
-Tensor acos(const Tensor& self) {
-  static const auto op = Dispatcher::singleton().findSchemaOrThrow("aten::acos", "").typed<Tensor(const Tensor&)>();
-  return op.call(self);
-}
+Tensor acos(const Tensor& self) { return acos_op.call(self); }
+Tensor& acos_out(Tensor& out, const Tensor& self) { return acos_out_op.call(self, out); }
+Tensor sin(const Tensor& self) { return sin_op.call(self); }
+Tensor& sin_out(Tensor& out, const Tensor& self) { return sin_out_op.call(self, out); }
 
-Tensor& acos_out(Tensor& out, const Tensor& self) {
-  static const auto op =
-      Dispatcher::singleton().findSchemaOrThrow("aten::acos", "out").typed<Tensor&(const Tensor&, Tensor&)>();
-  return op.call(self, out);
-}
-
-Tensor sin(const Tensor& self) {
-  static const auto op = Dispatcher::singleton().findSchemaOrThrow("aten::sin", "").typed<Tensor(const Tensor&)>();
-  return op.call(self);
-}
-
-Tensor& sin_out(Tensor& out, const Tensor& self) {
-  static const auto op =
-      Dispatcher::singleton().findSchemaOrThrow("aten::sin", "out").typed<Tensor&(const Tensor&, Tensor&)>();
-  return op.call(self, out);
-}
-
-Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha) {
-  static const auto op = Dispatcher::singleton()
-                             .findSchemaOrThrow("aten::add", "Tensor")
-                             .typed<Tensor(const Tensor&, const Tensor&, const Scalar&)>();
-  return op.call(self, other, alpha);
-}
-
+Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha) { return add_op.call(self, other, alpha); }
 Tensor& add_out(Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha) {
-  static const auto op = Dispatcher::singleton()
-                             .findSchemaOrThrow("aten::add", "out")
-                             .typed<Tensor&(const Tensor&, const Tensor&, const Scalar&, Tensor&)>();
-  return op.call(self, other, alpha, out);
+  return add_out_op.call(self, other, alpha, out);
 }
 
-Tensor mul(const Tensor& self, const Tensor& other) {
-  static const auto op = Dispatcher::singleton()
-                             .findSchemaOrThrow("aten::mul", "Tensor")
-                             .typed<Tensor(const Tensor&, const Tensor&)>();
-  return op.call(self, other);
-}
+Tensor mul(const Tensor& self, const Tensor& other) { return mul_op.call(self, other); }
+Tensor& mul_out(Tensor& out, const Tensor& self, const Tensor& other) { return mul_out_op.call(self, other, out); }
 
-Tensor& mul_out(Tensor& out, const Tensor& self, const Tensor& other) {
-  static const auto op = Dispatcher::singleton()
-                             .findSchemaOrThrow("aten::mul", "out")
-                             .typed<Tensor&(const Tensor&, const Tensor&, Tensor&)>();
-  return op.call(self, other, out);
-}
-
-Tensor& copy_(Tensor& self, const Tensor& src, bool non_blocking) {
-  static const auto op = Dispatcher::singleton()
-                             .findSchemaOrThrow("aten::copy_", "")
-                             .typed<Tensor&(Tensor&, const Tensor&, bool)>();
-  return op.call(self, src, non_blocking);
-}
+Tensor& copy_(Tensor& self, const Tensor& src, bool non_blocking) { return copy_op.call(self, src, non_blocking); }
 
 }  // namespace sy::ops

@@ -74,7 +74,7 @@ void checkCanCastToOutput(const char* op, ScalarType result, const Tensor& out) 
 }
 
 void resizeOutput(const Tensor& out, IntArrayRef sizes) {
-  if (out.sizes() == sizes) return;
+  if (sameSizes(out.sizes(), sizes)) return;
   out.resize_(sizes);
 }
 
@@ -87,8 +87,8 @@ Tensor convertedTo(const char* op, const char* argument, const Tensor& t, Scalar
 
 bool partiallyOverlaps(const Tensor& out, const Tensor& input) {
   if (out.storage().get() != input.storage().get() || out.storage().get() == nullptr) return false;
-  const bool same_geometry = out.storage_offset() == input.storage_offset() && out.sizes() == input.sizes() &&
-                             out.strides() == input.strides() && out.scalar_type() == input.scalar_type();
+  const bool same_geometry = out.storage_offset() == input.storage_offset() && sameSizes(out.sizes(), input.sizes()) &&
+                             sameSizes(out.strides(), input.strides()) && out.scalar_type() == input.scalar_type();
   return !same_geometry;
 }
 
@@ -106,7 +106,7 @@ LoopGeometry makeLoopGeometry(std::initializer_list<const Tensor*> operands) {
   // The common case, without the general machinery: every operand dense and of the output's shape.
   bool all_dense_same_shape = true;
   for (const Tensor* operand : operands) {
-    all_dense_same_shape = all_dense_same_shape && operand->is_contiguous() && operand->sizes() == shape;
+    all_dense_same_shape = all_dense_same_shape && operand->is_contiguous() && sameSizes(operand->sizes(), shape);
   }
   if (all_dense_same_shape) {
     size_t k = 0;

@@ -1,0 +1,91 @@
+#include "overhead_rows.h"
+
+namespace sy::bench {
+namespace {
+
+const auto acos_out_op = Dispatcher::singleton().staticTypedHandle<Tensor&(const Tensor&, Tensor&)>("aten::acos", "out");
+const auto acos_op = Dispatcher::singleton().staticTypedHandle<Tensor(const Tensor&)>("aten::acos", "");
+const TypedOperatorHandle<Tensor&(const Tensor&, Tensor&)>& acosOut() { return acos_out_op; }
+const TypedOperatorHandle<Tensor(const Tensor&)>& acosFunctional() { return acos_op; }
+
+// Per-op kernels in the style of PyTorch's per-operator wrappers: do nothing, continue below.
+Tensor& acosOutRedispatch(DispatchKeySet ks, const Tensor& self, Tensor& out) {
+  return acosOut().redispatch(ks.remove(kExtraKey), self, out);
+}
+Tensor acosRedispatch(DispatchKeySet ks, const Tensor& self) {
+  return acosFunctional().redispatch(ks.remove(kExtraKey), self);
+}
+Tensor& acosOutExclude(const Tensor& self, Tensor& out) {
+  ExcludeDispatchKeyGuard off(kExtraKey);
+  return acosOut().call(self, out);
+}
+Tensor acosExclude(const Tensor& self) {
+  ExcludeDispatchKeyGuard off(kExtraKey);
+  return acosFunctional().call(self);
+}
+
+void redispatchBelowExtraKey(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
+  op.redispatchBoxed(ks.remove(kExtraKey), stack);
+}
+
+}  // namespace
+
+const std::vector<std::string>& rowNames() {
+  static const std::vector<std::string> names{"direct",        "base",        "perop_redispatch",
+                                              "perop_exclude", "fallthrough", "fallback"};
+  return names;
+}
+
+bool parseRow(const std::string& name, Row* row) {
+  const auto& names = rowNames();
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == name) {
+      *row = static_cast<Row>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+RowSetup::RowSetup(Row row) : row_(row) {
+  auto impl = [&] { return std::make_unique<Library>(Library::IMPL, "aten", kExtraKey); };
+  auto fallback = [&] { return std::make_unique<Library>(Library::IMPL, "_", kExtraKey); };
+  switch (row) {
+    case Row::Direct:
+    case Row::Base:
+      break;
+    case Row::PerOpRedispatch:
+      libraries_.push_back(impl());
+      libraries_.back()->impl("acos.out", SY_FN(acosOutRedispatch));
+      libraries_.back()->impl("acos", SY_FN(acosRedispatch));
+      // Operators without a per-op kernel (acos's nested empty) fall through, as in PyTorch.
+      libraries_.push_back(fallback());
+      libraries_.back()->fallback(CppFunction::makeFallthrough());
+      break;
+    case Row::PerOpExclude:
+      libraries_.push_back(impl());
+      libraries_.back()->impl("acos.out", SY_FN(acosOutExclude));
+      libraries_.back()->impl("acos", SY_FN(acosExclude));
+      libraries_.push_back(fallback());
+      libraries_.back()->fallback(CppFunction::makeFallthrough());
+      break;
+    case Row::Fallthrough:
+      libraries_.push_back(fallback());
+      libraries_.back()->fallback(CppFunction::makeFallthrough());
+      break;
+    case Row::BackendFallback:
+      libraries_.push_back(fallback());
+      libraries_.back()->fallback(CppFunction::makeFromBoxedFunction<&redispatchBelowExtraKey>());
+      break;
+  }
+  guard_ = enterRowOnThisThread();
+}
+
+RowSetup::~RowSetup() = default;
+
+std::unique_ptr<IncludeDispatchKeyGuard> RowSetup::enterRowOnThisThread() const {
+  if (row_ == Row::Direct || row_ == Row::Base) return nullptr;
+  return std::make_unique<IncludeDispatchKeyGuard>(kExtraKey);
+}
+
+}  // namespace sy::bench
