@@ -16,6 +16,15 @@
 #include "switchyard/ivalue/tensor.h"
 #include "switchyard/ivalue/tensor_factories.h"
 
+// One header per operator family; this file declares the first operators and includes the rest.
+#include "switchyard/ops/binary_ops.h"
+#include "switchyard/ops/creation_ops.h"
+#include "switchyard/ops/linalg_ops.h"
+#include "switchyard/ops/nn_ops.h"
+#include "switchyard/ops/reduction_ops.h"
+#include "switchyard/ops/shape_ops.h"
+#include "switchyard/ops/unary_ops.h"
+
 namespace sy::ops {
 
 // aten::empty.memory_format: an uninitialised contiguous tensor (Float on the CPU by default).
