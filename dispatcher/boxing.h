@@ -70,7 +70,7 @@ SY_IVALUE_TO_ARG(ScalarType, v.toScalarType())
 SY_IVALUE_TO_ARG(Device, v.toDevice())
 SY_IVALUE_TO_ARG(Layout, static_cast<Layout>(v.toInt()))
 SY_IVALUE_TO_ARG(MemoryFormat, static_cast<MemoryFormat>(v.toInt()))
-SY_IVALUE_TO_ARG(std::vector<int64_t>, v.toIntListRef())
+SY_IVALUE_TO_ARG(std::vector<int64_t>, v.toIntVector())
 SY_IVALUE_TO_ARG(absl::Span<const int64_t>, v.toIntList())
 SY_IVALUE_TO_ARG(std::vector<double>, v.toDoubleList())
 SY_IVALUE_TO_ARG(std::vector<bool>, v.toBoolList())
@@ -151,11 +151,11 @@ struct BoxedFromUnboxedImpl<KernelFunctor, TakesKeySet, Ret, TypeList<Params...>
     auto* kernel = static_cast<KernelFunctor*>(functor);
     if constexpr (std::is_void_v<Ret>) {
       invoke(kernel, ks, converted, std::index_sequence_for<Params...>{});
-      drop(*stack, kNumArgs);
+      stack->truncateBy(kNumArgs);
     } else {
       // Copy out before dropping: a Tensor& result refers to a stack slot we are about to pop.
       typename OwnedReturn<Ret>::type result = invoke(kernel, ks, converted, std::index_sequence_for<Params...>{});
-      drop(*stack, kNumArgs);
+      stack->truncateBy(kNumArgs);
       ReturnPusher<typename OwnedReturn<Ret>::type>::push(*stack, std::move(result));
     }
   }
@@ -203,17 +203,35 @@ const Tensor* tensorAddress(const T& arg) {
   }
 }
 
+// The index of the only `Tensor&` parameter, or -1 when there are none or several. An out or
+// in-place operator with one such parameter returns it, so the boxed path needs no schema lookup
+// to find the caller's object (Note [Out arguments come back as the caller's own object]).
+template <class... Args>
+constexpr int soleMutableTensorParameter() {
+  constexpr bool is_mutable_tensor[] = {std::is_same_v<Args, Tensor&>..., false};
+  int found = -1;
+  for (int i = 0; i < static_cast<int>(sizeof...(Args)); ++i) {
+    if (is_mutable_tensor[i]) {
+      if (found >= 0) return -1;
+      found = i;
+    }
+  }
+  return found;
+}
+
 // Pops one return value of C++ type R from stack slot `index`.
-template <class R>
+template <class R, int kSoleOut>
 struct ReturnPopper {
   static R pop(const OperatorHandle& op, DispatchKeySet ks, IValue& slot, size_t index,
                const Tensor* const* tensor_args) {
     using Decayed = std::decay_t<R>;
     if constexpr (std::is_reference_v<R> && std::is_same_v<Decayed, Tensor>) {
       // Note [Out arguments come back as the caller's own object]
-      int arg = aliasedArgumentOfReturn(op, index);
+      const int arg = kSoleOut >= 0 ? kSoleOut : aliasedArgumentOfReturn(op, index);
       const Tensor* original = arg >= 0 ? tensor_args[arg] : nullptr;
-      if (original == nullptr || slot.toTensor().unsafeGetTensorImpl() != original->unsafeGetTensorImpl()) {
+      if (__builtin_expect(original == nullptr ||
+                               slot.toTensor().unsafeGetTensorImpl() != original->unsafeGetTensorImpl(),
+                           0)) {
         throwReboundOutArgument(op, ks, index, arg);
       }
       return const_cast<Tensor&>(*original);
@@ -222,20 +240,21 @@ struct ReturnPopper {
     }
   }
 };
-template <>
-struct ReturnPopper<Tensor> {
+template <int kSoleOut>
+struct ReturnPopper<Tensor, kSoleOut> {
   static Tensor pop(const OperatorHandle&, DispatchKeySet, IValue& slot, size_t, const Tensor* const*) {
     return std::move(slot).toTensor();
   }
 };
 
-template <class Ret, size_t... I>
+template <class Ret, int kSoleOut, size_t... I>
 Ret popReturns(const OperatorHandle& op, DispatchKeySet ks, Stack& stack, const Tensor* const* tensor_args,
                std::index_sequence<I...>) {
   if constexpr (sizeof...(I) == 1 && !IsTuple<std::decay_t<Ret>>::value) {
-    return ReturnPopper<Ret>::pop(op, ks, stack[0], 0, tensor_args);
+    return ReturnPopper<Ret, kSoleOut>::pop(op, ks, stack[0], 0, tensor_args);
   } else {
-    return Ret(ReturnPopper<std::tuple_element_t<I, Ret>>::pop(op, ks, stack[I], I, tensor_args)...);
+    // Several returns: the schema says which argument each aliases.
+    return Ret(ReturnPopper<std::tuple_element_t<I, Ret>, -1>::pop(op, ks, stack[I], I, tensor_args)...);
   }
 }
 
@@ -252,7 +271,8 @@ Ret callBoxedWithUnboxedArguments(void (*boxed)(OperatorKernel*, const OperatorH
   } else {
     if (__builtin_expect(stack.size() != kNumReturns, 0)) throwWrongNumberOfReturns(op, ks, kNumReturns, stack.size());
     const Tensor* tensor_args[] = {tensorAddress(args)..., nullptr};
-    return popReturns<Ret>(op, ks, stack, tensor_args, std::make_index_sequence<kNumReturns>{});
+    return popReturns<Ret, soleMutableTensorParameter<Args...>()>(op, ks, stack, tensor_args,
+                                                                 std::make_index_sequence<kNumReturns>{});
   }
 }
 

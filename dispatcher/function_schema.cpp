@@ -91,7 +91,7 @@ void printInt(std::ostream& os, const Type& type, int64_t value) {
 }
 
 template <class T, class PrintElement>
-void printList(std::ostream& os, const std::vector<T>& elements, PrintElement print_element) {
+void printList(std::ostream& os, const T& elements, PrintElement print_element) {
   os << '[';
   for (size_t i = 0; i < elements.size(); ++i) {
     if (i > 0) os << ", ";

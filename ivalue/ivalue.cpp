@@ -73,7 +73,7 @@ bool operator==(const IValue& a, const IValue& b) {
     case Tag::String: return a.toStringRef() == b.toStringRef();
     case Tag::Device: return a.toDevice() == b.toDevice();
     case Tag::ScalarType: return a.toScalarType() == b.toScalarType();
-    case Tag::IntList: return a.toIntListRef() == b.toIntListRef();
+    case Tag::IntList: return a.toIntList() == b.toIntList();
     case Tag::DoubleList: return a.toDoubleList() == b.toDoubleList();
     case Tag::BoolList: return a.toBoolList() == b.toBoolList();
     case Tag::TensorList: {

@@ -20,6 +20,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/types/span.h"
 #include "switchyard/ivalue/device.h"
 #include "switchyard/ivalue/error.h"
@@ -45,6 +46,14 @@ struct ListImpl final : IntrusiveTarget {
   ListImpl() = default;
   explicit ListImpl(std::vector<T> v) : elements(std::move(v)) {}
   std::vector<T> elements;
+};
+
+// Int lists are what boxed calls carry most (sizes, dims, strides): short ones are stored in the
+// list object itself, so boxing one costs a single allocation.
+template <>
+struct ListImpl<int64_t> final : IntrusiveTarget {
+  explicit ListImpl(absl::Span<const int64_t> v) : elements(v.begin(), v.end()) {}
+  absl::InlinedVector<int64_t, 6> elements;
 };
 
 using TensorList = absl::Span<const Tensor>;
@@ -102,8 +111,8 @@ class IValue {
   IValue(std::string s) : IValue(Tag::String, new StringImpl(std::move(s))) {}  // NOLINT
   IValue(std::string_view s) : IValue(std::string(s)) {}                     // NOLINT
   IValue(const char* s) : IValue(std::string(s)) {}                          // NOLINT
-  IValue(std::vector<int64_t> v) : IValue(Tag::IntList, new ListImpl<int64_t>(std::move(v))) {}  // NOLINT
-  IValue(absl::Span<const int64_t> v) : IValue(std::vector<int64_t>(v.begin(), v.end())) {}      // NOLINT
+  IValue(const std::vector<int64_t>& v) : IValue(absl::Span<const int64_t>(v)) {}                 // NOLINT
+  IValue(absl::Span<const int64_t> v) : IValue(Tag::IntList, new ListImpl<int64_t>(v)) {}          // NOLINT
   IValue(std::vector<double> v) : IValue(Tag::DoubleList, new ListImpl<double>(std::move(v))) {}  // NOLINT
   IValue(std::vector<bool> v) : IValue(Tag::BoolList, new ListImpl<bool>(std::move(v))) {}        // NOLINT
   IValue(std::vector<Tensor> v) : IValue(Tag::TensorList, new ListImpl<Tensor>(std::move(v))) {}  // NOLINT
@@ -114,9 +123,7 @@ class IValue {
     static_assert(std::is_base_of_v<CustomObject, T>, "only CustomObject subclasses can be held");
   }
   template <class T>
-  IValue(std::optional<T> v) : IValue() {  // NOLINT
-    if (v.has_value()) *this = IValue(std::move(*v));
-  }
+  IValue(std::optional<T> v) : IValue(v.has_value() ? IValue(std::move(*v)) : IValue()) {}  // NOLINT
   static IValue tuple(std::vector<IValue> elements);
 
   IValue(const IValue& other) : tag_(other.tag_), is_intrusive_(other.is_intrusive_) {
@@ -212,8 +219,11 @@ class IValue {
   const std::string& toStringRef() const { return heap<StringImpl>(Tag::String)->str; }
   std::string_view toStringView() const { return toStringRef(); }
   absl::Span<const int64_t> toIntList() const { return heap<ListImpl<int64_t>>(Tag::IntList)->elements; }
-  std::vector<int64_t> toIntVector() const { return toIntListRef(); }
-  const std::vector<int64_t>& toIntListRef() const { return heap<ListImpl<int64_t>>(Tag::IntList)->elements; }
+  std::vector<int64_t> toIntVector() const {
+    absl::Span<const int64_t> l = toIntList();
+    return std::vector<int64_t>(l.begin(), l.end());
+  }
+  absl::Span<const int64_t> toIntListRef() const { return toIntList(); }
   const std::vector<double>& toDoubleList() const { return heap<ListImpl<double>>(Tag::DoubleList)->elements; }
   const std::vector<bool>& toBoolList() const { return heap<ListImpl<bool>>(Tag::BoolList)->elements; }
   const std::vector<Tensor>& toTensorVector() const { return heap<ListImpl<Tensor>>(Tag::TensorList)->elements; }

@@ -1,0 +1,54 @@
+#include "switchyard/ivalue/stack.h"
+
+#include <algorithm>
+
+namespace sy {
+
+// IValues are relocated with memcpy (Note [Stack storage]); these helpers keep the casts in one place.
+static void relocate(IValue* destination, IValue* source, size_t count) {
+  if (count > 0) std::memcpy(static_cast<void*>(destination), static_cast<void*>(source), count * sizeof(IValue));
+}
+
+void Stack::grow(size_t min_capacity) {
+  const size_t new_capacity = std::max(min_capacity, 2 * capacity());
+  auto* fresh = static_cast<IValue*>(::operator new(new_capacity * sizeof(IValue)));
+  const size_t count = size();
+  relocate(fresh, begin_, count);
+  if (onHeap()) ::operator delete(begin_);
+  begin_ = fresh;
+  end_ = fresh + count;
+  capacity_end_ = fresh + new_capacity;
+}
+
+void Stack::takeFrom(Stack& other) noexcept {
+  if (other.onHeap()) {
+    begin_ = other.begin_;
+    end_ = other.end_;
+    capacity_end_ = other.capacity_end_;
+  } else {
+    relocate(begin_, other.begin_, other.size());
+    end_ = begin_ + other.size();
+  }
+  other.begin_ = other.end_ = other.inlineSlots();
+  other.capacity_end_ = other.begin_ + kInlineStackSize;
+}
+
+Stack::iterator Stack::erase(iterator first, iterator last) {
+  const size_t count = static_cast<size_t>(last - first);
+  for (IValue* v = first; v != last; ++v) v->~IValue();
+  relocate(first, last, static_cast<size_t>(end_ - last));
+  end_ -= count;
+  return first;
+}
+
+Stack::iterator Stack::insert(iterator pos, IValue value) {
+  const size_t index = static_cast<size_t>(pos - begin_);
+  if (end_ == capacity_end_) grow(size() + 1);
+  pos = begin_ + index;
+  std::memmove(static_cast<void*>(pos + 1), static_cast<void*>(pos), (end_ - pos) * sizeof(IValue));
+  ++end_;
+  new (pos) IValue(std::move(value));
+  return pos;
+}
+
+}  // namespace sy
