@@ -256,9 +256,11 @@ class IValue {
     expect(t);
     return static_cast<T*>(payload_.as_intrusive);
   }
-  void retainPayload() const {
+  // Called on a bitwise copy of another IValue's payload.
+  void retainPayload() {
     if (tag_ == Tag::Tensor) {
-      IntrusiveAccess::retain(payload_.as_tensor.unsafeGetTensorImpl());
+      TensorImpl* impl = payload_.as_tensor.unsafeGetTensorImpl();
+      if (impl != UndefinedTensorImpl::singleton()) IntrusiveAccess::retain(impl);
     } else {
       IntrusiveAccess::retain(payload_.as_intrusive);
     }

@@ -20,20 +20,25 @@
 
 namespace sy {
 
+// See Note [Undefined tensors point at a sentinel].
+using TensorImplPtr = intrusive_ptr<TensorImpl, UndefinedTensorImpl>;
+
 class Tensor {
  public:
   Tensor() = default;
-  explicit Tensor(intrusive_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+  template <class Impl, class NullType>
+  explicit Tensor(intrusive_ptr<Impl, NullType> impl) : impl_(std::move(impl)) {}
 
-  bool defined() const { return impl_.get() != nullptr; }
+  bool defined() const { return static_cast<bool>(impl_); }
+  // The impl; UndefinedTensorImpl::singleton() for an undefined tensor.
   TensorImpl* unsafeGetTensorImpl() const { return impl_.get(); }
-  const intrusive_ptr<TensorImpl>& getIntrusivePtr() const { return impl_; }
+  const TensorImplPtr& getIntrusivePtr() const { return impl_; }
   uint32_t use_count() const { return impl_.use_count(); }
   // True when both handles share one TensorImpl.
   bool is_same(const Tensor& other) const { return impl_ == other.impl_; }
 
-  // Key set of a defined tensor, empty for an undefined one (branch-free on the hot path).
-  DispatchKeySet key_set() const { return impl_ ? impl_->key_set() : DispatchKeySet(); }
+  // Key set of the tensor, empty for an undefined one; one load, no branch (the sentinel's is empty).
+  DispatchKeySet key_set() const { return impl_->key_set(); }
 
   IntArrayRef sizes() const { return checkedImpl()->sizes(); }
   IntArrayRef strides() const { return checkedImpl()->strides(); }
@@ -80,12 +85,12 @@ class Tensor {
 
  private:
   TensorImpl* checkedImpl() const {
-    SY_CHECK(impl_, "operation on an undefined tensor");
+    SY_CHECK(defined(), "operation on an undefined tensor");
     return impl_.get();
   }
   void checkDtype(ScalarType expected) const;
 
-  intrusive_ptr<TensorImpl> impl_;
+  TensorImplPtr impl_;
 };
 
 std::ostream& operator<<(std::ostream& os, const Tensor& t);

@@ -9,6 +9,12 @@ TensorImpl::TensorImpl(Storage storage, ScalarType dtype, Device device)
   refreshNumelAndContiguity();
 }
 
+UndefinedTensorImpl UndefinedTensorImpl::instance_;
+
+UndefinedTensorImpl::UndefinedTensorImpl() : TensorImpl(Storage(), ScalarType::Undefined, kCPU) {
+  set_key_set(DispatchKeySet());
+}
+
 static int64_t wrapDim(int64_t dim, int64_t ndim) {
   int64_t wrapped = dim < 0 ? dim + ndim : dim;
   SY_CHECK(wrapped >= 0 && wrapped < ndim, "dimension out of range (expected to be in range of [",

@@ -78,6 +78,19 @@ inline bool sameSizes(IntArrayRef a, IntArrayRef b) {
   return true;
 }
 
+// Note [Undefined tensors point at a sentinel]
+// An undefined Tensor holds this one static impl instead of nullptr: its key set is empty, so the
+// dispatcher reads every tensor argument's keys with one load and no null check. Its refcount is
+// never touched (intrusive_ptr skips the sentinel), and Tensor::defined() compares against it.
+class UndefinedTensorImpl final : public TensorImpl {
+ public:
+  static TensorImpl* singleton() noexcept { return &instance_; }
+
+ private:
+  UndefinedTensorImpl();
+  static UndefinedTensorImpl instance_;
+};
+
 // Contiguous (row-major) strides for `sizes`.
 SizesVector contiguousStrides(IntArrayRef sizes);
 

@@ -7,7 +7,7 @@ SWITCHYARD_PACKAGES=(
   cmake ninja-build g++
   libabsl-dev robin-map-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  valgrind
+  valgrind python3
 )
 
 missing=()

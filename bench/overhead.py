@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Runs the dispatch-overhead experiment and prints its tables (see bench/README.md).
+
+Every row runs in its own process, under Google Benchmark (ns per call, median of repetitions)
+and under callgrind (instructions per call: each column is run with two loop counts and the
+difference divided by the difference in calls, so start-up and warm-up cancel).
+
+  bench/overhead.py --binary build/release/bench/overhead_bench          # full tables
+  bench/overhead.py --binary ... --callgrind-only --check                 # targets only, exit 1 on a miss
+"""
+import argparse
+import concurrent.futures
+import json
+import re
+import subprocess
+import sys
+
+ROWS = ["direct", "base", "perop_redispatch", "perop_exclude", "fallthrough", "fallback"]
+COLUMNS = ["acos.out/1", "acos.out/64", "acos/1", "acos/64", "noop"]
+LOOP_COUNTS = (1000, 3000)
+
+# (id, description, row, column, limit): the measured extra instructions of `row` over `base`
+# (or of base over direct) must be at most `limit`; fallthrough must be exactly free everywhere.
+TARGETS = [
+    ("dispatcher", "base minus direct, acos.out (the dispatcher's own cost)", "base", "direct", "acos.out/1", 25),
+    ("fallthrough", "fallthrough minus base, every column (exactly 0)", "fallthrough", "base", None, 0),
+    ("perop", "per-op kernel with redispatch minus base, acos.out", "perop_redispatch", "base", "acos.out/1", 15),
+    ("fallback_out", "backend fallback minus base, acos.out", "fallback", "base", "acos.out/1", 100),
+    ("fallback_functional", "backend fallback minus base, acos (two dispatches)", "fallback", "base", "acos/1", 200),
+]
+
+
+def callgrind_instructions(binary, row, column, iterations):
+    result = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--callgrind-out-file=/dev/null",
+         binary, f"--row={row}", f"--callgrind_column={column}", f"--iterations={iterations}"],
+        capture_output=True, text=True, check=True)
+    match = re.search(r"Collected : (\d+)", result.stderr)
+    if not match:
+        sys.exit(f"no callgrind total for {row} {column}:\n{result.stderr}")
+    return int(match.group(1))
+
+
+def instructions_per_call(binary, row, column):
+    low, high = (callgrind_instructions(binary, row, column, n) for n in LOOP_COUNTS)
+    return (high - low) / (LOOP_COUNTS[1] - LOOP_COUNTS[0])
+
+
+def measure_instructions(binary, jobs):
+    cells = [(row, column) for row in ROWS for column in COLUMNS]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        counts = pool.map(lambda cell: instructions_per_call(binary, *cell), cells)
+        return dict(zip(cells, counts))
+
+
+def measure_times(binary, repetitions, min_time):
+    times = {}
+    for row in ROWS:
+        result = subprocess.run(
+            [binary, f"--row={row}", f"--benchmark_repetitions={repetitions}",
+             "--benchmark_report_aggregates_only=true", "--benchmark_format=json",
+             f"--benchmark_min_time={min_time}"],
+            capture_output=True, text=True, check=True)
+        for bench in json.loads(result.stdout)["benchmarks"]:
+            if bench.get("aggregate_name") == "median":
+                times[(row, bench["run_name"])] = bench["real_time"]
+    return times
+
+
+def table(header, rows):
+    widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
+    line = lambda cells: "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths)) + " |"
+    out = [line(header), "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
+    return "\n".join(out + [line(r) for r in rows])
+
+
+def print_time_table(times):
+    print("\nTime per call (Google Benchmark, median), in the form of PyTorch's note:\n")
+    rows = []
+    for row in ROWS:
+        cells = [row]
+        for column in COLUMNS:
+            value, base = times.get((row, column)), times.get(("base", column))
+            if value is None:
+                cells.append("-")
+            elif row in ("base", "direct"):
+                cells.append(f"{value:.1f} ns")
+            else:
+                cells.append(f"base {'+' if value >= base else '-'} {abs(value / base - 1) * 100:.1f}%")
+        rows.append(cells)
+    print(table(["row"] + COLUMNS, rows))
+    one = times.get(("base", "acos.out/1/threads/real_time/threads:1"))
+    two = times.get(("base", "acos.out/1/threads/real_time/threads:2"))
+    if one and two:
+        print(f"\nSame call from 2 threads (base row, acos.out/1): {one:.1f} ns/call with 1 thread, "
+              f"{two:.1f} ns/call per thread with 2 (throughput x{2 * one / two:.2f})")
+
+
+def print_instruction_tables(counts):
+    print("\nInstructions per call (callgrind):\n")
+    print(table(["row"] + COLUMNS, [[row] + [f"{counts[(row, c)]:.0f}" for c in COLUMNS] for row in ROWS]))
+    print("\nExtra instructions per call over base / over direct:\n")
+    rows = []
+    for row in ROWS:
+        rows.append([row] + [f"{counts[(row, c)] - counts[('base', c)]:+.0f} / {counts[(row, c)] - counts[('direct', c)]:+.0f}"
+                             for c in COLUMNS])
+    print(table(["row"] + COLUMNS, rows))
+
+
+def evaluate_targets(counts):
+    results = []
+    for target_id, description, row, reference, column, limit in TARGETS:
+        columns = COLUMNS if column is None else [column]
+        extra = [counts[(row, c)] - counts[(reference, c)] for c in columns]
+        if target_id == "fallthrough":
+            measured, ok = max(extra, key=abs), all(e == 0 for e in extra)
+        else:
+            measured, ok = extra[0], extra[0] <= limit
+        results.append((target_id, description, measured, limit, ok))
+    print("\nTargets (extra instructions per call; PyTorch 1.13 figures in bench/README.md):\n")
+    print(table(["target", "what", "measured", "limit", "result"],
+                [[t, d, f"{m:+.0f}", l, "met" if ok else "MISSED"] for t, d, m, l, ok in results]))
+    return results
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", required=True, help="path to overhead_bench")
+    parser.add_argument("--callgrind-only", action="store_true", help="skip the Google Benchmark timings")
+    parser.add_argument("--check", action="store_true", help="exit 1 when an enforced target is missed")
+    parser.add_argument("--enforce", default=",".join(t[0] for t in TARGETS),
+                        help="comma-separated target ids that --check enforces (default: all)")
+    parser.add_argument("--jobs", type=int, default=2, help="callgrind runs in parallel")
+    parser.add_argument("--repetitions", type=int, default=5)
+    parser.add_argument("--min-time", default="0.2")
+    args = parser.parse_args()
+
+    counts = measure_instructions(args.binary, args.jobs)
+    if not args.callgrind_only:
+        print_time_table(measure_times(args.binary, args.repetitions, args.min_time))
+    print_instruction_tables(counts)
+    results = evaluate_targets(counts)
+    if args.check:
+        enforced = set(args.enforce.split(","))
+        missed = [t for t, _, _, _, ok in results if t in enforced and not ok]
+        if missed:
+            print(f"\ncheck: FAILED targets: {', '.join(missed)}")
+            return 1
+        print(f"\ncheck: all enforced targets met ({', '.join(sorted(enforced))})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
