@@ -102,12 +102,20 @@ struct OwnedReturn<std::tuple<Rs...>> {
   using type = std::tuple<std::decay_t<Rs>...>;
 };
 
-template <class R>
+// Pushes results after the arguments were popped; `kRoomLeft` says whether the popped arguments
+// left room for all of them, so no capacity check is needed.
+template <class R, bool kRoomLeft>
 struct ReturnPusher {
-  static void push(Stack& stack, R&& value) { stack.emplace_back(std::move(value)); }
+  static void push(Stack& stack, R&& value) {
+    if constexpr (kRoomLeft) {
+      stack.emplaceBackWithinCapacity(std::move(value));
+    } else {
+      stack.emplace_back(std::move(value));
+    }
+  }
 };
-template <class... Rs>
-struct ReturnPusher<std::tuple<Rs...>> {
+template <class... Rs, bool kRoomLeft>
+struct ReturnPusher<std::tuple<Rs...>, kRoomLeft> {
   static void push(Stack& stack, std::tuple<Rs...>&& values) {
     std::apply([&](auto&&... v) { (stack.emplace_back(std::move(v)), ...); }, std::move(values));
   }
@@ -135,6 +143,22 @@ constexpr size_t numReturns() {
 // Index of the argument that return `i` aliases (the out/in-place tensor), or -1.
 int aliasedArgumentOfReturn(const OperatorHandle& op, size_t return_index);
 
+// The index of the only `Tensor&` parameter, or -1 when there are none or several. An out or
+// in-place operator with one such parameter returns it, so the boxed path needs no schema lookup
+// to find the caller's object (Note [Out arguments come back as the caller's own object]).
+template <class... Args>
+constexpr int soleMutableTensorParameter() {
+  constexpr bool is_mutable_tensor[] = {std::is_same_v<Args, Tensor&>..., false};
+  int found = -1;
+  for (int i = 0; i < static_cast<int>(sizeof...(Args)); ++i) {
+    if (is_mutable_tensor[i]) {
+      if (found >= 0) return -1;
+      found = i;
+    }
+  }
+  return found;
+}
+
 // ---- boxed caller -> unboxed kernel -----------------------------------------------------------
 
 template <class KernelFunctor, bool TakesKeySet, class Ret, class ParamList>
@@ -152,11 +176,19 @@ struct BoxedFromUnboxedImpl<KernelFunctor, TakesKeySet, Ret, TypeList<Params...>
     if constexpr (std::is_void_v<Ret>) {
       invoke(kernel, ks, converted, std::index_sequence_for<Params...>{});
       stack->truncateBy(kNumArgs);
+    } else if constexpr (std::is_same_v<Ret, Tensor&> && soleMutableTensorParameter<Params...>() >= 0) {
+      // An out/in-place kernel returns the argument it wrote, which is a stack slot: move that
+      // slot's IValue into the result position rather than copying and then popping it.
+      constexpr int kOut = soleMutableTensorParameter<Params...>();
+      Tensor& result = invoke(kernel, ks, converted, std::index_sequence_for<Params...>{});
+      IValue returned = &result == &args[kOut].toTensor() ? std::move(args[kOut]) : IValue(result);
+      stack->truncateBy(kNumArgs);
+      stack->emplaceBackWithinCapacity(std::move(returned));
     } else {
       // Copy out before dropping: a Tensor& result refers to a stack slot we are about to pop.
       typename OwnedReturn<Ret>::type result = invoke(kernel, ks, converted, std::index_sequence_for<Params...>{});
       stack->truncateBy(kNumArgs);
-      ReturnPusher<typename OwnedReturn<Ret>::type>::push(*stack, std::move(result));
+      ReturnPusher<typename OwnedReturn<Ret>::type, (numReturns<Ret>() <= kNumArgs)>::push(*stack, std::move(result));
     }
   }
 
@@ -203,22 +235,6 @@ const Tensor* tensorAddress(const T& arg) {
   }
 }
 
-// The index of the only `Tensor&` parameter, or -1 when there are none or several. An out or
-// in-place operator with one such parameter returns it, so the boxed path needs no schema lookup
-// to find the caller's object (Note [Out arguments come back as the caller's own object]).
-template <class... Args>
-constexpr int soleMutableTensorParameter() {
-  constexpr bool is_mutable_tensor[] = {std::is_same_v<Args, Tensor&>..., false};
-  int found = -1;
-  for (int i = 0; i < static_cast<int>(sizeof...(Args)); ++i) {
-    if (is_mutable_tensor[i]) {
-      if (found >= 0) return -1;
-      found = i;
-    }
-  }
-  return found;
-}
-
 // Pops one return value of C++ type R from stack slot `index`.
 template <class R, int kSoleOut>
 struct ReturnPopper {
@@ -263,7 +279,11 @@ Ret callBoxedWithUnboxedArguments(void (*boxed)(OperatorKernel*, const OperatorH
                                   OperatorKernel* functor, const OperatorHandle& op, DispatchKeySet ks,
                                   Args... args) {
   Stack stack;
-  (stack.emplace_back(static_cast<const Args&>(args)), ...);
+  if constexpr (sizeof...(Args) <= kInlineStackSize) {
+    (stack.emplaceBackWithinCapacity(static_cast<const Args&>(args)), ...);
+  } else {
+    (stack.emplace_back(static_cast<const Args&>(args)), ...);
+  }
   boxed(functor, op, ks, &stack);
   constexpr size_t kNumReturns = numReturns<Ret>();
   if constexpr (kNumReturns == 0) {

@@ -83,13 +83,20 @@ class Stack {
     if (__builtin_expect(end_ == capacity_end_, 0)) grow(size() + 1);
     return *new (end_++) IValue(std::forward<Args>(args)...);
   }
+  // For callers that know there is room (a fresh Stack holds kInlineStackSize values; a call that
+  // popped its arguments has room for as many results).
+  template <class... Args>
+  IValue& emplaceBackWithinCapacity(Args&&... args) {
+    return *new (end_++) IValue(std::forward<Args>(args)...);
+  }
   void push_back(const IValue& v) { emplace_back(v); }
   void push_back(IValue&& v) { emplace_back(std::move(v)); }
   void pop_back() { (--end_)->~IValue(); }
   // Destroys the last n values.
   void truncateBy(size_t n) {
-    IValue* new_end = end_ - n;
-    while (end_ != new_end) (--end_)->~IValue();
+    IValue* old_end = end_;
+    end_ -= n;
+    for (IValue* v = end_; v != old_end; ++v) v->~IValue();
   }
   void clear() { truncateBy(size()); }
   void reserve(size_t n) {
