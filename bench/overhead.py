@@ -46,8 +46,8 @@ def instructions_per_call(binary, row, column):
     return (high - low) / (LOOP_COUNTS[1] - LOOP_COUNTS[0])
 
 
-def measure_instructions(binary, jobs):
-    cells = [(row, column) for row in ROWS for column in COLUMNS]
+def measure_instructions(binary, jobs, rows=ROWS, columns=COLUMNS):
+    cells = [(row, column) for row in rows for column in columns]
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
         counts = pool.map(lambda cell: instructions_per_call(binary, *cell), cells)
         return dict(zip(cells, counts))
@@ -107,6 +107,23 @@ def print_instruction_tables(counts):
     print(table(["row"] + COLUMNS, rows))
 
 
+# libtorch loads slowly under valgrind, so the PyTorch comparison measures only what the targets use.
+TORCH_ROWS = ["direct", "base", "perop_redispatch", "fallthrough", "fallback"]
+TORCH_COLUMNS = ["acos.out/1", "acos/1"]
+
+
+def print_torch_comparison(ours, torch_counts):
+    print("\nSwitchyard vs PyTorch (libtorch), extra instructions per call:\n")
+    rows = []
+    for target_id, description, row, reference, column, limit in TARGETS:
+        for c in ([column] if column else TORCH_COLUMNS):
+            theirs = torch_counts[(row, c)] - torch_counts[(reference, c)]
+            mine = ours[(row, c)] - ours[(reference, c)]
+            rows.append([f"{row} - {reference}", c, f"{theirs:+.0f}", f"{mine:+.0f}",
+                         f"{theirs / mine:.1f}x" if mine > 0 else "-"])
+    print(table(["rows", "column", "PyTorch", "Switchyard", "ratio"], rows))
+
+
 def evaluate_targets(counts):
     results = []
     for target_id, description, row, reference, column, limit in TARGETS:
@@ -131,6 +148,7 @@ def main():
     parser.add_argument("--enforce", default=",".join(t[0] for t in TARGETS),
                         help="comma-separated target ids that --check enforces (default: all)")
     parser.add_argument("--jobs", type=int, default=2, help="callgrind runs in parallel")
+    parser.add_argument("--torch-binary", help="path to torch_overhead_bench (-DSWITCHYARD_BENCH_LIBTORCH=ON)")
     parser.add_argument("--repetitions", type=int, default=5)
     parser.add_argument("--min-time", default="0.2")
     args = parser.parse_args()
@@ -139,6 +157,12 @@ def main():
     if not args.callgrind_only:
         print_time_table(measure_times(args.binary, args.repetitions, args.min_time))
     print_instruction_tables(counts)
+    if args.torch_binary:
+        torch_counts = measure_instructions(args.torch_binary, args.jobs, TORCH_ROWS, TORCH_COLUMNS)
+        if not args.callgrind_only:
+            print("\nPyTorch (libtorch):")
+            print_time_table(measure_times(args.torch_binary, args.repetitions, args.min_time))
+        print_torch_comparison(counts, torch_counts)
     results = evaluate_targets(counts)
     if args.check:
         enforced = set(args.enforce.split(","))
