@@ -1,0 +1,64 @@
+// Profiler: times every operator call generically, through one boxed fallback on the Profiler key.
+//
+//   sy::Profile profile;                       // starts profiling this thread
+//   sy::Tensor y = model(x);
+//   std::cout << profile.stop().table();       // count, total and self time per operator
+//
+// Nested calls are attributed to their caller: a functional `aten::acos` that allocates through
+// `aten::empty` shows both, and acos's self time excludes the time spent in empty.
+//
+// Note [The profiler costs nothing when off]
+// A Profile adds the Profiler key to its thread's included set and removes it when it stops. No
+// tensor carries that key, so when no Profile is active, no call's key set contains it and the
+// dispatch path is the same instructions as in a build without the profiler (bench/README.md
+// measures it). The fallback itself is registered once, at load time.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "switchyard/dispatcher/local_dispatch_key_set.h"
+
+namespace sy {
+
+struct OperatorProfile {
+  std::string name;      // "aten::acos"
+  int64_t count = 0;     // calls
+  int64_t total_ns = 0;  // wall time inside the operator, nested calls included
+  int64_t self_ns = 0;   // total minus the time of the operators it called
+};
+
+class ProfileReport {
+ public:
+  explicit ProfileReport(std::vector<OperatorProfile> operators) : operators_(std::move(operators)) {}
+  // Sorted by total time, longest first.
+  const std::vector<OperatorProfile>& operators() const { return operators_; }
+  // The entry for `name`, or nullptr.
+  const OperatorProfile* find(const std::string& name) const;
+  // A fixed-width table: operator, calls, total, self, average.
+  std::string table() const;
+
+ private:
+  std::vector<OperatorProfile> operators_;
+};
+
+class Profile {
+ public:
+  Profile();
+  ~Profile();
+  Profile(const Profile&) = delete;
+  Profile& operator=(const Profile&) = delete;
+
+  // Stops profiling (if still running) and returns what was collected.
+  ProfileReport stop();
+
+  struct State;  // what a running Profile has collected (defined in profiler.cpp)
+
+ private:
+  std::unique_ptr<State> state_;
+  std::unique_ptr<IncludeDispatchKeyGuard> guard_;
+};
+
+}  // namespace sy
