@@ -71,6 +71,19 @@ std::vector<OperatorName> Dispatcher::getAllOpNames() {
   return names;
 }
 
+std::vector<OperatorName> Dispatcher::operatorsWithKernelFor(DispatchKey key) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<OperatorName> names;
+  if (!isRuntimeKey(key)) return names;
+  for (const auto& entry : state_->entries) {
+    const ComputedEntry& computed = entry->computedEntry(key);
+    if (computed.source == EntrySource::Kernel && !computed.kernel->isFallthrough()) names.push_back(entry->name());
+  }
+  std::sort(names.begin(), names.end(),
+            [](const OperatorName& a, const OperatorName& b) { return a.toString() < b.toString(); });
+  return names;
+}
+
 RegistrationHandle Dispatcher::registerLibrary(const std::string& ns, SourceLocation site) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = state_->library_sites.find(ns);

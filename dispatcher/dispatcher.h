@@ -59,6 +59,9 @@ class Dispatcher {
   std::optional<OperatorHandle> findOp(const OperatorName& name);
   // Operators that currently have a schema, sorted by name.
   std::vector<OperatorName> getAllOpNames();
+  // Operators with a kernel registered directly for `key` (not reached through an alias kernel or a
+  // fallback), sorted by name: what a backend implements natively.
+  std::vector<OperatorName> operatorsWithKernelFor(DispatchKey key);
 
   // Registration. Each validates completely before changing anything, so a failed registration
   // leaves every table as it was.
