@@ -34,7 +34,9 @@ cmake --build build/consumer-buildtree
 ./build/consumer-buildtree/consumer
 
 step "AddressSanitizer + UndefinedBehaviorSanitizer build (build/asan)"
-cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSWITCHYARD_SANITIZE=address,undefined \
+# -O1 -g1: sanitizer builds compile in about half the time of -O2 -g and still run fast.
+cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
+  -DSWITCHYARD_SANITIZE=address,undefined \
   -DSWITCHYARD_BUILD_BENCH=OFF -DSWITCHYARD_BUILD_EXAMPLES=OFF > /dev/null
 cmake --build build/asan
 step "tests under ASan + UBSan"
@@ -42,7 +44,8 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
   ctest --test-dir build/asan --output-on-failure -j "$jobs"
 
 step "ThreadSanitizer build of the concurrency suite (build/tsan)"
-cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSWITCHYARD_SANITIZE=thread \
+cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
+  -DSWITCHYARD_SANITIZE=thread \
   -DSWITCHYARD_BUILD_BENCH=OFF -DSWITCHYARD_BUILD_EXAMPLES=OFF > /dev/null
 cmake --build build/tsan --target switchyard_concurrency_tests
 step "concurrency tests under TSan"
