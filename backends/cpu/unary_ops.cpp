@@ -1,76 +1,245 @@
-// Unary floating-point elementwise operators on the CPU: acos, sin.
+// Elementwise unary operators on the CPU: abs and neg (the result keeps the input's dtype) and the
+// floating functions exp, log, sqrt, rsqrt, sin, cos, tanh, acos; each functional, out= and
+// in-place. Also the definitions behind the unary driver (unary_kernels.h).
 //
-// Result dtype (PyTorch's "unary float op" rule): a Float or Double input keeps its dtype; Bool,
-// Int and Long inputs are computed in Float (the default floating dtype). An out= tensor of
-// another dtype receives the result converted, provided canCast(result, out dtype) allows it.
-// NaN and infinities propagate as std:: functions define them (acos(2) is nan).
+// Semantics, as PyTorch:
+// - Floating functions: Float and Double inputs keep their dtype; Bool, Int and Long inputs are
+//   computed in Float. An in-place call on an integral tensor is a cast error ("result type Float
+//   can't be cast to the desired output type Long"). Values follow the C++ <cmath> functions:
+//   NaN propagates, log(0) = -inf, log(-1) = sqrt(-1) = nan, rsqrt(0) = inf.
+// - abs and neg keep integral dtypes and wrap around like two's complement (abs(INT_MIN) and
+//   neg(INT_MIN) are INT_MIN). neg of a Bool tensor is PyTorch's error; abs of Bool is the
+//   identity (PyTorch's CUDA behaviour; its CPU kernel rejects Bool, for no semantic reason).
+// - An out= tensor of another dtype receives the result converted, if canCast(result, out) allows;
+//   an out= of the wrong shape is resized; out may be the input itself.
 //
-// Adding an operator: a functor with a templated operator(), an out= kernel and a functional
-// kernel calling unaryFloatingOut, and two m.impl lines.
+// Adding an operator: a functor, three one-line kernels, three m.impl lines.
 #include <cmath>
+#include <type_traits>
 
-#include "switchyard/backends/cpu/elementwise.h"
 #include "switchyard/backends/cpu/kernels.h"
+#include "switchyard/backends/cpu/unary_kernels.h"
 #include "switchyard/dispatcher/library.h"
 #include "switchyard/ops/ops.h"
 
 namespace sy::cpu {
+
+// ---- The unary driver's out-of-line parts -------------------------------------------------------
+
+namespace unary {
+
+void checkInput(const char* op, const Tensor& self) {
+  checkOnCPU(op, "self", self);
+  checkDtypeIn<kAllDtypes>(op, "self", self.scalar_type());
+}
+
+void checkNoInternalOverlap(const char* op, const char* argument, const Tensor& t) {
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    SY_CHECK(t.stride(d) != 0 || t.size(d) <= 1, op,
+             ": unsupported operation: more than one element of the written-to tensor '", argument,
+             "' refers to a single memory location. Please clone() the tensor before performing the operation.");
+  }
+}
+
+Tensor allocateResult(const Tensor& self, ScalarType result) {
+  return ops::empty(self.sizes(), TensorOptions(result).device(kCPU));
+}
+
+}  // namespace unary
+
 namespace {
 
-struct Acos {
+using unary::applying;
+using unary::checkedFloatingResult;
+using unary::unaryInto;
+using unary::unaryNew;
+
+// ---- Element functions ---------------------------------------------------------------------------
+
+// Integral arithmetic is done in the unsigned type, where wrap-around is defined behaviour.
+template <class T>
+T wrappingNegate(T x) {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(U{0} - static_cast<U>(x));
+}
+
+struct Abs {
   template <class T>
-  T operator()(T x) const { return std::acos(x); }
+  T operator()(T x) const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return x;
+    } else if constexpr (std::is_integral_v<T>) {
+      return x < 0 ? wrappingNegate(x) : x;
+    } else {
+      return std::abs(x);
+    }
+  }
+};
+struct Neg {
+  template <class T>
+  T operator()(T x) const {
+    if constexpr (std::is_integral_v<T>) {
+      return wrappingNegate(x);
+    } else {
+      return -x;
+    }
+  }
+};
+struct Exp {
+  template <class T>
+  T operator()(T x) const { return std::exp(x); }
+};
+struct Log {
+  template <class T>
+  T operator()(T x) const { return std::log(x); }
+};
+struct Sqrt {
+  template <class T>
+  T operator()(T x) const { return std::sqrt(x); }
+};
+struct Rsqrt {
+  template <class T>
+  T operator()(T x) const { return T{1} / std::sqrt(x); }
 };
 struct Sin {
   template <class T>
   T operator()(T x) const { return std::sin(x); }
 };
+struct Cos {
+  template <class T>
+  T operator()(T x) const { return std::cos(x); }
+};
+struct Tanh {
+  template <class T>
+  T operator()(T x) const { return std::tanh(x); }
+};
+struct Acos {
+  template <class T>
+  T operator()(T x) const { return std::acos(x); }
+};
 
-ScalarType unaryFloatingResultType(ScalarType input) { return isFloatingType(input) ? input : ScalarType::Float; }
+// ---- The two families ----------------------------------------------------------------------------
 
-// The whole out= operation for one unary floating function; `op` names the operator in errors.
 template <class Fn>
-Tensor& unaryFloatingOut(const char* op, const Tensor& self, Tensor& out, Fn fn) {
-  checkOnCPU(op, "self", self);
-  checkOnCPU(op, "out", out);
-  const ScalarType result = unaryFloatingResultType(self.scalar_type());
-  checkCanCastToOutput(op, result, out);
-  resizeOutput(out, self.sizes());
-  if (out.numel() == 0) return out;
-  const Tensor input = convertedTo(op, "self", self, result);
-  computeIntoOutput(op, out, result, {&input}, [&](const Tensor& dst) {
-    const LoopGeometry geometry = makeLoopGeometry({&dst, &input});
-    SY_DISPATCH_FLOATING_TYPES(result, op, "self", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      runElementwise<T, T>(geometry, [fn](T x) { return fn(x); });
-    });
-  });
-  return out;
+Tensor floatingOp(const char* op, const Tensor& self, Fn fn) {
+  return unaryNew<kFloatingDtypes>(op, self, checkedFloatingResult(op, self), applying(fn));
+}
+template <class Fn>
+Tensor& floatingOpOut(const char* op, const Tensor& self, Tensor& out, Fn fn) {
+  return unaryInto<kFloatingDtypes>(op, self, checkedFloatingResult(op, self), out, "out", applying(fn));
+}
+template <class Fn>
+Tensor& floatingOpInplace(const char* op, Tensor& self, Fn fn) {
+  return unaryInto<kFloatingDtypes>(op, self, checkedFloatingResult(op, self), self, "self", applying(fn));
 }
 
-// The functional form: one dispatched allocation, then the out= implementation called directly,
-// so the operator costs exactly two dispatches (itself and its aten::empty).
-template <class Fn>
-Tensor unaryFloating(const char* op, const Tensor& self, Fn fn) {
-  checkOnCPU(op, "self", self);
-  Tensor out = ops::empty(self.sizes(), TensorOptions(unaryFloatingResultType(self.scalar_type())).device(kCPU));
-  unaryFloatingOut(op, self, out, fn);
-  return out;
+// abs and neg: the result has the input's dtype; `Allowed` says which dtypes the function has.
+template <unsigned Allowed, class Fn>
+Tensor sameDtypeOp(const char* op, const Tensor& self, Fn fn) {
+  unary::checkInput(op, self);
+  return unaryNew<Allowed>(op, self, self.scalar_type(), applying(fn));
 }
+template <unsigned Allowed, class Fn>
+Tensor& sameDtypeOpInto(const char* op, const Tensor& self, Tensor& out, const char* out_name, Fn fn) {
+  unary::checkInput(op, self);
+  return unaryInto<Allowed>(op, self, self.scalar_type(), out, out_name, applying(fn));
+}
+
+// Negating a bool has no arithmetic meaning; PyTorch points at the operator that was likely meant.
+void rejectBoolNegation(const char* op, const Tensor& self) {
+  unary::checkInput(op, self);
+  SY_CHECK(self.scalar_type() != ScalarType::Bool, op,
+           ": Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, "
+           "use the `~` or `logical_not()` operator instead.");
+}
+
+constexpr unsigned kNumericDtypes = kIntegralDtypes | kFloatingDtypes;
 
 }  // namespace
 
-Tensor acos_cpu(const Tensor& self) { return unaryFloating("aten::acos", self, Acos{}); }
-Tensor& acos_out_cpu(const Tensor& self, Tensor& out) { return unaryFloatingOut("aten::acos.out", self, out, Acos{}); }
+Tensor abs_cpu(const Tensor& self) { return sameDtypeOp<kAllDtypes>("aten::abs", self, Abs{}); }
+Tensor& abs_out_cpu(const Tensor& self, Tensor& out) {
+  return sameDtypeOpInto<kAllDtypes>("aten::abs.out", self, out, "out", Abs{});
+}
+Tensor& abs_inplace_cpu(Tensor& self) { return sameDtypeOpInto<kAllDtypes>("aten::abs_", self, self, "self", Abs{}); }
 
-Tensor sin_cpu(const Tensor& self) { return unaryFloating("aten::sin", self, Sin{}); }
-Tensor& sin_out_cpu(const Tensor& self, Tensor& out) { return unaryFloatingOut("aten::sin.out", self, out, Sin{}); }
+Tensor neg_cpu(const Tensor& self) {
+  rejectBoolNegation("aten::neg", self);
+  return sameDtypeOp<kNumericDtypes>("aten::neg", self, Neg{});
+}
+Tensor& neg_out_cpu(const Tensor& self, Tensor& out) {
+  rejectBoolNegation("aten::neg.out", self);
+  return sameDtypeOpInto<kNumericDtypes>("aten::neg.out", self, out, "out", Neg{});
+}
+Tensor& neg_inplace_cpu(Tensor& self) {
+  rejectBoolNegation("aten::neg_", self);
+  return sameDtypeOpInto<kNumericDtypes>("aten::neg_", self, self, "self", Neg{});
+}
+
+Tensor exp_cpu(const Tensor& self) { return floatingOp("aten::exp", self, Exp{}); }
+Tensor& exp_out_cpu(const Tensor& self, Tensor& out) { return floatingOpOut("aten::exp.out", self, out, Exp{}); }
+Tensor& exp_inplace_cpu(Tensor& self) { return floatingOpInplace("aten::exp_", self, Exp{}); }
+
+Tensor log_cpu(const Tensor& self) { return floatingOp("aten::log", self, Log{}); }
+Tensor& log_out_cpu(const Tensor& self, Tensor& out) { return floatingOpOut("aten::log.out", self, out, Log{}); }
+Tensor& log_inplace_cpu(Tensor& self) { return floatingOpInplace("aten::log_", self, Log{}); }
+
+Tensor sqrt_cpu(const Tensor& self) { return floatingOp("aten::sqrt", self, Sqrt{}); }
+Tensor& sqrt_out_cpu(const Tensor& self, Tensor& out) { return floatingOpOut("aten::sqrt.out", self, out, Sqrt{}); }
+Tensor& sqrt_inplace_cpu(Tensor& self) { return floatingOpInplace("aten::sqrt_", self, Sqrt{}); }
+
+Tensor rsqrt_cpu(const Tensor& self) { return floatingOp("aten::rsqrt", self, Rsqrt{}); }
+Tensor& rsqrt_out_cpu(const Tensor& self, Tensor& out) { return floatingOpOut("aten::rsqrt.out", self, out, Rsqrt{}); }
+Tensor& rsqrt_inplace_cpu(Tensor& self) { return floatingOpInplace("aten::rsqrt_", self, Rsqrt{}); }
+
+Tensor sin_cpu(const Tensor& self) { return floatingOp("aten::sin", self, Sin{}); }
+Tensor& sin_out_cpu(const Tensor& self, Tensor& out) { return floatingOpOut("aten::sin.out", self, out, Sin{}); }
+Tensor& sin_inplace_cpu(Tensor& self) { return floatingOpInplace("aten::sin_", self, Sin{}); }
+
+Tensor cos_cpu(const Tensor& self) { return floatingOp("aten::cos", self, Cos{}); }
+Tensor& cos_out_cpu(const Tensor& self, Tensor& out) { return floatingOpOut("aten::cos.out", self, out, Cos{}); }
+Tensor& cos_inplace_cpu(Tensor& self) { return floatingOpInplace("aten::cos_", self, Cos{}); }
+
+Tensor tanh_cpu(const Tensor& self) { return floatingOp("aten::tanh", self, Tanh{}); }
+Tensor& tanh_out_cpu(const Tensor& self, Tensor& out) { return floatingOpOut("aten::tanh.out", self, out, Tanh{}); }
+Tensor& tanh_inplace_cpu(Tensor& self) { return floatingOpInplace("aten::tanh_", self, Tanh{}); }
+
+Tensor acos_cpu(const Tensor& self) { return floatingOp("aten::acos", self, Acos{}); }
+Tensor& acos_out_cpu(const Tensor& self, Tensor& out) { return floatingOpOut("aten::acos.out", self, out, Acos{}); }
+Tensor& acos_inplace_cpu(Tensor& self) { return floatingOpInplace("aten::acos_", self, Acos{}); }
 
 }  // namespace sy::cpu
 
 SY_LIBRARY_IMPL(aten, CPU, m) {
-  m.impl("acos", SY_FN(sy::cpu::acos_cpu));
-  m.impl("acos.out", SY_FN(sy::cpu::acos_out_cpu));
-  m.impl("sin", SY_FN(sy::cpu::sin_cpu));
-  m.impl("sin.out", SY_FN(sy::cpu::sin_out_cpu));
+  using namespace sy::cpu;
+  m.impl("abs", SY_FN(abs_cpu));
+  m.impl("abs.out", SY_FN(abs_out_cpu));
+  m.impl("abs_", SY_FN(abs_inplace_cpu));
+  m.impl("neg", SY_FN(neg_cpu));
+  m.impl("neg.out", SY_FN(neg_out_cpu));
+  m.impl("neg_", SY_FN(neg_inplace_cpu));
+  m.impl("exp", SY_FN(exp_cpu));
+  m.impl("exp.out", SY_FN(exp_out_cpu));
+  m.impl("exp_", SY_FN(exp_inplace_cpu));
+  m.impl("log", SY_FN(log_cpu));
+  m.impl("log.out", SY_FN(log_out_cpu));
+  m.impl("log_", SY_FN(log_inplace_cpu));
+  m.impl("sqrt", SY_FN(sqrt_cpu));
+  m.impl("sqrt.out", SY_FN(sqrt_out_cpu));
+  m.impl("sqrt_", SY_FN(sqrt_inplace_cpu));
+  m.impl("rsqrt", SY_FN(rsqrt_cpu));
+  m.impl("rsqrt.out", SY_FN(rsqrt_out_cpu));
+  m.impl("rsqrt_", SY_FN(rsqrt_inplace_cpu));
+  m.impl("sin", SY_FN(sin_cpu));
+  m.impl("sin.out", SY_FN(sin_out_cpu));
+  m.impl("sin_", SY_FN(sin_inplace_cpu));
+  m.impl("cos", SY_FN(cos_cpu));
+  m.impl("cos.out", SY_FN(cos_out_cpu));
+  m.impl("cos_", SY_FN(cos_inplace_cpu));
+  m.impl("tanh", SY_FN(tanh_cpu));
+  m.impl("tanh.out", SY_FN(tanh_out_cpu));
+  m.impl("tanh_", SY_FN(tanh_inplace_cpu));
+  m.impl("acos", SY_FN(acos_cpu));
+  m.impl("acos.out", SY_FN(acos_out_cpu));
+  m.impl("acos_", SY_FN(acos_inplace_cpu));
 }
