@@ -1,8 +1,71 @@
-// sy::ops:: helpers for the creation operators (filled in by the portable operator library).
+// sy::ops:: helpers for the creation operators: zeros, ones, full, arange, the *_like family and
+// _to_copy. PyTorch's at:: names, argument order and defaults; factories take TensorOptions
+// like sy::ops::empty.
+//
+//   sy::Tensor z = sy::ops::zeros({2, 3});                          // Float
+//   sy::Tensor f = sy::ops::full({4}, 7);                           // Long: dtype from the value
+//   sy::Tensor r = sy::ops::arange(0, 1, 0.25);                     // Float [0, 0.25, 0.5, 0.75]
+//   sy::Tensor o = sy::ops::ones_like(z, sy::ScalarType::Int);      // Int, z's shape
+//   sy::Tensor d = sy::ops::_to_copy(z, sy::ScalarType::Double);    // a converted copy
+//   sy::ops::full_out(out, {2, 2}, 1.5);                            // returns `out` itself
+//
+// A note on TensorOptions: it cannot say "no device" (its device defaults to the CPU), so the
+// *_like and _to_copy helpers that take it read a CPU device as "keep self's device". To move a
+// tensor to the CPU explicitly, use the overload of _to_copy with separate optional arguments.
 #pragma once
+
+#include <cstdint>
+#include <optional>
 
 #include "switchyard/ivalue/scalar.h"
 #include "switchyard/ivalue/tensor.h"
 #include "switchyard/ivalue/tensor_factories.h"
 
-namespace sy::ops {}  // namespace sy::ops
+namespace sy::ops {
+
+// aten::zeros / zeros.out, aten::ones / ones.out: Float unless options name a dtype.
+Tensor zeros(IntArrayRef size, TensorOptions options = {});
+Tensor& zeros_out(Tensor& out, IntArrayRef size);
+Tensor ones(IntArrayRef size, TensorOptions options = {});
+Tensor& ones_out(Tensor& out, IntArrayRef size);
+
+// aten::full / full.out: every element `fill_value`; the dtype follows the value (Bool, Long or
+// Float) unless options name one.
+Tensor full(IntArrayRef size, const Scalar& fill_value, TensorOptions options = {});
+Tensor& full_out(Tensor& out, IntArrayRef size, const Scalar& fill_value);
+
+// aten::arange (.start, .start_step, .out, .start_out): [start, end) in steps of `step`; Long
+// when all bounds are integers, else Float, unless options name a dtype.
+Tensor arange(const Scalar& end, TensorOptions options = {});
+Tensor arange(const Scalar& start, const Scalar& end, TensorOptions options = {});
+Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, TensorOptions options = {});
+Tensor& arange_out(Tensor& out, const Scalar& end);
+Tensor& arange_out(Tensor& out, const Scalar& start, const Scalar& end, const Scalar& step);
+
+// aten::empty_like, zeros_like, ones_like, full_like and their out= forms: self's shape, and by
+// default self's dtype, device and layout (memory_format Preserve).
+Tensor empty_like(const Tensor& self, TensorOptions options = {},
+                  std::optional<MemoryFormat> memory_format = std::nullopt);
+Tensor& empty_like_out(Tensor& out, const Tensor& self, std::optional<MemoryFormat> memory_format = std::nullopt);
+Tensor zeros_like(const Tensor& self, TensorOptions options = {},
+                  std::optional<MemoryFormat> memory_format = std::nullopt);
+Tensor& zeros_like_out(Tensor& out, const Tensor& self, std::optional<MemoryFormat> memory_format = std::nullopt);
+Tensor ones_like(const Tensor& self, TensorOptions options = {},
+                 std::optional<MemoryFormat> memory_format = std::nullopt);
+Tensor& ones_like_out(Tensor& out, const Tensor& self, std::optional<MemoryFormat> memory_format = std::nullopt);
+Tensor full_like(const Tensor& self, const Scalar& fill_value, TensorOptions options = {},
+                 std::optional<MemoryFormat> memory_format = std::nullopt);
+Tensor& full_like_out(Tensor& out, const Tensor& self, const Scalar& fill_value,
+                      std::optional<MemoryFormat> memory_format = std::nullopt);
+
+// aten::_to_copy / _to_copy.out: a copy converted to another dtype and/or device (what
+// Tensor.to(...) does when it has to copy). The out= form converts to out's dtype and device.
+Tensor _to_copy(const Tensor& self, TensorOptions options = {}, bool non_blocking = false,
+                std::optional<MemoryFormat> memory_format = std::nullopt);
+Tensor _to_copy(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                std::optional<Device> device, std::optional<bool> pin_memory, bool non_blocking,
+                std::optional<MemoryFormat> memory_format);
+Tensor& _to_copy_out(Tensor& out, const Tensor& self, bool non_blocking = false,
+                     std::optional<MemoryFormat> memory_format = std::nullopt);
+
+}  // namespace sy::ops
