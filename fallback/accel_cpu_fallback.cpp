@@ -35,12 +35,18 @@ void forEachTensor(const IValue& v, F&& f) {
   }
 }
 
+// Mixed devices are an error only when some tensor is on Accel: a call that reached Accel through
+// a `device=` argument alone (zeros_like(cpu_x, device=accel)) legitimately takes CPU tensors.
 void checkDevices(const std::string& name, const IValue* args, size_t n) {
+  bool any_accel = false;
+  std::optional<Device> other;
   for (size_t i = 0; i < n; ++i) {
     forEachTensor(args[i], [&](const Tensor& t) {
-      if (t.defined() && !isAccel(t) && !isCpuScalar(t)) throwMixedDevices(name, t.device());
+      if (isAccel(t)) any_accel = true;
+      if (t.defined() && !isAccel(t) && !isCpuScalar(t) && !other) other = t.device();
     });
   }
+  if (any_accel && other) throwMixedDevices(name, *other);
 }
 
 // One CPU copy per Accel TensorImpl, so `x.add_(x)` sees one tensor and the written-back copy is

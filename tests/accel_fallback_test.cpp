@@ -244,6 +244,9 @@ TEST_F(AccelOperators, FactoriesWithAnAccelDeviceMakeAccelTensors) {
   checkOut("zeros.out", [](Tensor& o, const Args&) -> Tensor& { return ops::zeros_out(o, {2, 2}); }, {});
   checkOut("full.out", [](Tensor& o, const Args&) -> Tensor& { return ops::full_out(o, {3}, 2.0); }, {});
   EXPECT_EQ(ops::empty_like(onAccel(x)).device(), kAccel);
+  // Reaching Accel through the device argument alone: CPU tensors are inputs, the result is Accel.
+  EXPECT_TRUE(sameAsCpu(ops::full_like(x, 3, sy::TensorOptions(kAccel)), ops::full_like(x, 3)));
+  EXPECT_TRUE(sameAsCpu(ops::zeros_like(x, sy::TensorOptions(kAccel)), ops::zeros_like(x)));
 }
 
 TEST_F(AccelOperators, ToCopyConvertsAndMovesAcrossDevices) {
