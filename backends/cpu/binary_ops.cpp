@@ -1,32 +1,78 @@
-// Binary arithmetic elementwise operators on the CPU: add (self + alpha * other) and mul.
+// Binary arithmetic elementwise operators on the CPU: add and sub (self ± alpha * other), mul,
+// maximum and minimum, in every form PyTorch has (functional, out=, Scalar, in-place).
 //
-// Both broadcast their inputs (PyTorch rules) and compute in binaryResultType(self, other): Int +
-// Float is Float, Long + Double is Double, a 0-dim operand of the same category does not widen
-// the result. For Bool results add is logical or and mul logical and. Integer arithmetic wraps
-// around on overflow (computed in the unsigned type, so it is defined behaviour). An out= tensor
-// of another dtype receives the result converted, provided canCast(result, out dtype) allows it.
+// All broadcast their inputs (PyTorch rules) and compute in PyTorch's result type (see
+// ResultTypeBuilder): Int + Float is Float, an Int tensor + 3 stays Int, an Int tensor + 2.5 is
+// Float, a Float tensor + a Double 0-dim stays Float. For Bool results add is logical or, mul
+// logical and, maximum or and minimum and; sub refuses Bool operands with PyTorch's message.
+// Integer arithmetic wraps around on overflow (computed in the unsigned type, so it is defined
+// behaviour). maximum and minimum propagate NaN. An out= tensor of another dtype receives the
+// result converted, provided canCast(result, out dtype) allows it; an in-place `self` must have
+// the broadcast shape and a dtype the result can be cast to.
+#include <cmath>
 #include <type_traits>
 
+#include "switchyard/backends/cpu/binary_kernels.h"
 #include "switchyard/backends/cpu/elementwise.h"
 #include "switchyard/backends/cpu/kernels.h"
 #include "switchyard/dispatcher/library.h"
-#include "switchyard/ops/ops.h"
 
 namespace sy::cpu {
 namespace {
 
 template <class T>
-T wrappingAdd(T a, T b) {
-  using U = std::make_unsigned_t<T>;
-  return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-}
-template <class T>
-T wrappingMul(T a, T b) {
-  using U = std::make_unsigned_t<T>;
-  return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
+T plus(T a, T b) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return a || b;
+  } else if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+  } else {
+    return a + b;
+  }
 }
 
-// PyTorch's rules for add's alpha, checked against the result dtype.
+template <class T>
+T minus(T a, T b) {
+  static_assert(!std::is_same_v<T, bool>, "Bool subtraction is rejected before the loop");
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(a) - static_cast<U>(b));
+  } else {
+    return a - b;
+  }
+}
+
+template <class T>
+T times(T a, T b) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return a && b;
+  } else if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
+  } else {
+    return a * b;
+  }
+}
+
+// NaN wins over any number, as in PyTorch (std::max would return either operand).
+template <class T>
+T largerOrNan(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(a) || std::isnan(b)) return a + b;
+  }
+  return a < b ? b : a;
+}
+
+template <class T>
+T smallerOrNan(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(a) || std::isnan(b)) return a + b;
+  }
+  return b < a ? b : a;
+}
+
+// PyTorch's rules for add's and sub's alpha, checked against the result dtype.
 void checkAlpha(const char* op, ScalarType result, const Scalar& alpha) {
   SY_CHECK(!alpha.isBoolean() || result == ScalarType::Bool, op,
            ": Boolean alpha only supported for Boolean results.");
@@ -34,105 +80,164 @@ void checkAlpha(const char* op, ScalarType result, const Scalar& alpha) {
            ": For integral input tensors, argument alpha must not be a floating point number.");
 }
 
-// Checks, result type, broadcasting and output sizing shared by every binary out= kernel; returns
-// the result type. After it, `out` has the broadcast shape.
-ScalarType prepareBinaryOut(const char* op, const Tensor& self, const Tensor& other, const Tensor& out) {
-  checkOnCPU(op, "self", self);
-  checkOnCPU(op, "other", other);
-  checkOnCPU(op, "out", out);
-  const ScalarType result = binaryResultType(self, other);
-  checkCanCastToOutput(op, result, out);
-  resizeOutput(out, broadcastShapes(op, self.sizes(), other.sizes()));
-  return result;
+// PyTorch refuses Bool subtraction and names the operator meant instead.
+void checkSubtractable(const char* op, ScalarType self, ScalarType other) {
+  SY_CHECK(self != ScalarType::Bool || other != ScalarType::Bool, op,
+           ": Subtraction, the `-` operator, with two bool tensors is not supported. "
+           "Use the `^` or `logical_xor()` operator instead.");
+  SY_CHECK(self != ScalarType::Bool && other != ScalarType::Bool, op,
+           ": Subtraction, the `-` operator, with a bool tensor is not supported. "
+           "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
 }
 
-// Runs body(geometry, TypeTag<T>) over out = f(self, other) computed in `result`.
-template <class Body>
-void runBinary(const char* op, const Tensor& self, const Tensor& other, Tensor& out, ScalarType result, Body&& body) {
-  if (out.numel() == 0) return;
-  const Tensor a = convertedTo(op, "self", self, result);
-  const Tensor b = convertedTo(op, "other", other, result);
-  computeIntoOutput(op, out, result, {&a, &b}, [&](const Tensor& dst) {
-    const LoopGeometry geometry = makeLoopGeometry({&dst, &a, &b});
-    SY_DISPATCH_ALL_TYPES(result, op, "self", [&](auto tag) { body(geometry, tag); });
-  });
-}
+enum class Arithmetic { kAdd, kSub, kMul, kMaximum, kMinimum };
 
-Tensor& addOut(const char* op, const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out) {
-  checkAlpha(op, binaryResultType(self, other), alpha);  // before prepareBinaryOut resizes `out`
-  const ScalarType result = prepareBinaryOut(op, self, other, out);
-  runBinary(op, self, other, out, result, [&](const LoopGeometry& geometry, auto tag) {
+// One arithmetic operator, any form: `operands` come from binaryOperands (a Scalar operand
+// already wrapped), `out` is the fresh result, the caller's out= or the in-place self.
+template <Arithmetic kOp>
+Tensor& arithmeticInto(const char* op, const Tensor& self, const BinaryOperands& operands, const Scalar& alpha,
+                       Tensor& out, OutputRole role) {
+  const ScalarType result = operands.result;
+  if constexpr (kOp == Arithmetic::kSub) checkSubtractable(op, self.scalar_type(), operands.other_dtype);
+  if constexpr (kOp == Arithmetic::kAdd || kOp == Arithmetic::kSub) checkAlpha(op, result, alpha);
+  prepareBinaryOutput(op, self, operands.other, out, result, role);
+  constexpr unsigned kComputeDtypes = kOp == Arithmetic::kSub ? (kIntegralDtypes | kFloatingDtypes) : kAllDtypes;
+  runBinaryLoop<kComputeDtypes>(op, self, operands.other, out, result, result, [&](const LoopGeometry& geometry, auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (std::is_same_v<T, bool>) {
-      const bool scaled = alpha.toBool();
-      runElementwise<bool, bool, bool>(geometry, [scaled](bool x, bool y) { return x || (scaled && y); });
-    } else if constexpr (std::is_integral_v<T>) {
+    if constexpr (kOp == Arithmetic::kAdd || kOp == Arithmetic::kSub) {
+      auto combine = [](T x, T y) {
+        if constexpr (kOp == Arithmetic::kSub) {
+          return minus(x, y);
+        } else {
+          return plus(x, y);
+        }
+      };
+      // alpha == 1 is nearly every call: skip the multiplication rather than trust the compiler to.
       const T scale = alpha.to<T>();
-      if (scale == 1) {
-        runElementwise<T, T, T>(geometry, [](T x, T y) { return wrappingAdd(x, y); });
+      if (scale == static_cast<T>(1)) {
+        runElementwise<T, T, T>(geometry, combine);
       } else {
-        runElementwise<T, T, T>(geometry, [scale](T x, T y) { return wrappingAdd(x, wrappingMul(scale, y)); });
+        runElementwise<T, T, T>(geometry, [combine, scale](T x, T y) { return combine(x, times(scale, y)); });
       }
+    } else if constexpr (kOp == Arithmetic::kMul) {
+      runElementwise<T, T, T>(geometry, [](T x, T y) { return times(x, y); });
+    } else if constexpr (kOp == Arithmetic::kMaximum) {
+      runElementwise<T, T, T>(geometry, [](T x, T y) { return largerOrNan(x, y); });
     } else {
-      const T scale = alpha.to<T>();
-      if (scale == 1) {
-        runElementwise<T, T, T>(geometry, [](T x, T y) { return x + y; });
-      } else {
-        runElementwise<T, T, T>(geometry, [scale](T x, T y) { return x + scale * y; });
-      }
+      runElementwise<T, T, T>(geometry, [](T x, T y) { return smallerOrNan(x, y); });
     }
   });
   return out;
 }
 
-Tensor& mulOut(const char* op, const Tensor& self, const Tensor& other, Tensor& out) {
-  const ScalarType result = prepareBinaryOut(op, self, other, out);
-  runBinary(op, self, other, out, result, [&](const LoopGeometry& geometry, auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (std::is_same_v<T, bool>) {
-      runElementwise<bool, bool, bool>(geometry, [](bool x, bool y) { return x && y; });
-    } else if constexpr (std::is_integral_v<T>) {
-      runElementwise<T, T, T>(geometry, [](T x, T y) { return wrappingMul(x, y); });
-    } else {
-      runElementwise<T, T, T>(geometry, [](T x, T y) { return x * y; });
-    }
-  });
+// The functional form: one dispatched allocation, then the out= implementation called directly.
+template <Arithmetic kOp>
+Tensor arithmetic(const char* op, const Tensor& self, const BinaryOperands& operands, const Scalar& alpha = 1) {
+  Tensor out = allocateBinaryResult(op, self, operands.other, operands.result);
+  arithmeticInto<kOp>(op, self, operands, alpha, out, OutputRole::kOut);
   return out;
-}
-
-// The functional forms' one dispatched allocation: the broadcast shape in the result dtype.
-Tensor allocateBinaryResult(const char* op, const Tensor& self, const Tensor& other) {
-  checkOnCPU(op, "self", self);
-  checkOnCPU(op, "other", other);
-  const SizesVector shape = broadcastShapes(op, self.sizes(), other.sizes());
-  return ops::empty(shape, TensorOptions(binaryResultType(self, other)).device(kCPU));
 }
 
 }  // namespace
 
-// The functional kernels call the out= implementation directly, not through the dispatcher, so
-// each costs exactly two dispatches (itself and its aten::empty).
+// ---- add ----
+
 Tensor add_cpu(const Tensor& self, const Tensor& other, const Scalar& alpha) {
   constexpr const char* op = "aten::add.Tensor";
-  checkAlpha(op, binaryResultType(self, other), alpha);
-  Tensor out = allocateBinaryResult(op, self, other);
-  addOut(op, self, other, alpha, out);
-  return out;
+  return arithmetic<Arithmetic::kAdd>(op, self, binaryOperands(op, self, other), alpha);
+}
+Tensor& add_out_cpu(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out) {
+  constexpr const char* op = "aten::add.out";
+  return arithmeticInto<Arithmetic::kAdd>(op, self, binaryOperands(op, self, other), alpha, out, OutputRole::kOut);
+}
+Tensor add_scalar_cpu(const Tensor& self, const Scalar& other, const Scalar& alpha) {
+  constexpr const char* op = "aten::add.Scalar";
+  return arithmetic<Arithmetic::kAdd>(op, self, binaryOperands(op, self, other), alpha);
+}
+Tensor& add_scalar_out_cpu(const Tensor& self, const Scalar& other, const Scalar& alpha, Tensor& out) {
+  constexpr const char* op = "aten::add.Scalar_out";
+  return arithmeticInto<Arithmetic::kAdd>(op, self, binaryOperands(op, self, other), alpha, out, OutputRole::kOut);
+}
+Tensor& add_inplace_cpu(Tensor& self, const Tensor& other, const Scalar& alpha) {
+  constexpr const char* op = "aten::add_.Tensor";
+  return arithmeticInto<Arithmetic::kAdd>(op, self, binaryOperands(op, self, other), alpha, self, OutputRole::kInPlace);
+}
+Tensor& add_scalar_inplace_cpu(Tensor& self, const Scalar& other, const Scalar& alpha) {
+  constexpr const char* op = "aten::add_.Scalar";
+  return arithmeticInto<Arithmetic::kAdd>(op, self, binaryOperands(op, self, other), alpha, self, OutputRole::kInPlace);
 }
 
-Tensor& add_out_cpu(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out) {
-  return addOut("aten::add.out", self, other, alpha, out);
+// ---- sub ----
+
+Tensor sub_cpu(const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  constexpr const char* op = "aten::sub.Tensor";
+  return arithmetic<Arithmetic::kSub>(op, self, binaryOperands(op, self, other), alpha);
 }
+Tensor& sub_out_cpu(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out) {
+  constexpr const char* op = "aten::sub.out";
+  return arithmeticInto<Arithmetic::kSub>(op, self, binaryOperands(op, self, other), alpha, out, OutputRole::kOut);
+}
+Tensor sub_scalar_cpu(const Tensor& self, const Scalar& other, const Scalar& alpha) {
+  constexpr const char* op = "aten::sub.Scalar";
+  return arithmetic<Arithmetic::kSub>(op, self, binaryOperands(op, self, other), alpha);
+}
+Tensor& sub_scalar_out_cpu(const Tensor& self, const Scalar& other, const Scalar& alpha, Tensor& out) {
+  constexpr const char* op = "aten::sub.Scalar_out";
+  return arithmeticInto<Arithmetic::kSub>(op, self, binaryOperands(op, self, other), alpha, out, OutputRole::kOut);
+}
+Tensor& sub_inplace_cpu(Tensor& self, const Tensor& other, const Scalar& alpha) {
+  constexpr const char* op = "aten::sub_.Tensor";
+  return arithmeticInto<Arithmetic::kSub>(op, self, binaryOperands(op, self, other), alpha, self, OutputRole::kInPlace);
+}
+Tensor& sub_scalar_inplace_cpu(Tensor& self, const Scalar& other, const Scalar& alpha) {
+  constexpr const char* op = "aten::sub_.Scalar";
+  return arithmeticInto<Arithmetic::kSub>(op, self, binaryOperands(op, self, other), alpha, self, OutputRole::kInPlace);
+}
+
+// ---- mul ----
 
 Tensor mul_cpu(const Tensor& self, const Tensor& other) {
   constexpr const char* op = "aten::mul.Tensor";
-  Tensor out = allocateBinaryResult(op, self, other);
-  mulOut(op, self, other, out);
-  return out;
+  return arithmetic<Arithmetic::kMul>(op, self, binaryOperands(op, self, other));
+}
+Tensor& mul_out_cpu(const Tensor& self, const Tensor& other, Tensor& out) {
+  constexpr const char* op = "aten::mul.out";
+  return arithmeticInto<Arithmetic::kMul>(op, self, binaryOperands(op, self, other), 1, out, OutputRole::kOut);
+}
+Tensor mul_scalar_cpu(const Tensor& self, const Scalar& other) {
+  constexpr const char* op = "aten::mul.Scalar";
+  return arithmetic<Arithmetic::kMul>(op, self, binaryOperands(op, self, other));
+}
+Tensor& mul_scalar_out_cpu(const Tensor& self, const Scalar& other, Tensor& out) {
+  constexpr const char* op = "aten::mul.Scalar_out";
+  return arithmeticInto<Arithmetic::kMul>(op, self, binaryOperands(op, self, other), 1, out, OutputRole::kOut);
+}
+Tensor& mul_inplace_cpu(Tensor& self, const Tensor& other) {
+  constexpr const char* op = "aten::mul_.Tensor";
+  return arithmeticInto<Arithmetic::kMul>(op, self, binaryOperands(op, self, other), 1, self, OutputRole::kInPlace);
+}
+Tensor& mul_scalar_inplace_cpu(Tensor& self, const Scalar& other) {
+  constexpr const char* op = "aten::mul_.Scalar";
+  return arithmeticInto<Arithmetic::kMul>(op, self, binaryOperands(op, self, other), 1, self, OutputRole::kInPlace);
 }
 
-Tensor& mul_out_cpu(const Tensor& self, const Tensor& other, Tensor& out) {
-  return mulOut("aten::mul.out", self, other, out);
+// ---- maximum, minimum ----
+
+Tensor maximum_cpu(const Tensor& self, const Tensor& other) {
+  constexpr const char* op = "aten::maximum";
+  return arithmetic<Arithmetic::kMaximum>(op, self, binaryOperands(op, self, other));
+}
+Tensor& maximum_out_cpu(const Tensor& self, const Tensor& other, Tensor& out) {
+  constexpr const char* op = "aten::maximum.out";
+  return arithmeticInto<Arithmetic::kMaximum>(op, self, binaryOperands(op, self, other), 1, out, OutputRole::kOut);
+}
+Tensor minimum_cpu(const Tensor& self, const Tensor& other) {
+  constexpr const char* op = "aten::minimum";
+  return arithmetic<Arithmetic::kMinimum>(op, self, binaryOperands(op, self, other));
+}
+Tensor& minimum_out_cpu(const Tensor& self, const Tensor& other, Tensor& out) {
+  constexpr const char* op = "aten::minimum.out";
+  return arithmeticInto<Arithmetic::kMinimum>(op, self, binaryOperands(op, self, other), 1, out, OutputRole::kOut);
 }
 
 }  // namespace sy::cpu
@@ -140,6 +245,27 @@ Tensor& mul_out_cpu(const Tensor& self, const Tensor& other, Tensor& out) {
 SY_LIBRARY_IMPL(aten, CPU, m) {
   m.impl("add.Tensor", SY_FN(sy::cpu::add_cpu));
   m.impl("add.out", SY_FN(sy::cpu::add_out_cpu));
+  m.impl("add.Scalar", SY_FN(sy::cpu::add_scalar_cpu));
+  m.impl("add.Scalar_out", SY_FN(sy::cpu::add_scalar_out_cpu));
+  m.impl("add_.Tensor", SY_FN(sy::cpu::add_inplace_cpu));
+  m.impl("add_.Scalar", SY_FN(sy::cpu::add_scalar_inplace_cpu));
+
+  m.impl("sub.Tensor", SY_FN(sy::cpu::sub_cpu));
+  m.impl("sub.out", SY_FN(sy::cpu::sub_out_cpu));
+  m.impl("sub.Scalar", SY_FN(sy::cpu::sub_scalar_cpu));
+  m.impl("sub.Scalar_out", SY_FN(sy::cpu::sub_scalar_out_cpu));
+  m.impl("sub_.Tensor", SY_FN(sy::cpu::sub_inplace_cpu));
+  m.impl("sub_.Scalar", SY_FN(sy::cpu::sub_scalar_inplace_cpu));
+
   m.impl("mul.Tensor", SY_FN(sy::cpu::mul_cpu));
   m.impl("mul.out", SY_FN(sy::cpu::mul_out_cpu));
+  m.impl("mul.Scalar", SY_FN(sy::cpu::mul_scalar_cpu));
+  m.impl("mul.Scalar_out", SY_FN(sy::cpu::mul_scalar_out_cpu));
+  m.impl("mul_.Tensor", SY_FN(sy::cpu::mul_inplace_cpu));
+  m.impl("mul_.Scalar", SY_FN(sy::cpu::mul_scalar_inplace_cpu));
+
+  m.impl("maximum", SY_FN(sy::cpu::maximum_cpu));
+  m.impl("maximum.out", SY_FN(sy::cpu::maximum_out_cpu));
+  m.impl("minimum", SY_FN(sy::cpu::minimum_cpu));
+  m.impl("minimum.out", SY_FN(sy::cpu::minimum_out_cpu));
 }

@@ -1,7 +1,10 @@
 #include "switchyard/backends/cpu/elementwise.h"
 
 #include <algorithm>
-#include <numeric>
+#include <cstdlib>
+#include <string>
+
+#include "switchyard/ops/ops.h"
 
 namespace sy::cpu {
 
@@ -18,11 +21,78 @@ void throwUnsupportedDtype(const char* op, const char* argument, ScalarType dtyp
 }
 }  // namespace detail
 
+// ---- Result types ------------------------------------------------------------------------------
+
+namespace {
+
+ScalarType promoteSkippingUndefined(ScalarType a, ScalarType b) {
+  if (a == ScalarType::Undefined) return b;
+  if (b == ScalarType::Undefined) return a;
+  return promoteTypes(a, b);
+}
+
+// `higher` is the type of a higher-priority class of operands, `lower` of a lower one; the lower
+// one only counts when it belongs to a higher category (bool < integral < floating).
+ScalarType combineCategories(ScalarType higher, ScalarType lower) {
+  if (isFloatingType(higher)) return higher;
+  if (higher == ScalarType::Bool || isFloatingType(lower)) return promoteSkippingUndefined(higher, lower);
+  if (higher != ScalarType::Undefined) return higher;
+  return lower;
+}
+
+}  // namespace
+
+ResultTypeBuilder& ResultTypeBuilder::add(const Tensor& t) {
+  ScalarType& slot = t.dim() == 0 ? zero_dim_ : dimensioned_;
+  slot = promoteSkippingUndefined(slot, t.scalar_type());
+  return *this;
+}
+
+ResultTypeBuilder& ResultTypeBuilder::add(const Scalar& s) {
+  // A Python float is the default dtype (Float), not Double: 2.5 must not widen a Float tensor,
+  // and an Int tensor + 2.5 is Float.
+  const ScalarType as_dtype = s.isFloatingPoint() ? ScalarType::Float : s.type();
+  scalars_ = promoteSkippingUndefined(scalars_, as_dtype);
+  return *this;
+}
+
+ScalarType ResultTypeBuilder::result() const {
+  return combineCategories(dimensioned_, combineCategories(zero_dim_, scalars_));
+}
+
+ScalarType binaryResultType(const Tensor& a, const Tensor& b) { return ResultTypeBuilder().add(a).add(b).result(); }
+ScalarType binaryResultType(const Tensor& a, const Scalar& b) { return ResultTypeBuilder().add(a).add(b).result(); }
+
+// ---- Argument checks ---------------------------------------------------------------------------
+
 void checkOnCPU(const char* op, const char* argument, const Tensor& t) {
   SY_CHECK(t.defined(), op, ": argument '", argument, "' is an undefined tensor");
   SY_CHECK(t.is_cpu(), op, ": argument '", argument, "' is on ", t.device(),
            ", but this is the CPU kernel; copy the tensor to the CPU first or register a kernel for its backend");
 }
+
+void checkDtypeSupported(const char* op, const char* argument, ScalarType dtype, unsigned allowed) {
+  const int index = static_cast<int>(dtype);
+  const bool supported = index >= 0 && index < kNumScalarTypes && (allowed & (1u << index)) != 0;
+  if (!supported) detail::throwUnsupportedDtype(op, argument, dtype, allowed);
+}
+
+void checkCanCastToOutput(const char* op, ScalarType result, const Tensor& out) {
+  SY_CHECK(canCast(result, out.scalar_type()), op, ": result type ", result,
+           " can't be cast to the desired output type ", out.scalar_type());
+}
+
+void checkNoInternalOverlap(const char* op, const Tensor& t) {
+  // Only the certain case, as PyTorch: a stride-0 dimension of size > 1. Other self-overlapping
+  // layouts cannot be made with the view operations this library has.
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    SY_CHECK(t.size(d) <= 1 || t.stride(d) != 0, op,
+             ": unsupported operation: more than one element of the written-to tensor refers to a single memory "
+             "location. Please clone() the tensor before performing the operation.");
+  }
+}
+
+// ---- Shapes ------------------------------------------------------------------------------------
 
 SizesVector broadcastShapes(const char* op, IntArrayRef a, IntArrayRef b) {
   const size_t ndim = std::max(a.size(), b.size());
@@ -41,42 +111,63 @@ SizesVector broadcastShapes(const char* op, IntArrayRef a, IntArrayRef b) {
 
 namespace {
 
-ScalarType promoteSkippingUndefined(ScalarType a, ScalarType b) {
-  if (a == ScalarType::Undefined) return b;
-  if (b == ScalarType::Undefined) return a;
-  return promoteTypes(a, b);
-}
-
-// `higher` is the dimensioned operands' type, `lower` the 0-dim operands'; the lower one only
-// counts when it belongs to a higher category (bool < integral < floating).
-ScalarType combineCategories(ScalarType higher, ScalarType lower) {
-  if (isFloatingType(higher)) return higher;
-  if (higher == ScalarType::Bool || isFloatingType(lower)) return promoteSkippingUndefined(higher, lower);
-  if (higher != ScalarType::Undefined) return higher;
-  return lower;
+// "condition of shape (2,), self of shape (3,) and other of shape (1,)"
+std::string describeOperands(std::initializer_list<NamedShape> operands) {
+  std::string text;
+  size_t i = 0;
+  for (const NamedShape& operand : operands) {
+    if (i > 0) text += i + 1 == operands.size() ? " and " : ", ";
+    text += str(operand.name, " of shape ", formatSizes(operand.sizes));
+    ++i;
+  }
+  return text;
 }
 
 }  // namespace
 
-ScalarType binaryResultType(const Tensor& a, const Tensor& b) {
-  ScalarType dimensioned = ScalarType::Undefined;
-  ScalarType zero_dim = ScalarType::Undefined;
-  for (const Tensor* t : {&a, &b}) {
-    ScalarType& slot = t->dim() == 0 ? zero_dim : dimensioned;
-    slot = promoteSkippingUndefined(slot, t->scalar_type());
+SizesVector broadcastShapes(const char* op, std::initializer_list<NamedShape> operands) {
+  size_t ndim = 0;
+  for (const NamedShape& operand : operands) ndim = std::max(ndim, operand.sizes.size());
+  SizesVector result(ndim, 1);
+  for (size_t i = 0; i < ndim; ++i) {
+    const size_t d = ndim - 1 - i;  // result dimension; operands align on the right
+    bool compatible = true;
+    for (const NamedShape& operand : operands) {
+      const int64_t size = i < operand.sizes.size() ? operand.sizes[operand.sizes.size() - 1 - i] : 1;
+      if (size == 1) continue;
+      compatible = compatible && (result[d] == 1 || result[d] == size);
+      result[d] = size;
+    }
+    if (compatible) continue;
+    std::string sizes;
+    size_t k = 0;
+    for (const NamedShape& operand : operands) {
+      if (k > 0) sizes += k + 1 == operands.size() ? " and " : ", ";
+      sizes += std::to_string(i < operand.sizes.size() ? operand.sizes[operand.sizes.size() - 1 - i] : 1);
+      ++k;
+    }
+    SY_ERROR(op, ": cannot broadcast ", describeOperands(operands), " together: at dimension ", d,
+             " of the result the sizes are ", sizes);
   }
-  return combineCategories(dimensioned, zero_dim);
-}
-
-void checkCanCastToOutput(const char* op, ScalarType result, const Tensor& out) {
-  SY_CHECK(canCast(result, out.scalar_type()), op, ": result type ", result,
-           " can't be cast to the desired output type ", out.scalar_type());
+  return result;
 }
 
 void resizeOutput(const Tensor& out, IntArrayRef sizes) {
   if (sameSizes(out.sizes(), sizes)) return;
   out.resize_(sizes);
 }
+
+void shapeOutput(const char* op, const Tensor& out, IntArrayRef shape, OutputRole role) {
+  if (role == OutputRole::kOut) {
+    resizeOutput(out, shape);
+  } else {
+    SY_CHECK(sameSizes(out.sizes(), shape), op, ": output with shape ", formatSizes(out.sizes()),
+             " doesn't match the broadcast shape ", formatSizes(shape));
+  }
+  checkNoInternalOverlap(op, out);
+}
+
+// ---- Conversions and staging -------------------------------------------------------------------
 
 Tensor convertedTo(const char* op, const char* argument, const Tensor& t, ScalarType dtype) {
   if (t.scalar_type() == dtype) return t;
@@ -85,12 +176,20 @@ Tensor convertedTo(const char* op, const char* argument, const Tensor& t, Scalar
   return converted;
 }
 
+Tensor scalarTensor(const Scalar& value, ScalarType dtype) {
+  Tensor t = sy::empty({}, dtype);
+  fillCPU(t, value);
+  return t;
+}
+
 bool partiallyOverlaps(const Tensor& out, const Tensor& input) {
   if (out.storage().get() != input.storage().get() || out.storage().get() == nullptr) return false;
   const bool same_geometry = out.storage_offset() == input.storage_offset() && sameSizes(out.sizes(), input.sizes()) &&
                              sameSizes(out.strides(), input.strides()) && out.scalar_type() == input.scalar_type();
   return !same_geometry;
 }
+
+// ---- Loop geometry -----------------------------------------------------------------------------
 
 LoopGeometry makeLoopGeometry(std::initializer_list<const Tensor*> operands) {
   SY_CHECK(operands.size() >= 1 && operands.size() <= kMaxOperands, "makeLoopGeometry: ", operands.size(),
@@ -170,6 +269,40 @@ LoopGeometry makeLoopGeometry(std::initializer_list<const Tensor*> operands) {
     g.strides.push_back(full_strides[d]);
   }
   return g;
+}
+
+// ---- Binary operations -------------------------------------------------------------------------
+
+void checkBinaryInputs(const char* op, const Tensor& self, const Tensor& other) {
+  checkOnCPU(op, "self", self);
+  checkOnCPU(op, "other", other);
+  checkDtypeSupported(op, "self", self.scalar_type());
+  checkDtypeSupported(op, "other", other.scalar_type());
+}
+
+BinaryOperands binaryOperands(const char* op, const Tensor& self, const Tensor& other) {
+  checkBinaryInputs(op, self, other);
+  return {other, other.scalar_type(), binaryResultType(self, other)};
+}
+
+BinaryOperands binaryOperands(const char* op, const Tensor& self, const Scalar& other) {
+  checkOnCPU(op, "self", self);
+  checkDtypeSupported(op, "self", self.scalar_type());
+  const ScalarType result = binaryResultType(self, other);
+  return {scalarTensor(other, result), other.type(), result};
+}
+
+void prepareBinaryOutput(const char* op, const Tensor& self, const Tensor& other, const Tensor& out,
+                         ScalarType result, OutputRole role, bool check_cast) {
+  checkOnCPU(op, "out", out);
+  checkDtypeSupported(op, "out", out.scalar_type());
+  if (check_cast) checkCanCastToOutput(op, result, out);
+  shapeOutput(op, out, broadcastShapes(op, self.sizes(), other.sizes()), role);
+}
+
+Tensor allocateBinaryResult(const char* op, const Tensor& self, const Tensor& other, ScalarType result) {
+  const SizesVector shape = broadcastShapes(op, self.sizes(), other.sizes());
+  return ops::empty(shape, TensorOptions(result).device(kCPU));
 }
 
 }  // namespace sy::cpu

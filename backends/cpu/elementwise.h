@@ -1,25 +1,23 @@
 // The elementwise machinery every CPU kernel of the form out[i] = f(a[i], b[i], ...) is built on:
-// broadcasting, PyTorch's result types and output resizing, and a strided loop that is a plain
-// pointer loop (vectorisable) whenever the memory layout allows.
+// PyTorch's result types, broadcasting, output checks and resizing, and a strided loop that is a
+// plain pointer loop (vectorisable) whenever the memory layout allows.
 //
 // A binary out= kernel, start to finish:
 //
 //   Tensor& mul_out_cpu(const Tensor& self, const Tensor& other, Tensor& out) {
 //     const char* op = "aten::mul.out";
-//     checkOnCPU(op, "self", self); checkOnCPU(op, "other", other); checkOnCPU(op, "out", out);
-//     ScalarType result = binaryResultType(self, other);
-//     checkCanCastToOutput(op, result, out);
-//     resizeOutput(out, broadcastShapes(op, self.sizes(), other.sizes()));
-//     Tensor a = convertedTo(op, "self", self, result), b = convertedTo(op, "other", other, result);
-//     computeIntoOutput(op, out, result, {&a, &b}, [&](const Tensor& dst) {
-//       LoopGeometry geometry = makeLoopGeometry({&dst, &a, &b});
-//       SY_DISPATCH_ALL_TYPES(result, op, "self", [&](auto tag) {
-//         using T = typename decltype(tag)::type;
-//         runElementwise<T, T, T>(geometry, [](T x, T y) { return x * y; });
-//       });
+//     checkBinaryInputs(op, self, other);
+//     const ScalarType result = binaryResultType(self, other);
+//     prepareBinaryOutput(op, self, other, out, result, OutputRole::kOut);
+//     runBinaryLoop<kAllDtypes>(op, self, other, out, result, result, [](const LoopGeometry& geometry, auto tag) {
+//       using T = typename decltype(tag)::type;
+//       runElementwise<T, T, T>(geometry, [](T x, T y) { return x * y; });
 //     });
 //     return out;
 //   }
+//
+// The lower-level steps (checkOnCPU, checkCanCastToOutput, resizeOutput, convertedTo,
+// computeIntoOutput, makeLoopGeometry, runElementwise) can be used one by one, as unary kernels do.
 //
 // Inputs are converted to the computation's dtype up front (a temporary only when they differ)
 // and a differently typed `out` receives a converted copy, so the loops themselves only ever see
@@ -27,7 +25,9 @@
 // indirect calls.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <cstdint>
 #include <initializer_list>
 #include <tuple>
@@ -36,35 +36,95 @@
 
 #include "absl/container/inlined_vector.h"
 #include "switchyard/backends/cpu/dtype_dispatch.h"
+#include "switchyard/ivalue/scalar.h"
 #include "switchyard/ivalue/tensor.h"
 #include "switchyard/ivalue/tensor_factories.h"
 
 namespace sy::cpu {
 
-// ---- Argument checks and result types ----------------------------------------------------------
+// ---- Result types ------------------------------------------------------------------------------
+
+// PyTorch's result type of an operation over several operands (at::result_type). Operands fall
+// into three priority classes: dimensioned tensors, 0-dim tensors, and Scalars (Python numbers,
+// which count as Long, the default Float, or Bool). A lower class only takes part when its
+// category (bool < integral < floating) is higher than that of the classes above it, so an Int
+// tensor + 3 stays Int, a Float tensor * a Double 0-dim stays Float, and an Int tensor + 2.5 is Float.
+class ResultTypeBuilder {
+ public:
+  ResultTypeBuilder& add(const Tensor& t);
+  ResultTypeBuilder& add(const Scalar& s);
+  ScalarType result() const;
+
+ private:
+  ScalarType dimensioned_ = ScalarType::Undefined;
+  ScalarType zero_dim_ = ScalarType::Undefined;
+  ScalarType scalars_ = ScalarType::Undefined;
+};
+
+// The result type of a binary operation on two tensors, or on a tensor and a Scalar.
+ScalarType binaryResultType(const Tensor& a, const Tensor& b);
+ScalarType binaryResultType(const Tensor& a, const Scalar& b);
+
+// `dtype` itself when floating, else Float: true division and other floating-only operations
+// compute integral and Bool inputs in the default floating dtype.
+constexpr ScalarType promotedToFloating(ScalarType dtype) {
+  return isFloatingType(dtype) ? dtype : ScalarType::Float;
+}
+
+// ---- Argument checks ---------------------------------------------------------------------------
 
 // Raises when `t` is not a CPU tensor: "aten::acos.out: argument 'self' is on accel, but ...".
 void checkOnCPU(const char* op, const char* argument, const Tensor& t);
+
+// Raises "aten::add.out: argument 'self' has dtype Undefined, which this kernel does not support
+// (supported: ...)" unless `dtype` is in the DtypeSet `allowed`.
+void checkDtypeSupported(const char* op, const char* argument, ScalarType dtype, unsigned allowed = kAllDtypes);
+
+// Raises "aten::add.out: result type Float can't be cast to the desired output type Long".
+void checkCanCastToOutput(const char* op, ScalarType result, const Tensor& out);
+
+// Raises when writing `t` would write one memory location twice (a stride-0, expanded dimension),
+// with PyTorch's message, prefixed by the operator.
+void checkNoInternalOverlap(const char* op, const Tensor& t);
+
+// ---- Shapes ------------------------------------------------------------------------------------
 
 // The shape `a` and `b` broadcast to (PyTorch rules: align trailing dimensions; each pair must be
 // equal or contain a 1). Raises naming the operator and both shapes.
 SizesVector broadcastShapes(const char* op, IntArrayRef a, IntArrayRef b);
 
-// PyTorch's result type of a binary operation: promoteTypes of the operands, except that 0-dim
-// operands only take part when their category (bool < integral < floating) is higher than that of
-// the dimensioned operands (Float [2, 3] with a Double 0-dim gives Float).
-ScalarType binaryResultType(const Tensor& a, const Tensor& b);
+// One operand's name and shape, for broadcasting several operands with an error naming each.
+struct NamedShape {
+  const char* name;
+  IntArrayRef sizes;
+};
 
-// Raises "aten::add.out: result type Float can't be cast to the desired output type Long".
-void checkCanCastToOutput(const char* op, ScalarType result, const Tensor& out);
+// The shape all `operands` broadcast to. Raises "aten::where.self: cannot broadcast condition of
+// shape (2,), self of shape (3,) and other of shape (1,) together: at dimension 0 of the result
+// the sizes are 2, 3 and 1".
+SizesVector broadcastShapes(const char* op, std::initializer_list<NamedShape> operands);
 
 // Gives `out` the shape `sizes` (contiguous strides, storage grown as needed) unless it already
 // has it; an out= tensor of the wrong shape is resized, as PyTorch does.
 void resizeOutput(const Tensor& out, IntArrayRef sizes);
 
+// How a kernel's output relates to its shape: an out= (or freshly allocated) tensor is resized to
+// the broadcast shape; the `self` of an in-place form cannot change shape, so it must already
+// have it ("output with shape (3,) doesn't match the broadcast shape (2, 3)").
+enum class OutputRole { kOut, kInPlace };
+
+// Resizes (kOut) or checks (kInPlace) `out` against `shape`, then checks it has no internal overlap.
+void shapeOutput(const char* op, const Tensor& out, IntArrayRef shape, OutputRole role);
+
+// ---- Conversions and staging -------------------------------------------------------------------
+
 // `t` (the operator's argument named `argument`) itself when it already has `dtype`, else a
 // contiguous converted copy.
 Tensor convertedTo(const char* op, const char* argument, const Tensor& t, ScalarType dtype);
+
+// A 0-dim CPU tensor of `dtype` holding `value` converted to it: a Scalar operand, ready to be
+// broadcast against a tensor (a stride-0 operand, which the loops read once per row).
+Tensor scalarTensor(const Scalar& value, ScalarType dtype);
 
 // Writes `src` into `dst`: broadcasts src to dst's shape and converts dtypes; any strides on both
 // sides. CPU tensors only; no dispatch (implemented in copy.cpp, the kernel behind aten::copy_).
@@ -146,6 +206,63 @@ void forEachRow(const LoopGeometry& g, RowFn&& row) {
   }
 }
 
+// Like forEachRow, but when an input runs across the rows in memory (a transposed operand: its
+// stride along the rows is smaller than along the columns) the innermost two dimensions are
+// walked in tiles, so each cache line of that operand is used for a whole tile instead of one
+// element per row. Rows may then be visited in pieces and out of order: only for callers whose
+// work per element is independent of the others (elementwise maps, not reductions).
+template <size_t N, class RowFn>
+void forEachRowInTiles(const LoopGeometry& g, RowFn&& row) {
+  constexpr int64_t kTileRows = 16;
+  constexpr int64_t kTileColumns = 128;
+  const int64_t ndim = static_cast<int64_t>(g.sizes.size());
+  bool transposed_input = false;
+  if (ndim >= 2 && g.sizes[ndim - 1] > kTileColumns / 4 && g.sizes[ndim - 2] > 1) {
+    for (size_t k = 1; k < N; ++k) {
+      const int64_t across_rows = g.strides[ndim - 2][k];
+      const int64_t along_row = g.strides[ndim - 1][k];
+      transposed_input = transposed_input || (across_rows != 0 && std::abs(across_rows) < std::abs(along_row));
+    }
+  }
+  if (!transposed_input) {
+    forEachRow<N>(g, std::forward<RowFn>(row));
+    return;
+  }
+  const int64_t rows = g.sizes[ndim - 2];
+  const int64_t columns = g.sizes[ndim - 1];
+  std::array<int64_t, N> row_step, column_step;
+  for (size_t k = 0; k < N; ++k) {
+    row_step[k] = g.strides[ndim - 2][k];
+    column_step[k] = g.strides[ndim - 1][k];
+  }
+  // An odometer over the dimensions outside the tiled pair, one 2-D plane at a time.
+  std::array<char*, N> plane;
+  for (size_t k = 0; k < N; ++k) plane[k] = g.data[k];
+  const int64_t num_planes = g.numel / (rows * columns);
+  SizesVector index(static_cast<size_t>(ndim - 2), 0);
+  for (int64_t p = 0; p < num_planes; ++p) {
+    for (int64_t r0 = 0; r0 < rows; r0 += kTileRows) {
+      const int64_t r1 = std::min(rows, r0 + kTileRows);
+      for (int64_t c0 = 0; c0 < columns; c0 += kTileColumns) {
+        const int64_t n = std::min(columns - c0, kTileColumns);
+        for (int64_t r = r0; r < r1; ++r) {
+          std::array<char*, N> data;
+          for (size_t k = 0; k < N; ++k) data[k] = plane[k] + r * row_step[k] + c0 * column_step[k];
+          row(data, column_step, n);
+        }
+      }
+    }
+    for (int64_t d = ndim - 3; d >= 0; --d) {
+      if (++index[d] < g.sizes[d]) {
+        for (size_t k = 0; k < N; ++k) plane[k] += g.strides[d][k];
+        break;
+      }
+      index[d] = 0;
+      for (size_t k = 0; k < N; ++k) plane[k] -= g.strides[d][k] * (g.sizes[d] - 1);
+    }
+  }
+}
+
 // ---- Elementwise loops -------------------------------------------------------------------------
 
 namespace detail {
@@ -203,9 +320,54 @@ void elementwiseRow(std::index_sequence<K...>, const std::array<char*, 1 + sizeo
 template <class Out, class... Ins, class Op>
 void runElementwise(const LoopGeometry& geometry, Op&& op) {
   constexpr size_t N = 1 + sizeof...(Ins);
-  forEachRow<N>(geometry, [&](const std::array<char*, N>& data, const std::array<int64_t, N>& strides, int64_t n) {
+  forEachRowInTiles<N>(geometry, [&](const std::array<char*, N>& data, const std::array<int64_t, N>& strides, int64_t n) {
     detail::elementwiseRow<Out, Ins...>(std::index_sequence_for<Ins...>{}, data, strides, n, op);
   });
 }
+
+// ---- Binary operations -------------------------------------------------------------------------
+
+// The checks on a binary operator's inputs, made before their result type is computed: both
+// defined, on the CPU, and of a dtype the kernels know.
+void checkBinaryInputs(const char* op, const Tensor& self, const Tensor& other);
+
+// A binary operator's operands after checkBinaryInputs: `other` (a Scalar operand becomes a 0-dim
+// tensor of the result type, as PyTorch wraps numbers), the dtype `other` had before that
+// (Bool, Long or Double for a Scalar), and PyTorch's result type of the pair.
+struct BinaryOperands {
+  Tensor other;
+  ScalarType other_dtype;
+  ScalarType result;
+};
+BinaryOperands binaryOperands(const char* op, const Tensor& self, const Tensor& other);
+BinaryOperands binaryOperands(const char* op, const Tensor& self, const Scalar& other);
+
+// Everything a binary out= or in-place kernel checks about `out` before computing `result` =
+// f(self, other) into it: on the CPU with a known dtype, `result` castable to its dtype (skipped
+// with check_cast = false for operators whose output dtype is free, such as comparisons), and
+// resized to (or, in place, checked against) the broadcast shape.
+void prepareBinaryOutput(const char* op, const Tensor& self, const Tensor& other, const Tensor& out,
+                         ScalarType result, OutputRole role, bool check_cast = true);
+
+// Runs a binary loop into `out` (already prepared): self and other converted to `compute_dtype`,
+// then body(geometry, TypeTag<T>{}) with T the C++ type of `compute_dtype`, over a geometry whose
+// output operand has dtype `loop_output_dtype` (usually compute_dtype; Bool for comparisons).
+// `Allowed` is the DtypeSet of compute dtypes the operator implements.
+template <unsigned Allowed, class Body>
+void runBinaryLoop(const char* op, const Tensor& self, const Tensor& other, const Tensor& out,
+                   ScalarType compute_dtype, ScalarType loop_output_dtype, Body&& body) {
+  if (out.numel() == 0) return;
+  const Tensor a = convertedTo(op, "self", self, compute_dtype);
+  const Tensor b = convertedTo(op, "other", other, compute_dtype);
+  computeIntoOutput(op, out, loop_output_dtype, {&a, &b}, [&](const Tensor& dst) {
+    const LoopGeometry geometry = makeLoopGeometry({&dst, &a, &b});
+    dispatchDtype<Allowed>(compute_dtype, op, "self", [&](auto tag) { body(geometry, tag); });
+  });
+}
+
+// The functional form's result, for inputs that passed checkBinaryInputs: one dispatched
+// allocation (aten::empty) of the broadcast shape and dtype `result`. The functional kernel then
+// calls its out= implementation directly, so the operator costs exactly two dispatches.
+Tensor allocateBinaryResult(const char* op, const Tensor& self, const Tensor& other, ScalarType result);
 
 }  // namespace sy::cpu
