@@ -156,16 +156,16 @@ TEST(Registration, DumpShowsEachEntrysSourceAndSite) {
   def.def("op(Tensor self) -> Tensor");
   Library impl(Library::IMPL, "reg_dump", DispatchKey::CPU);
   impl.impl("op", &one); const int line = __LINE__;
-  Library fallthrough(Library::IMPL, "_", DispatchKey::Profiler);
+  Library fallthrough(Library::IMPL, "_", DispatchKey::PrivateUse3);
   fallthrough.fallback(sy::CppFunction::makeFallthrough()); const int fallthrough_line = __LINE__;
   std::string dump = dispatcher().findSchemaOrThrow("reg_dump::op", "").dumpComputedTable();
   EXPECT_THAT(dump, StartsWith("reg_dump::op (nonFallthroughKeys: DispatchKeySet(CPU, Accel, PrivateUse1, PrivateUse2, "
-                               "PrivateUse3, ZeroTensor, Tracer, TESTING_ONLY_GenericWrapper, "
+                               "ZeroTensor, Tracer, Profiler, TESTING_ONLY_GenericWrapper, "
                                "TESTING_ONLY_GenericMode))\n"));
   EXPECT_THAT(dump, HasSubstr("  Undefined: missing\n"));
   EXPECT_THAT(dump, HasSubstr("  CPU: kernel [registered at " + site(line) + "]\n"));
-  EXPECT_THAT(dump, HasSubstr("  Accel: missing\n"));
-  EXPECT_THAT(dump, HasSubstr("  Profiler: backend fallback (fallthrough) [registered at " + site(fallthrough_line) + "]\n"));
+  EXPECT_THAT(dump, HasSubstr("  PrivateUse1: missing\n"));
+  EXPECT_THAT(dump, HasSubstr("  PrivateUse3: backend fallback (fallthrough) [registered at " + site(fallthrough_line) + "]\n"));
 }
 
 // ---- Errors ----------------------------------------------------------------------------------
@@ -177,13 +177,15 @@ TEST(RegistrationErrors, MissingKernelNamesOperatorKeyAndEveryRegistration) {
   impl.impl("op", &one); const int cpu_line = __LINE__;
   Library fallthrough(Library::IMPL, "_", DispatchKey::Tracer);
   fallthrough.fallback(sy::CppFunction::makeFallthrough()); const int tracer_line = __LINE__;
-  EXPECT_EQ(errorOf([] { callOp("reg_missing::op", {DispatchKey::CPU, DispatchKey::PrivateUse1}); }),
-            "Could not run 'reg_missing::op' with arguments from the 'PrivateUse1' backend: it has no kernel and no "
-            "backend fallback registered for PrivateUse1. The call's dispatch key set was "
-            "DispatchKeySet(CPU, PrivateUse1).\n"
-            "'reg_missing::op' has these kernels and fallbacks:\n"
-            "  CPU: kernel registered at " + site(cpu_line) + "\n"
-            "  Tracer: fallthrough backend fallback registered at " + site(tracer_line) + "\n");
+  const std::string error = errorOf([] { callOp("reg_missing::op", {DispatchKey::CPU, DispatchKey::PrivateUse1}); });
+  EXPECT_THAT(error, StartsWith("Could not run 'reg_missing::op' with arguments from the 'PrivateUse1' backend: it has "
+                                "no kernel and no backend fallback registered for PrivateUse1. The call's dispatch key "
+                                "set was DispatchKeySet(CPU, PrivateUse1).\n"
+                                "'reg_missing::op' has these kernels and fallbacks:\n"
+                                "  CPU: kernel registered at " + site(cpu_line) + "\n"));
+  // Fallbacks the library registers itself (profiler, zero tensors, ...) are listed too.
+  EXPECT_THAT(error, HasSubstr("  Tracer: fallthrough backend fallback registered at " + site(tracer_line) + "\n"));
+  EXPECT_THAT(error, HasSubstr("  Profiler: backend fallback registered at fallback/profiler.cpp:"));
 }
 
 TEST(RegistrationErrors, CallWithNoTensorArgumentsAndNoFallback) {
