@@ -63,6 +63,18 @@ class Dispatcher {
   // fallback), sorted by name: what a backend implements natively.
   std::vector<OperatorName> operatorsWithKernelFor(DispatchKey key);
 
+  // Calls, in PyTorch's spelling; the same as calling through the handle.
+  template <class Ret, class... Args, class... CallArgs>
+  Ret call(const TypedOperatorHandle<Ret(Args...)>& op, CallArgs&&... args) const {
+    return op.call(std::forward<CallArgs>(args)...);
+  }
+  template <class Ret, class... Args, class... CallArgs>
+  Ret redispatch(const TypedOperatorHandle<Ret(Args...)>& op, DispatchKeySet ks, CallArgs&&... args) const {
+    return op.redispatch(ks, std::forward<CallArgs>(args)...);
+  }
+  void callBoxed(const OperatorHandle& op, Stack* stack) const { op.callBoxed(stack); }
+  void redispatchBoxed(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) const { op.redispatchBoxed(ks, stack); }
+
   // Registration. Each validates completely before changing anything, so a failed registration
   // leaves every table as it was.
   RegistrationHandle registerLibrary(const std::string& ns, SourceLocation site);

@@ -266,4 +266,17 @@ TEST(DispatchTable, KernelTakingDispatchKeySetCanRedispatchBelowItself) {
   EXPECT_EQ(valueOf(unaryOp().call(tensorWithKeys({DispatchKey::CPU, DispatchKey::PrivateUse1}))), 41);
 }
 
+TEST(DispatchTable, DispatcherCallsAreTheHandleCalls) {
+  auto& dispatcher = sy::Dispatcher::singleton();
+  Tensor x = tensorWithKeys({DispatchKey::CPU});
+  EXPECT_EQ(valueOf(dispatcher.call(unaryOp(), x)), 1);
+  EXPECT_EQ(valueOf(dispatcher.redispatch(unaryOp(), DispatchKeySet(DispatchKey::CPU), x)), 1);
+  Stack stack{x};
+  dispatcher.callBoxed(unaryOp(), &stack);
+  EXPECT_EQ(valueOf(stack[0].toTensor()), 1);
+  Stack again{x};
+  dispatcher.redispatchBoxed(unaryOp(), DispatchKeySet(DispatchKey::CPU), &again);
+  EXPECT_EQ(valueOf(again[0].toTensor()), 1);
+}
+
 }  // namespace
