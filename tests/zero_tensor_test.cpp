@@ -91,6 +91,30 @@ TEST(ZeroTensor, CopyIntoAZeroTensorMaterialisesIt) {
   EXPECT_TRUE(sy::allclose(z, sample()));
 }
 
+TEST(ZeroTensor, FallbackMaterialisesZeroTensorsInsideTensorLists) {
+  Tensor x = sample();
+  Tensor result = sy::ops::cat({sy::zero_tensor({1, 3}), x}, 0);
+  EXPECT_TRUE(sy::allclose(result, sy::ops::cat({sy::zeros({1, 3}), x}, 0)));
+}
+
+TEST(ZeroTensor, FallbackLeavesOptionalAndScalarArgumentsAlone) {
+  Tensor weight = sy::full({2, 1, 1, 1}, 0.5);
+  Tensor input = sy::zero_tensor({1, 1, 2, 2});
+  Tensor result = sy::ops::conv2d(input, weight, std::nullopt);
+  EXPECT_TRUE(sy::allclose(result, sy::ops::conv2d(sy::zeros({1, 1, 2, 2}), weight, std::nullopt)));
+  EXPECT_TRUE(sy::allclose(sy::ops::clamp(sy::zero_tensor({3}), sy::Scalar(1.0), std::nullopt), sy::ones({3})));
+}
+
+TEST(ZeroTensor, KernelErrorsPropagateUnchangedThroughTheFallback) {
+  Tensor out = sy::empty({2}, sy::ScalarType::Long);
+  try {
+    sy::ops::acos_out(out, sy::zero_tensor({2}));
+    FAIL();
+  } catch (const sy::Error& e) {
+    EXPECT_STREQ(e.what(), "aten::acos.out: result type Float can't be cast to the desired output type Long");
+  }
+}
+
 TEST(ZeroTensor, NegativeSizeIsAnError) {
   try {
     sy::zero_tensor({2, -1});
