@@ -49,11 +49,11 @@ template <class T>
 struct IValueToArg {
   static_assert(sizeof(T) == 0, "unsupported kernel parameter type; see dispatcher/infer_schema.h");
 };
-// Tensors are handed out as references into the stack slot (Note [Borrowing tensors from IValues]),
-// mutable so that `Tensor&` out parameters bind to it.
+// Tensors are handed out as references into the stack slot (Note [Borrowing tensors from IValues]);
+// `argumentFromIValue` below gives `Tensor&` parameters a mutable one.
 template <>
 struct IValueToArg<Tensor> {
-  static Tensor& get(IValue& v) { return v.toTensor(); }
+  static const Tensor& get(IValue& v) { return std::as_const(v).toTensor(); }
 };
 #define SY_IVALUE_TO_ARG(type, expr)               \
   template <>                                      \
@@ -85,10 +85,21 @@ struct IValueToArg<std::optional<T>> {
   }
 };
 
+// A `Tensor&` (out or in-place) parameter binds to the stack slot itself, made owned first: the
+// kernel may rebind it (Note [Borrowed IValues]). Every other parameter reads the slot.
+template <class Param>
+decltype(auto) argumentFromIValue(IValue& v) {
+  if constexpr (std::is_same_v<Param, Tensor&>) {
+    return v.toTensor();
+  } else {
+    return IValueToArg<std::decay_t<Param>>::get(v);
+  }
+}
+
 // What a converted argument is held as between conversion and the call: references stay
 // references into the stack, computed values (Scalar, optionals) are held by value.
 template <class Param>
-using ConvertedArg = decltype(IValueToArg<std::decay_t<Param>>::get(std::declval<IValue&>()));
+using ConvertedArg = decltype(argumentFromIValue<Param>(std::declval<IValue&>()));
 
 // ---- C++ return value -> stack ----------------------------------------------------------------
 
@@ -181,9 +192,13 @@ struct BoxedFromUnboxedImpl<KernelFunctor, TakesKeySet, Ret, TypeList<Params...>
       // slot's IValue into the result position rather than copying and then popping it.
       constexpr int kOut = soleMutableTensorParameter<Params...>();
       Tensor& result = invoke(kernel, ks, converted, std::index_sequence_for<Params...>{});
-      IValue returned = &result == &args[kOut].toTensor() ? std::move(args[kOut]) : IValue(result);
-      stack->truncateBy(kNumArgs);
-      stack->emplaceBackWithinCapacity(std::move(returned));
+      if (__builtin_expect(&result == &std::get<kOut>(converted), 1)) {
+        stack->keepOneOfLast(kNumArgs, kOut);  // a relocation: a borrowed out argument stays borrowed
+      } else {
+        IValue returned(result);
+        stack->truncateBy(kNumArgs);
+        stack->emplaceBackWithinCapacity(std::move(returned));
+      }
     } else {
       // Copy out before dropping: a Tensor& result refers to a stack slot we are about to pop.
       typename OwnedReturn<Ret>::type result = invoke(kernel, ks, converted, std::index_sequence_for<Params...>{});
@@ -197,7 +212,7 @@ struct BoxedFromUnboxedImpl<KernelFunctor, TakesKeySet, Ret, TypeList<Params...>
   static std::tuple<ConvertedArg<Params>...> convertArguments(const OperatorHandle& op, IValue* args,
                                                               std::index_sequence<I...>) {
     try {
-      return std::tuple<ConvertedArg<Params>...>(IValueToArg<std::decay_t<Params>>::get(args[I])...);
+      return std::tuple<ConvertedArg<Params>...>(argumentFromIValue<Params>(args[I])...);
     } catch (const Error& e) {
       throwArgumentTypeError(op, args, kNumArgs, e.what());
     }
@@ -246,7 +261,8 @@ struct ReturnPopper {
       const int arg = kSoleOut >= 0 ? kSoleOut : aliasedArgumentOfReturn(op, index);
       const Tensor* original = arg >= 0 ? tensor_args[arg] : nullptr;
       if (__builtin_expect(original == nullptr ||
-                               slot.toTensor().unsafeGetTensorImpl() != original->unsafeGetTensorImpl(),
+                               std::as_const(slot).toTensor().unsafeGetTensorImpl() !=
+                                   original->unsafeGetTensorImpl(),
                            0)) {
         throwReboundOutArgument(op, ks, index, arg);
       }
@@ -274,16 +290,47 @@ Ret popReturns(const OperatorHandle& op, DispatchKeySet ks, Stack& stack, const 
   }
 }
 
+// Note [Borrowed IValues]: the caller's arguments outlive the boxed call, so tensors and int lists
+// are boxed without a reference or a list object of their own.
+template <class T>
+constexpr bool kBoxedAsBorrowed = std::is_same_v<T, Tensor> || std::is_same_v<T, absl::Span<const int64_t>>;
+template <class T>
+constexpr bool kOptionalBoxedAsBorrowed = false;
+template <class T>
+constexpr bool kOptionalBoxedAsBorrowed<std::optional<T>> = kBoxedAsBorrowed<T>;
+
+// Pushes argument `arg`, whose parameter type is `Param`; a `Tensor&` is borrowed mutably.
+template <bool kWithinCapacity, class Param, class Arg>
+void pushArgument(Stack& stack, Arg& arg) {
+  auto emplace = [&stack](auto&&... value) {
+    if constexpr (kWithinCapacity) {
+      stack.emplaceBackWithinCapacity(std::forward<decltype(value)>(value)...);
+    } else {
+      stack.emplace_back(std::forward<decltype(value)>(value)...);
+    }
+  };
+  using Value = std::decay_t<Param>;
+  if constexpr (std::is_same_v<Param, Tensor&>) {
+    emplace(kMutablyBorrowed, arg);
+  } else if constexpr (kBoxedAsBorrowed<Value>) {
+    emplace(kBorrowed, static_cast<const Value&>(arg));
+  } else if constexpr (kOptionalBoxedAsBorrowed<Value>) {
+    if (arg.has_value()) {
+      emplace(kBorrowed, *arg);
+    } else {
+      emplace();
+    }
+  } else {
+    emplace(static_cast<const Value&>(arg));
+  }
+}
+
 template <class Ret, class... Args>
 Ret callBoxedWithUnboxedArguments(void (*boxed)(OperatorKernel*, const OperatorHandle&, DispatchKeySet, Stack*),
                                   OperatorKernel* functor, const OperatorHandle& op, DispatchKeySet ks,
                                   Args... args) {
   Stack stack;
-  if constexpr (sizeof...(Args) <= kInlineStackSize) {
-    (stack.emplaceBackWithinCapacity(static_cast<const Args&>(args)), ...);
-  } else {
-    (stack.emplace_back(static_cast<const Args&>(args)), ...);
-  }
+  (pushArgument<(sizeof...(Args) <= kInlineStackSize), Args>(stack, args), ...);
   boxed(functor, op, ks, &stack);
   constexpr size_t kNumReturns = numReturns<Ret>();
   if constexpr (kNumReturns == 0) {

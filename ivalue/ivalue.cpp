@@ -16,6 +16,19 @@ IValue::IValue(Scalar s) noexcept : IValue() {
 
 IValue::IValue(std::vector<IValue> v) : IValue(Tag::GenericList, new ListImpl<IValue>(std::move(v))) {}
 
+void IValue::takeOwnership() {
+  // Note [Borrowed IValues]: a borrowed tensor becomes a reference of the slot's own, a borrowed
+  // int list a list object of its own.
+  if (tag_ == Tag::Tensor) {
+    new (&payload_.as_tensor) Tensor(*payload_.as_borrowed_tensor);
+  } else {
+    SY_CHECK(tag_ == Tag::IntList, "internal error: a borrowed IValue of type ", typeName());
+    payload_.as_intrusive = new ListImpl<int64_t>(absl::Span<const int64_t>(payload_.as_int_array, borrowed_size_));
+    borrowed_size_ = 0;
+  }
+  ownership_ = Ownership::Owned;
+}
+
 IValue IValue::tuple(std::vector<IValue> elements) {
   return IValue(Tag::Tuple, new TupleImpl(std::move(elements)));
 }

@@ -9,6 +9,31 @@
 // The payload union has a real `Tensor` member, so `toTensor() const&` hands out a reference to
 // the Tensor inside the IValue without a refcount bump, and `toTensor() &` gives a mutable one: a
 // boxed-to-unboxed wrapper passes `Tensor&` out arguments that alias the stack slot itself.
+//
+// Note [Borrowed IValues]
+// When an unboxed call reaches a boxed kernel (a backend fallback), its arguments are boxed for
+// the duration of that one call, and the caller's objects outlive it. So the bridge boxes them as
+// *borrowed* IValues: a tensor as the address of the caller's Tensor object, an int list as the
+// caller's array and length. Creating and destroying one touches no refcount and allocates
+// nothing, which is what makes a boxed fallback cheap (bench/README.md); reading one costs one
+// select more than reading an owned value.
+//
+// A `Tensor&` (out or in-place) argument is borrowed mutably: mutable access to the slot
+// (`toTensor() &`, and so the `Tensor&` parameter of an unboxed kernel run from the stack) is the
+// caller's own object, exactly as in an unboxed call. A `const Tensor&` argument is borrowed
+// read-only: mutable access first makes the slot own a reference, so a kernel that rebinds it
+// rebinds the slot and never the caller's object.
+//
+// A borrowed value can never outlive the call, because everything that could carry it away makes
+// it owned first: copying it, moving it out (`pop(stack)`, `std::move(stack[i])`), `swap`,
+// moving the Stack that holds it, and `std::move(v).toTensor()`. Owning a tensor is one refcount
+// increment; owning an int list allocates it. Relocations inside one Stack (growing it, erase,
+// insert) keep the borrow, and overwriting a borrowed slot simply forgets it.
+//
+// The borrowing constructors are public so that other bridges can use them; the rule for their
+// callers is the bridge's: the borrowed-from object must stay alive, and a read-only one
+// unchanged, until the IValue and every slot it was relocated to is destroyed or overwritten.
+
 #pragma once
 
 #include <cstdint>
@@ -58,9 +83,19 @@ struct ListImpl<int64_t> final : IntrusiveTarget {
 
 using TensorList = absl::Span<const Tensor>;
 
+// Select IValue's borrowing constructors (Note [Borrowed IValues]).
+struct BorrowedValue {
+  explicit constexpr BorrowedValue() = default;
+};
+inline constexpr BorrowedValue kBorrowed{};
+struct MutablyBorrowedValue {
+  explicit constexpr MutablyBorrowedValue() = default;
+};
+inline constexpr MutablyBorrowedValue kMutablyBorrowed{};
+
 class IValue {
  public:
-  enum class Tag : uint32_t {
+  enum class Tag : uint8_t {
     None,
     Tensor,
     Int,
@@ -78,32 +113,32 @@ class IValue {
     Object,
   };
 
-  IValue() noexcept : tag_(Tag::None), is_intrusive_(false) { payload_.as_int = 0; }
+  IValue() noexcept : tag_(Tag::None), ownership_(Ownership::Trivial) { payload_.as_int = 0; }
   IValue(std::nullopt_t) noexcept : IValue() {}  // NOLINT
 
-  IValue(const Tensor& t) : tag_(Tag::Tensor), is_intrusive_(true) { new (&payload_.as_tensor) Tensor(t); }  // NOLINT
-  IValue(Tensor&& t) noexcept : tag_(Tag::Tensor), is_intrusive_(true) {  // NOLINT
+  IValue(const Tensor& t) : tag_(Tag::Tensor), ownership_(Ownership::Owned) { new (&payload_.as_tensor) Tensor(t); }  // NOLINT
+  IValue(Tensor&& t) noexcept : tag_(Tag::Tensor), ownership_(Ownership::Owned) {  // NOLINT
     new (&payload_.as_tensor) Tensor(std::move(t));
   }
   template <class T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
-  IValue(T v) noexcept : tag_(Tag::Int), is_intrusive_(false) {  // NOLINT
+  IValue(T v) noexcept : tag_(Tag::Int), ownership_(Ownership::Trivial) {  // NOLINT
     payload_.as_int = static_cast<int64_t>(v);
   }
   template <class T, std::enable_if_t<std::is_floating_point_v<T>, int> = 0>
-  IValue(T v) noexcept : tag_(Tag::Double), is_intrusive_(false) {  // NOLINT
+  IValue(T v) noexcept : tag_(Tag::Double), ownership_(Ownership::Trivial) {  // NOLINT
     payload_.as_double = static_cast<double>(v);
   }
   template <class T, std::enable_if_t<std::is_same_v<T, bool>, int> = 0>
-  IValue(T v) noexcept : tag_(Tag::Bool), is_intrusive_(false) {  // NOLINT
+  IValue(T v) noexcept : tag_(Tag::Bool), ownership_(Ownership::Trivial) {  // NOLINT
     payload_.as_int = 0;
     payload_.as_bool = v;
   }
   IValue(Scalar s) noexcept;  // NOLINT: Int, Double or Bool
-  IValue(Device d) noexcept : tag_(Tag::Device), is_intrusive_(false) {  // NOLINT
+  IValue(Device d) noexcept : tag_(Tag::Device), ownership_(Ownership::Trivial) {  // NOLINT
     payload_.as_int = 0;
     payload_.as_device = d;
   }
-  IValue(ScalarType t) noexcept : tag_(Tag::ScalarType), is_intrusive_(false) {  // NOLINT
+  IValue(ScalarType t) noexcept : tag_(Tag::ScalarType), ownership_(Ownership::Trivial) {  // NOLINT
     payload_.as_int = static_cast<int64_t>(t);
   }
   IValue(Layout l) noexcept : IValue(static_cast<int64_t>(l)) {}             // NOLINT
@@ -126,33 +161,58 @@ class IValue {
   IValue(std::optional<T> v) : IValue(v.has_value() ? IValue(std::move(*v)) : IValue()) {}  // NOLINT
   static IValue tuple(std::vector<IValue> elements);
 
-  IValue(const IValue& other) : tag_(other.tag_), is_intrusive_(other.is_intrusive_) {
-    std::memcpy(static_cast<void*>(&payload_), &other.payload_, sizeof(payload_));
-    if (is_intrusive_) retainPayload();
+  // Borrowing constructors (Note [Borrowed IValues]): `IValue(kBorrowed, t)` reads the caller's
+  // tensor or int list, `IValue(kMutablyBorrowed, t)` also hands out the caller's Tensor object for
+  // mutation. Construct them in place (`stack.emplace_back(kBorrowed, t)`): moving a borrowed
+  // IValue makes it owned.
+  IValue(BorrowedValue, const Tensor& t) noexcept : tag_(Tag::Tensor), ownership_(Ownership::Borrowed) {
+    payload_.as_borrowed_tensor = &t;
   }
-  IValue(IValue&& other) noexcept : tag_(other.tag_), is_intrusive_(other.is_intrusive_) {
-    std::memcpy(static_cast<void*>(&payload_), &other.payload_, sizeof(payload_));
+  IValue(MutablyBorrowedValue, Tensor& t) noexcept : tag_(Tag::Tensor), ownership_(Ownership::MutablyBorrowed) {
+    payload_.as_borrowed_tensor = &t;
+  }
+  IValue(BorrowedValue, absl::Span<const int64_t> list) : tag_(Tag::IntList), ownership_(Ownership::Borrowed) {
+    payload_.as_int_array = list.data();
+    borrowed_size_ = static_cast<uint32_t>(list.size());
+    if (__builtin_expect(list.size() > UINT32_MAX, 0)) {  // too long to borrow: own a copy
+      payload_.as_intrusive = new ListImpl<int64_t>(list);
+      borrowed_size_ = 0;
+      ownership_ = Ownership::Owned;
+    }
+  }
+  bool isBorrowed() const { return ownership_ >= Ownership::Borrowed; }
+
+  IValue(const IValue& other) : IValue(other, BitwiseCopy{}) {
+    if (ownership_ == Ownership::Owned) {
+      retainPayload();
+    } else if (__builtin_expect(isBorrowed(), 0)) {
+      takeOwnership();
+    }
+  }
+  IValue(IValue&& other) noexcept : IValue(other, BitwiseCopy{}) {
     other.tag_ = Tag::None;
-    other.is_intrusive_ = false;
+    other.ownership_ = Ownership::Trivial;
+    if (__builtin_expect(isBorrowed(), 0)) takeOwnership();
   }
   IValue& operator=(const IValue& other) {
-    IValue(other).swap(*this);
+    IValue(other).swapBits(*this);
     return *this;
   }
   IValue& operator=(IValue&& other) noexcept {
-    IValue(std::move(other)).swap(*this);
+    IValue(std::move(other)).swapBits(*this);
     return *this;
   }
   ~IValue() {
-    if (is_intrusive_) releasePayload();
+    if (ownership_ == Ownership::Owned) releasePayload();
   }
   void swap(IValue& other) noexcept {
-    std::swap(tag_, other.tag_);
-    std::swap(is_intrusive_, other.is_intrusive_);
-    alignas(8) char tmp[sizeof(payload_)];
-    std::memcpy(tmp, &payload_, sizeof(payload_));
-    std::memcpy(static_cast<void*>(&payload_), &other.payload_, sizeof(payload_));
-    std::memcpy(static_cast<void*>(&other.payload_), tmp, sizeof(payload_));
+    makeOwned();
+    other.makeOwned();
+    swapBits(other);
+  }
+  // Turns a borrowed value into an owned one in place (Note [Borrowed IValues]); no-op otherwise.
+  void makeOwned() {
+    if (__builtin_expect(isBorrowed(), 0)) takeOwnership();
   }
 
   Tag tag() const { return tag_; }
@@ -176,21 +236,25 @@ class IValue {
   bool isTuple() const { return tag_ == Tag::Tuple; }
   bool isObject() const { return tag_ == Tag::Object; }
 
-  // See Note [Borrowing tensors from IValues].
+  // See Note [Borrowing tensors from IValues] and Note [Borrowed IValues].
   const Tensor& toTensor() const& {
     expect(Tag::Tensor);
-    return payload_.as_tensor;
+    return isBorrowed() ? *payload_.as_borrowed_tensor : payload_.as_tensor;
   }
+  // A read-only borrowed tensor becomes owned first: the caller may rebind what it gets.
   Tensor& toTensor() & {
     expect(Tag::Tensor);
+    if (ownership_ == Ownership::MutablyBorrowed) return const_cast<Tensor&>(*payload_.as_borrowed_tensor);
+    makeOwned();
     return payload_.as_tensor;
   }
   Tensor toTensor() && {
     expect(Tag::Tensor);
+    if (isBorrowed()) return *payload_.as_borrowed_tensor;  // a new reference; the slot forgets the borrow
     Tensor t = std::move(payload_.as_tensor);
     payload_.as_tensor.~Tensor();
     tag_ = Tag::None;
-    is_intrusive_ = false;
+    ownership_ = Ownership::Trivial;
     return t;
   }
   int64_t toInt() const {
@@ -218,7 +282,11 @@ class IValue {
   }
   const std::string& toStringRef() const { return heap<StringImpl>(Tag::String)->str; }
   std::string_view toStringView() const { return toStringRef(); }
-  absl::Span<const int64_t> toIntList() const { return heap<ListImpl<int64_t>>(Tag::IntList)->elements; }
+  absl::Span<const int64_t> toIntList() const {
+    expect(Tag::IntList);
+    if (isBorrowed()) return absl::Span<const int64_t>(payload_.as_int_array, borrowed_size_);
+    return static_cast<ListImpl<int64_t>*>(payload_.as_intrusive)->elements;
+  }
   std::vector<int64_t> toIntVector() const {
     absl::Span<const int64_t> l = toIntList();
     return std::vector<int64_t>(l.begin(), l.end());
@@ -244,9 +312,29 @@ class IValue {
   friend bool operator!=(const IValue& a, const IValue& b) { return !(a == b); }
 
  private:
-  IValue(Tag tag, IntrusiveTarget* heap_payload) noexcept : tag_(tag), is_intrusive_(true) {
+  enum class Ownership : uint8_t {
+    Trivial,   // nothing to release: None, numbers, devices, dtypes
+    Owned,     // the payload holds a reference (tensor, string, list, tuple, object)
+    Borrowed,         // Note [Borrowed IValues]: the payload points at the caller's value
+    MutablyBorrowed,  // ... which the callee may also mutate (a `Tensor&` argument)
+  };
+  struct BitwiseCopy {};
+
+  IValue(Tag tag, IntrusiveTarget* heap_payload) noexcept : tag_(tag), ownership_(Ownership::Owned) {
     payload_.as_intrusive = heap_payload;
   }
+  IValue(const IValue& other, BitwiseCopy) noexcept
+      : borrowed_size_(other.borrowed_size_), tag_(other.tag_), ownership_(other.ownership_) {
+    std::memcpy(static_cast<void*>(&payload_), &other.payload_, sizeof(payload_));
+  }
+  void swapBits(IValue& other) noexcept {
+    alignas(IValue) unsigned char tmp[sizeof(IValue)];
+    std::memcpy(tmp, static_cast<void*>(this), sizeof(IValue));
+    std::memcpy(static_cast<void*>(this), static_cast<void*>(&other), sizeof(IValue));
+    std::memcpy(static_cast<void*>(&other), tmp, sizeof(IValue));
+  }
+  // Out of line: the cold half of makeOwned() and of copying or moving a borrowed value.
+  void takeOwnership();
   void expect(Tag t) const {
     if (__builtin_expect(tag_ != t, 0)) throwWrongTag(t);
   }
@@ -281,10 +369,13 @@ class IValue {
     bool as_bool;
     Device as_device;
     IntrusiveTarget* as_intrusive;
+    const int64_t* as_int_array;         // a borrowed int list
+    const Tensor* as_borrowed_tensor;    // a borrowed tensor: the caller's Tensor object
     Tensor as_tensor;
   } payload_;
+  uint32_t borrowed_size_ = 0;  // a borrowed int list's length
   Tag tag_;
-  bool is_intrusive_;
+  Ownership ownership_;
 };
 
 static_assert(sizeof(IValue) == 16, "IValue must stay two words");

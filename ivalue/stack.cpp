@@ -31,6 +31,8 @@ void Stack::takeFrom(Stack& other) noexcept {
   }
   other.begin_ = other.end_ = other.inlineSlots();
   other.capacity_end_ = other.begin_ + kInlineStackSize;
+  // The moved-to Stack may outlive the call its borrowed values came from (Note [Borrowed IValues]).
+  for (IValue& v : *this) v.makeOwned();
 }
 
 Stack::iterator Stack::erase(iterator first, iterator last) {

@@ -10,7 +10,8 @@
 // the boxed call path performs a dozen stack operations per call: InlinedVector keeps "inline or
 // allocated" in a tag that every access branches on, while this one keeps plain begin/end/capacity
 // pointers that are valid either way. IValues are trivially relocatable (a tag and one word), so
-// growing or moving a Stack is a memcpy.
+// growing or moving a Stack is a memcpy. Relocating within a Stack keeps borrowed values borrowed;
+// moving the whole Stack makes them owned, since it may outlive the call (Note [Borrowed IValues]).
 #pragma once
 
 #include <cstddef>
@@ -97,6 +98,17 @@ class Stack {
     IValue* old_end = end_;
     end_ -= n;
     for (IValue* v = end_; v != old_end; ++v) v->~IValue();
+  }
+  // Destroys the last n values except the keep-th of them, which is relocated to the first of
+  // those positions (staying borrowed if it was); the Stack then ends after it. This is how a
+  // boxed kernel turns its arguments into a result that is one of them.
+  void keepOneOfLast(size_t n, size_t keep) {
+    IValue* first = end_ - n;
+    for (size_t i = 0; i < n; ++i) {
+      if (i != keep) first[i].~IValue();
+    }
+    if (keep != 0) std::memcpy(static_cast<void*>(first), static_cast<void*>(first + keep), sizeof(IValue));
+    end_ = first + 1;
   }
   void clear() { truncateBy(size()); }
   void reserve(size_t n) {
