@@ -147,10 +147,19 @@ constexpr size_t numReturns() {
 [[noreturn]] void throwStackTooSmall(const OperatorHandle& op, size_t needed, size_t available);
 [[noreturn]] void throwArgumentTypeError(const OperatorHandle& op, const IValue* args, size_t num_args,
                                          const std::string& what);
-[[noreturn]] void throwWrongNumberOfReturns(const OperatorHandle& op, DispatchKeySet ks, size_t expected,
-                                            size_t actual);
-[[noreturn]] void throwReboundOutArgument(const OperatorHandle& op, DispatchKeySet ks, size_t return_index,
-                                          int argument_index);
+// The boxed call's Stack, and what the error paths after the call need. Keeping `op` and `ks` in
+// the same object as the Stack, whose address the boxed kernel receives, keeps them in memory
+// rather than in callee-saved registers across the call, and the cold paths take the frame, so
+// only a failing call reads them again.
+struct BridgeFrame {
+  BridgeFrame(const OperatorHandle& o, DispatchKeySet k) : op(&o), ks(k) {}
+  Stack stack;
+  const OperatorHandle* op;
+  DispatchKeySet ks;
+};
+
+[[noreturn]] void throwWrongNumberOfReturns(const BridgeFrame& frame, size_t expected, size_t actual);
+[[noreturn]] void throwReboundOutArgument(const BridgeFrame& frame, size_t return_index, int argument_index);
 // Index of the argument that return `i` aliases (the out/in-place tensor), or -1.
 int aliasedArgumentOfReturn(const OperatorHandle& op, size_t return_index);
 
@@ -253,18 +262,17 @@ const Tensor* tensorAddress(const T& arg) {
 // Pops one return value of C++ type R from stack slot `index`.
 template <class R, int kSoleOut>
 struct ReturnPopper {
-  static R pop(const OperatorHandle& op, DispatchKeySet ks, IValue& slot, size_t index,
-               const Tensor* const* tensor_args) {
+  static R pop(const BridgeFrame& frame, IValue& slot, size_t index, const Tensor* const* tensor_args) {
     using Decayed = std::decay_t<R>;
     if constexpr (std::is_reference_v<R> && std::is_same_v<Decayed, Tensor>) {
       // Note [Out arguments come back as the caller's own object]
-      const int arg = kSoleOut >= 0 ? kSoleOut : aliasedArgumentOfReturn(op, index);
+      const int arg = kSoleOut >= 0 ? kSoleOut : aliasedArgumentOfReturn(*frame.op, index);
       const Tensor* original = arg >= 0 ? tensor_args[arg] : nullptr;
       if (__builtin_expect(original == nullptr ||
                                std::as_const(slot).toTensor().unsafeGetTensorImpl() !=
                                    original->unsafeGetTensorImpl(),
                            0)) {
-        throwReboundOutArgument(op, ks, index, arg);
+        throwReboundOutArgument(frame, index, arg);
       }
       return const_cast<Tensor&>(*original);
     } else {
@@ -274,19 +282,19 @@ struct ReturnPopper {
 };
 template <int kSoleOut>
 struct ReturnPopper<Tensor, kSoleOut> {
-  static Tensor pop(const OperatorHandle&, DispatchKeySet, IValue& slot, size_t, const Tensor* const*) {
+  static Tensor pop(const BridgeFrame&, IValue& slot, size_t, const Tensor* const*) {
     return std::move(slot).toTensor();
   }
 };
 
 template <class Ret, int kSoleOut, size_t... I>
-Ret popReturns(const OperatorHandle& op, DispatchKeySet ks, Stack& stack, const Tensor* const* tensor_args,
+Ret popReturns(const BridgeFrame& frame, Stack& stack, const Tensor* const* tensor_args,
                std::index_sequence<I...>) {
   if constexpr (sizeof...(I) == 1 && !IsTuple<std::decay_t<Ret>>::value) {
-    return ReturnPopper<Ret, kSoleOut>::pop(op, ks, stack[0], 0, tensor_args);
+    return ReturnPopper<Ret, kSoleOut>::pop(frame, stack[0], 0, tensor_args);
   } else {
     // Several returns: the schema says which argument each aliases.
-    return Ret(ReturnPopper<std::tuple_element_t<I, Ret>, -1>::pop(op, ks, stack[I], I, tensor_args)...);
+    return Ret(ReturnPopper<std::tuple_element_t<I, Ret>, -1>::pop(frame, stack[I], I, tensor_args)...);
   }
 }
 
@@ -329,16 +337,21 @@ template <class Ret, class... Args>
 Ret callBoxedWithUnboxedArguments(void (*boxed)(OperatorKernel*, const OperatorHandle&, DispatchKeySet, Stack*),
                                   OperatorKernel* functor, const OperatorHandle& op, DispatchKeySet ks,
                                   Args... args) {
-  Stack stack;
-  (pushArgument<(sizeof...(Args) <= kInlineStackSize), Args>(stack, args), ...);
-  boxed(functor, op, ks, &stack);
   constexpr size_t kNumReturns = numReturns<Ret>();
   if constexpr (kNumReturns == 0) {
-    return;
+    Stack stack;
+    (pushArgument<(sizeof...(Args) <= kInlineStackSize), Args>(stack, args), ...);
+    boxed(functor, op, ks, &stack);
   } else {
-    if (__builtin_expect(stack.size() != kNumReturns, 0)) throwWrongNumberOfReturns(op, ks, kNumReturns, stack.size());
+    BridgeFrame frame(op, ks);
+    Stack& stack = frame.stack;
+    (pushArgument<(sizeof...(Args) <= kInlineStackSize), Args>(stack, args), ...);
+    boxed(functor, op, ks, &stack);
+    if (__builtin_expect(stack.size() != kNumReturns, 0)) {
+      throwWrongNumberOfReturns(frame, kNumReturns, stack.size());
+    }
     const Tensor* tensor_args[] = {tensorAddress(args)..., nullptr};
-    return popReturns<Ret, soleMutableTensorParameter<Args...>()>(op, ks, stack, tensor_args,
+    return popReturns<Ret, soleMutableTensorParameter<Args...>()>(frame, stack, tensor_args,
                                                                  std::make_index_sequence<kNumReturns>{});
   }
 }

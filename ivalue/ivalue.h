@@ -323,9 +323,9 @@ class IValue {
   IValue(Tag tag, IntrusiveTarget* heap_payload) noexcept : tag_(tag), ownership_(Ownership::Owned) {
     payload_.as_intrusive = heap_payload;
   }
-  IValue(const IValue& other, BitwiseCopy) noexcept
-      : borrowed_size_(other.borrowed_size_), tag_(other.tag_), ownership_(other.ownership_) {
-    std::memcpy(static_cast<void*>(&payload_), &other.payload_, sizeof(payload_));
+  // Copies all 16 bytes, including `borrowed_size_`, which only a borrowed int list initialises.
+  IValue(const IValue& other, BitwiseCopy) noexcept {
+    std::memcpy(static_cast<void*>(this), static_cast<const void*>(&other), sizeof(IValue));
   }
   void swapBits(IValue& other) noexcept {
     alignas(IValue) unsigned char tmp[sizeof(IValue)];
@@ -373,7 +373,9 @@ class IValue {
     const Tensor* as_borrowed_tensor;    // a borrowed tensor: the caller's Tensor object
     Tensor as_tensor;
   } payload_;
-  uint32_t borrowed_size_ = 0;  // a borrowed int list's length
+  // A borrowed int list's length; left uninitialised otherwise, so boxing a value stores two
+  // words rather than three.
+  uint32_t borrowed_size_;
   Tag tag_;
   Ownership ownership_;
 };
