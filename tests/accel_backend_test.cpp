@@ -6,6 +6,7 @@
 #include "accel_test_helpers.h"
 #include "switchyard/backends/accel/accel_allocator.h"
 #include "switchyard/fallback/accel_cpu_fallback.h"
+#include "test_support.h"
 
 namespace {
 
@@ -147,7 +148,7 @@ TEST_F(AccelBackend, FailingCpuKernelLeavesTheOutArgumentUnchanged) {
   Tensor x = onAccel(sy::tensor<float>({0.1f, 0.2f, 0.3f}));
   Tensor cpu_out = sy::tensor<int64_t>({7, 8, 9});
   const std::string cpu_error = errorMessageOf([&] { ops::acos_out(cpu_out, sy::tensor<float>({0.1f, 0.2f, 0.3f})); });
-  ASSERT_NE(cpu_error, "(no error)");
+  ASSERT_NE(cpu_error, "");  // the CPU call raised an error
   EXPECT_EQ(errorMessageOf([&] { ops::acos_out(out, x); }), cpu_error);
   EXPECT_TRUE(sameAsCpu(out, sy::tensor<int64_t>({7, 8, 9})));
 }

@@ -44,14 +44,4 @@ inline int64_t nativeCount(const std::string& op) {
   return it == counts.end() ? 0 : it->second;
 }
 
-template <class F>
-std::string errorMessageOf(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
 }  // namespace sy::testing

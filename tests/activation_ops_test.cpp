@@ -14,77 +14,22 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "switchyard/switchyard.h"
+#include "test_support.h"
 
 namespace sy {
 namespace {
 
 using ::testing::ElementsAre;
+using sy::testing::doublesOf;
+using sy::testing::errorMessageOf;
+using sy::testing::expectValues;
+using sy::testing::mapped;
+using sy::testing::viewOf;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 constexpr double kFloatTolerance = 1e-6;
 constexpr double kDoubleTolerance = 1e-12;
-
-template <class Fn>
-std::string errorMessageOf(Fn&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
-Tensor viewOf(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset = 0) {
-  auto impl = make_intrusive<TensorImpl>(base.storage(), base.scalar_type(), base.device());
-  impl->set_sizes_and_strides(sizes, strides, storage_offset);
-  return Tensor(std::move(impl));
-}
-
-// Elements in row-major logical order, read through the tensor's strides, as doubles.
-std::vector<double> valuesOf(const Tensor& t) {
-  std::vector<double> values;
-  std::vector<int64_t> index(static_cast<size_t>(t.dim()), 0);
-  for (int64_t n = 0; n < t.numel(); ++n) {
-    int64_t offset = 0;
-    for (int64_t d = 0; d < t.dim(); ++d) offset += index[d] * t.stride(d);
-    const char* p = static_cast<const char*>(t.data_ptr()) + offset * static_cast<int64_t>(t.element_size());
-    switch (t.scalar_type()) {
-      case ScalarType::Bool: values.push_back(*reinterpret_cast<const bool*>(p)); break;
-      case ScalarType::Int: values.push_back(*reinterpret_cast<const int32_t*>(p)); break;
-      case ScalarType::Long: values.push_back(static_cast<double>(*reinterpret_cast<const int64_t*>(p))); break;
-      case ScalarType::Float: values.push_back(*reinterpret_cast<const float*>(p)); break;
-      default: values.push_back(*reinterpret_cast<const double*>(p)); break;
-    }
-    for (int64_t d = t.dim() - 1; d >= 0; --d) {
-      if (++index[d] < t.size(d)) break;
-      index[d] = 0;
-    }
-  }
-  return values;
-}
-
-// NaN matches NaN, infinities match exactly, finite values within `rel` (absolute near zero).
-void expectValues(const Tensor& actual, const std::vector<double>& expected, double rel) {
-  const std::vector<double> got = valuesOf(actual);
-  ASSERT_EQ(got.size(), expected.size());
-  for (size_t i = 0; i < got.size(); ++i) {
-    if (std::isnan(expected[i])) {
-      EXPECT_TRUE(std::isnan(got[i])) << "element " << i << " is " << got[i] << ", expected nan";
-    } else if (std::isinf(expected[i])) {
-      EXPECT_EQ(got[i], expected[i]) << "element " << i;
-    } else {
-      EXPECT_NEAR(got[i], expected[i], rel * std::max(1.0, std::abs(expected[i]))) << "element " << i;
-    }
-  }
-}
-
-template <class Fn>
-std::vector<double> mapped(const std::vector<double>& xs, Fn fn) {
-  std::vector<double> ys;
-  for (double x : xs) ys.push_back(fn(x));
-  return ys;
-}
 
 // Float-exact sample points spanning both tails and zero.
 const std::vector<double> kSamples = {-8.0, -3.0, -1.0, -0.25, 0.0, 0.5, 1.0, 2.5, 8.0};
@@ -117,7 +62,7 @@ TEST(ActivationSigmoid, IntegralAndBoolInputsGiveFloat) {
   for (const Tensor& x : {tensor<int32_t>({0, 2}), tensor<int64_t>({0, 2}), tensor<bool>({false, true})}) {
     Tensor y = ops::sigmoid(x);
     EXPECT_EQ(y.scalar_type(), ScalarType::Float);
-    expectValues(y, {0.5, sigmoidReference(valuesOf(x)[1])}, kFloatTolerance);
+    expectValues(y, {0.5, sigmoidReference(doublesOf(x)[1])}, kFloatTolerance);
   }
 }
 
@@ -142,7 +87,7 @@ TEST(ActivationRelu, ZeroesNegativesAndKeepsTheDtype) {
     x.copy_(tensor<int64_t>({-2, 0, 3, -1}));
     Tensor y = ops::relu(x);
     EXPECT_EQ(y.scalar_type(), dtype);
-    EXPECT_THAT(valuesOf(y), ElementsAre(0, 0, 3, 0)) << dtype;
+    EXPECT_THAT(doublesOf(y), ElementsAre(0, 0, 3, 0)) << dtype;
   }
 }
 
@@ -161,9 +106,9 @@ TEST(ActivationRelu, OutAndInPlaceFormsWorkOnViews) {
   Tensor transposed = viewOf(base, {3, 2}, {1, 3});
   Tensor out = empty({1}, ScalarType::Long);
   EXPECT_EQ(&ops::relu_out(out, transposed), &out);
-  EXPECT_THAT(valuesOf(out), ElementsAre(0, 4, 2, 0, 0, 6));
+  EXPECT_THAT(doublesOf(out), ElementsAre(0, 4, 2, 0, 0, 6));
   EXPECT_EQ(&ops::relu_(transposed), &transposed);
-  EXPECT_THAT(valuesOf(base), ElementsAre(0, 2, 0, 4, 0, 6));
+  EXPECT_THAT(doublesOf(base), ElementsAre(0, 2, 0, 4, 0, 6));
 }
 
 // ---- gelu ------------------------------------------------------------------------------------------
@@ -177,7 +122,7 @@ TEST(ActivationGelu, ExactFormIsXTimesTheNormalCdf) {
 
 TEST(ActivationGelu, ExactFormKeepsRelativePrecisionFarInTheNegativeTail) {
   // gelu(-10) = -10 * Phi(-10) = -7.6198530241605e-23; 1 + erf(x) would cancel to 0 here.
-  const double y = valuesOf(ops::gelu(tensor<double>({-10.0})))[0];
+  const double y = doublesOf(ops::gelu(tensor<double>({-10.0})))[0];
   EXPECT_NEAR(y / -7.6198530241605e-23, 1.0, 1e-12);
 }
 
@@ -229,17 +174,17 @@ TEST(ActivationClamp, BothBoundsLimitEveryElementInEveryDtype) {
     x.copy_(tensor<int64_t>({-5, -1, 0, 2, 9}));
     Tensor y = ops::clamp(x, -1, 3);
     EXPECT_EQ(y.scalar_type(), dtype);
-    EXPECT_THAT(valuesOf(y), ElementsAre(-1, -1, 0, 2, 3)) << dtype;
+    EXPECT_THAT(doublesOf(y), ElementsAre(-1, -1, 0, 2, 3)) << dtype;
   }
 }
 
 TEST(ActivationClamp, OneBoundLeavesTheOtherSideOpen) {
-  EXPECT_THAT(valuesOf(ops::clamp(tensor<double>({-5, 0, 5}), 1.5)), ElementsAre(1.5, 1.5, 5));
-  EXPECT_THAT(valuesOf(ops::clamp(tensor<double>({-5, 0, 5}), std::nullopt, 1.5)), ElementsAre(-5, 0, 1.5));
+  EXPECT_THAT(doublesOf(ops::clamp(tensor<double>({-5, 0, 5}), 1.5)), ElementsAre(1.5, 1.5, 5));
+  EXPECT_THAT(doublesOf(ops::clamp(tensor<double>({-5, 0, 5}), std::nullopt, 1.5)), ElementsAre(-5, 0, 1.5));
 }
 
 TEST(ActivationClamp, MinAboveMaxGivesMaxEverywhere) {
-  EXPECT_THAT(valuesOf(ops::clamp(tensor<int64_t>({-9, 0, 9}), 4, 2)), ElementsAre(2, 2, 2));
+  EXPECT_THAT(doublesOf(ops::clamp(tensor<int64_t>({-9, 0, 9}), 4, 2)), ElementsAre(2, 2, 2));
 }
 
 TEST(ActivationClamp, NanInSelfOrInABoundGivesNan) {
@@ -255,8 +200,8 @@ TEST(ActivationClamp, ResultTypePromotesLikeAPythonNumber) {
   EXPECT_EQ(ops::clamp(tensor<bool>({true}), 0).scalar_type(), ScalarType::Long);
   Tensor bools = ops::clamp(tensor<bool>({false, true}), true);
   EXPECT_EQ(bools.scalar_type(), ScalarType::Bool);
-  EXPECT_THAT(valuesOf(bools), ElementsAre(1, 1));
-  EXPECT_THAT(valuesOf(ops::clamp(tensor<int64_t>({0, 5}), 0.5, 2)), ElementsAre(0.5, 2.0));
+  EXPECT_THAT(doublesOf(bools), ElementsAre(1, 1));
+  EXPECT_THAT(doublesOf(ops::clamp(tensor<int64_t>({0, 5}), 0.5, 2)), ElementsAre(0.5, 2.0));
 }
 
 TEST(ActivationClamp, NoBoundIsPyTorchsErrorInEveryForm) {
@@ -279,18 +224,18 @@ TEST(ActivationClamp, InPlacePromotionIsACastError) {
   Tensor x = tensor<int32_t>({1, 5});
   EXPECT_EQ(errorMessageOf([&] { ops::clamp_(x, 0.5); }),
             "aten::clamp_: result type Float can't be cast to the desired output type Int");
-  EXPECT_THAT(valuesOf(x), ElementsAre(1, 5));
+  EXPECT_THAT(doublesOf(x), ElementsAre(1, 5));
 }
 
 TEST(ActivationClamp, OutAndInPlaceFormsReturnTheCallersTensor) {
   Tensor out = empty({4, 4}, ScalarType::Double);
   EXPECT_EQ(&ops::clamp_out(out, tensor<int32_t>({-3, 3}), -1, 1), &out);  // Int result, widened on store
   EXPECT_THAT(out.sizes(), ElementsAre(2));
-  EXPECT_THAT(valuesOf(out), ElementsAre(-1, 1));
+  EXPECT_THAT(doublesOf(out), ElementsAre(-1, 1));
   Tensor base = tensor<float>({-3, 0, 3, 6}, {2, 2});
   Tensor transposed = viewOf(base, {2, 2}, {1, 2});
   EXPECT_EQ(&ops::clamp_(transposed, 0, 4), &transposed);
-  EXPECT_THAT(valuesOf(base), ElementsAre(0, 0, 3, 4));
+  EXPECT_THAT(doublesOf(base), ElementsAre(0, 0, 3, 4));
 }
 
 TEST(ActivationClamp, ZeroDimAndEmptyInputsKeepTheirShape) {
@@ -304,7 +249,7 @@ TEST(ActivationClamp, BoxedCallTakesNoneForAnAbsentBound) {
   Stack stack{tensor<int64_t>({-4, 4}), IValue(), int64_t{1}};
   Dispatcher::singleton().findSchemaOrThrow("aten::clamp", "").callBoxed(stack);
   ASSERT_EQ(stack.size(), 1u);
-  EXPECT_THAT(valuesOf(stack[0].toTensor()), ElementsAre(-4, 1));
+  EXPECT_THAT(doublesOf(stack[0].toTensor()), ElementsAre(-4, 1));
 }
 
 // ---- clamp with Tensor bounds -------------------------------------------------------------------
@@ -316,7 +261,7 @@ TEST(ActivationClampTensor, BoundsBroadcastAgainstSelfElementByElement) {
   Tensor y = ops::clamp(x, lo, hi);
   // Naive reference: min(max(x[i][j], lo[j]), hi[i]).
   std::vector<double> expected;
-  const std::vector<double> xs = valuesOf(x), los = valuesOf(lo), his = valuesOf(hi);
+  const std::vector<double> xs = doublesOf(x), los = doublesOf(lo), his = doublesOf(hi);
   for (int i = 0; i < 2; ++i) {
     for (int j = 0; j < 3; ++j) expected.push_back(std::min(std::max(xs[i * 3 + j], los[j]), his[i]));
   }
@@ -326,10 +271,10 @@ TEST(ActivationClampTensor, BoundsBroadcastAgainstSelfElementByElement) {
 TEST(ActivationClampTensor, ResultTakesTheBroadcastShape) {
   Tensor y = ops::clamp(tensor<int64_t>({1, 5, 9}), tensor<int64_t>({2, 2, 2, 6, 6, 6}, {2, 3}));
   EXPECT_THAT(y.sizes(), ElementsAre(2, 3));
-  EXPECT_THAT(valuesOf(y), ElementsAre(2, 5, 9, 6, 6, 9));
+  EXPECT_THAT(doublesOf(y), ElementsAre(2, 5, 9, 6, 6, 9));
   Tensor out = empty({1}, ScalarType::Long);
   ops::clamp_out(out, tensor<int64_t>({1, 5, 9}), std::nullopt, tensor<int64_t>({4}));
-  EXPECT_THAT(valuesOf(out), ElementsAre(1, 4, 4));
+  EXPECT_THAT(doublesOf(out), ElementsAre(1, 4, 4));
 }
 
 TEST(ActivationClampTensor, InPlaceNeedsTheBroadcastShapeToBeSelfs) {
@@ -337,7 +282,7 @@ TEST(ActivationClampTensor, InPlaceNeedsTheBroadcastShapeToBeSelfs) {
   EXPECT_EQ(errorMessageOf([&] { ops::clamp_(x, zeros({2, 3})); }),
             "aten::clamp_.Tensor: output with shape (3,) doesn't match the broadcast shape (2, 3)");
   EXPECT_EQ(&ops::clamp_(x, full({}, 1.0)), &x);
-  EXPECT_THAT(valuesOf(x), ElementsAre(1, 1, 1));
+  EXPECT_THAT(doublesOf(x), ElementsAre(1, 1, 1));
 }
 
 TEST(ActivationClampTensor, ResultTypePromotesAcrossSelfAndBounds) {
@@ -360,7 +305,7 @@ TEST(ActivationClampTensor, BoundThatAliasesTheOutputIsReadBeforeItIsOverwritten
   Tensor x = tensor<double>({5, 0, 0, 0});
   Tensor self = viewOf(x, {3}, {1}, 1);
   ops::clamp_(self, viewOf(x, {3}, {1}, 0));
-  EXPECT_THAT(valuesOf(x), ElementsAre(5, 5, 0, 0));
+  EXPECT_THAT(doublesOf(x), ElementsAre(5, 5, 0, 0));
 }
 
 }  // namespace

@@ -12,19 +12,19 @@
 #include <string_view>
 #include <vector>
 
-#include "binary_test_helpers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "switchyard/switchyard.h"
+#include "test_support.h"
 
 namespace sy {
 namespace {
 
 using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
-using binary_test::errorMessageOf;
-using binary_test::valuesOf;
-using binary_test::viewOf;
+using sy::testing::errorMessageOf;
+using sy::testing::valuesOf;
+using sy::testing::viewOf;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 

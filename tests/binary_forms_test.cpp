@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "binary_test_helpers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "switchyard/switchyard.h"
+#include "test_support.h"
 
 namespace sy {
 namespace {
@@ -20,10 +20,10 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
-using binary_test::dispatchesOf;
-using binary_test::errorMessageOf;
-using binary_test::valuesOf;
-using binary_test::viewOf;
+using sy::testing::dispatchesOf;
+using sy::testing::errorMessageOf;
+using sy::testing::valuesOf;
+using sy::testing::viewOf;
 
 // ---------------------------------------------------------------------------------------------
 // Returning the caller's object

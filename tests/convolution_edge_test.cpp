@@ -9,44 +9,15 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "switchyard/switchyard.h"
+#include "test_support.h"
 
 namespace sy {
 namespace {
 
 using ::testing::ElementsAre;
-
-template <class Fn>
-std::string errorMessageOf(Fn&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
-Tensor viewOf(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset = 0) {
-  auto impl = make_intrusive<TensorImpl>(base.storage(), base.scalar_type(), base.device());
-  impl->set_sizes_and_strides(sizes, strides, storage_offset);
-  return Tensor(std::move(impl));
-}
-
-// Elements in row-major logical order, read through the tensor's own strides.
-std::vector<float> valuesOf(const Tensor& t) {
-  const float* data = static_cast<const float*>(t.data_ptr());
-  std::vector<float> values;
-  std::vector<int64_t> index(static_cast<size_t>(t.dim()), 0);
-  for (int64_t n = 0; n < t.numel(); ++n) {
-    int64_t offset = 0;
-    for (int64_t d = 0; d < t.dim(); ++d) offset += index[d] * t.stride(d);
-    values.push_back(data[offset]);
-    for (int64_t d = t.dim() - 1; d >= 0; --d) {
-      if (++index[d] < t.size(d)) break;
-      index[d] = 0;
-    }
-  }
-  return values;
-}
+using sy::testing::errorMessageOf;
+using sy::testing::valuesOf;
+using sy::testing::viewOf;
 
 Tensor conv(const Tensor& x, const Tensor& w, const std::optional<Tensor>& b = std::nullopt,
             IntArrayRef stride = {1, 1}, IntArrayRef padding = {0, 0}, int64_t groups = 1) {
@@ -60,7 +31,7 @@ const Tensor kNineValues = tensor<float>({1, 2, 3, 4, 5, 6, 7, 8, 9}, {1, 1, 3, 
 TEST(ConvolutionShapes, UnbatchedInputGivesUnbatchedOutput) {
   Tensor y = conv(tensor<float>({1, 2, 3, 4, 5, 6, 7, 8, 9}, {1, 3, 3}), ones({1, 1, 2, 2}));
   EXPECT_THAT(y.sizes(), ElementsAre(1, 2, 2));
-  EXPECT_THAT(valuesOf(y), ElementsAre(12, 16, 24, 28));
+  EXPECT_THAT(valuesOf<float>(y), ElementsAre(12, 16, 24, 28));
   EXPECT_THAT(ops::conv2d(tensor<float>({1, 2, 3, 4}, {1, 2, 2}), ones({1, 1, 2, 2})).sizes(), ElementsAre(1, 1, 1));
 }
 
@@ -75,7 +46,7 @@ TEST(ConvolutionShapes, ZeroOutputChannelsGiveEmptyOutput) {
 TEST(ConvolutionShapes, ZeroInputChannelsGiveTheBias) {
   Tensor y = conv(ones({1, 0, 3, 3}), ones({2, 0, 2, 2}), tensor<float>({1.5f, -2.0f}, {2}));
   EXPECT_THAT(y.sizes(), ElementsAre(1, 2, 2, 2));
-  EXPECT_THAT(valuesOf(y), ElementsAre(1.5f, 1.5f, 1.5f, 1.5f, -2, -2, -2, -2));
+  EXPECT_THAT(valuesOf<float>(y), ElementsAre(1.5f, 1.5f, 1.5f, 1.5f, -2, -2, -2, -2));
 }
 
 // ---- Strided views -----------------------------------------------------------------------------
@@ -86,29 +57,29 @@ TEST(ConvolutionViews, TransposedInputIsReadThroughItsStrides) {
   ASSERT_FALSE(transposed.is_contiguous());
   Tensor dense = tensor<float>({1, 4, 7, 2, 5, 8, 3, 6, 9}, {1, 1, 3, 3});
   Tensor w = tensor<float>({1, -1, 2, 0.5f}, {1, 1, 2, 2});
-  EXPECT_EQ(valuesOf(conv(transposed, w)), valuesOf(conv(dense, w)));
+  EXPECT_EQ(valuesOf<float>(conv(transposed, w)), valuesOf<float>(conv(dense, w)));
 }
 
 TEST(ConvolutionViews, SlicedInputStartsAtItsOffset) {
   // Rows 1..2 of a 4x3 image, via a storage offset of one row.
   Tensor image = tensor<float>({0, 0, 0, 1, 2, 3, 4, 5, 6, 0, 0, 0}, {1, 1, 4, 3});
   Tensor rows = viewOf(image, {1, 1, 2, 3}, {12, 12, 3, 1}, 3);
-  EXPECT_THAT(valuesOf(conv(rows, ones({1, 1, 2, 2}))), ElementsAre(12, 16));
+  EXPECT_THAT(valuesOf<float>(conv(rows, ones({1, 1, 2, 2}))), ElementsAre(12, 16));
 }
 
 TEST(ConvolutionViews, ExpandedWeightRepeatsOneKernel) {
   // Three output channels that all share one kernel's storage (stride 0 on dimension 0).
   Tensor kernel = tensor<float>({1, 0, 0, 1}, {1, 1, 2, 2});
   Tensor expanded = viewOf(kernel, {3, 1, 2, 2}, {0, 4, 2, 1});
-  EXPECT_THAT(valuesOf(conv(kNineValues, expanded)), ElementsAre(6, 8, 12, 14, 6, 8, 12, 14, 6, 8, 12, 14));
+  EXPECT_THAT(valuesOf<float>(conv(kNineValues, expanded)), ElementsAre(6, 8, 12, 14, 6, 8, 12, 14, 6, 8, 12, 14));
 }
 
 TEST(ConvolutionViews, NonContiguousOutIsWrittenThroughItsStrides) {
   Tensor storage = zeros({4});
   Tensor out = viewOf(storage, {1, 1, 2, 2}, {4, 4, 1, 2});  // the transpose of a dense 2x2
   ops::convolution_out(out, kNineValues, ones({1, 1, 2, 2}), std::nullopt, {1}, {0}, {1}, false, {0}, 1);
-  EXPECT_THAT(valuesOf(out), ElementsAre(12, 16, 24, 28));
-  EXPECT_THAT(valuesOf(storage), ElementsAre(12, 24, 16, 28));
+  EXPECT_THAT(valuesOf<float>(out), ElementsAre(12, 16, 24, 28));
+  EXPECT_THAT(valuesOf<float>(storage), ElementsAre(12, 24, 16, 28));
 }
 
 TEST(ConvolutionViews, OutAliasingTheInputGetsTheResultOfTheOriginalInput) {
@@ -116,8 +87,8 @@ TEST(ConvolutionViews, OutAliasingTheInputGetsTheResultOfTheOriginalInput) {
   Tensor x = tensor<float>({1, 2, 3, 4, 5, 6, 7, 8, 9}, {1, 1, 3, 3});
   Tensor expected = conv(x, ones({1, 1, 3, 3}), std::nullopt, {1, 1}, {1, 1});
   ops::convolution_out(x, x, ones({1, 1, 3, 3}), std::nullopt, {1}, {1}, {1}, false, {0}, 1);
-  EXPECT_EQ(valuesOf(x), valuesOf(expected));
-  EXPECT_THAT(valuesOf(x), ElementsAre(12, 21, 16, 27, 45, 33, 24, 39, 28));
+  EXPECT_EQ(valuesOf<float>(x), valuesOf<float>(expected));
+  EXPECT_THAT(valuesOf<float>(x), ElementsAre(12, 21, 16, 27, 45, 33, 24, 39, 28));
 }
 
 // ---- NaN and infinity --------------------------------------------------------------------------
@@ -125,7 +96,7 @@ TEST(ConvolutionViews, OutAliasingTheInputGetsTheResultOfTheOriginalInput) {
 TEST(ConvolutionSpecialValues, NanReachesOnlyTheWindowsThatContainIt) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   Tensor x = tensor<float>({nan, 1, 1, 1, 1, 1, 1, 1, 1}, {1, 1, 3, 3});
-  std::vector<float> y = valuesOf(conv(x, ones({1, 1, 2, 2})));
+  std::vector<float> y = valuesOf<float>(conv(x, ones({1, 1, 2, 2})));
   EXPECT_TRUE(std::isnan(y[0]));
   EXPECT_THAT(std::vector<float>(y.begin() + 1, y.end()), ElementsAre(4, 4, 4));
 }
@@ -133,7 +104,7 @@ TEST(ConvolutionSpecialValues, NanReachesOnlyTheWindowsThatContainIt) {
 TEST(ConvolutionSpecialValues, InfinityTimesPositiveWeightStaysInfinite) {
   const float inf = std::numeric_limits<float>::infinity();
   Tensor x = tensor<float>({1, 1, 1, 1, 1, 1, 1, 1, inf}, {1, 1, 3, 3});
-  std::vector<float> y = valuesOf(conv(x, ones({1, 1, 2, 2})));
+  std::vector<float> y = valuesOf<float>(conv(x, ones({1, 1, 2, 2})));
   EXPECT_THAT(y, ElementsAre(4, 4, 4, inf));
 }
 
@@ -151,7 +122,7 @@ TEST(ConvolutionBoxed, BoxedConv2dWithNoneBiasMatchesUnboxed) {
               std::vector<int64_t>{1, 1}, int64_t{1}};
   Dispatcher::singleton().findSchemaOrThrow("aten::conv2d", "").callBoxed(stack);
   ASSERT_EQ(stack.size(), 1u);
-  EXPECT_EQ(valuesOf(stack[0].toTensor()), valuesOf(ops::conv2d(kNineValues, w)));
+  EXPECT_EQ(valuesOf<float>(stack[0].toTensor()), valuesOf<float>(ops::conv2d(kNineValues, w)));
 }
 
 // ---- Errors ------------------------------------------------------------------------------------

@@ -8,18 +8,20 @@
 // Double results are held to 1e-12.
 #include <cmath>
 #include <cstdint>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "switchyard/switchyard.h"
+#include "test_support.h"
 
 namespace sy {
 namespace {
 
 using ::testing::ElementsAre;
+using sy::testing::contiguousDoublesOf;
+using sy::testing::randomUniformValues;
 
 struct ConvCase {
   int64_t batch, in_channels, height, width;
@@ -31,14 +33,6 @@ struct ConvCase {
   int64_t outHeight() const { return (height + 2 * pad_h - dilation_h * (kernel_h - 1) - 1) / stride_h + 1; }
   int64_t outWidth() const { return (width + 2 * pad_w - dilation_w * (kernel_w - 1) - 1) / stride_w + 1; }
 };
-
-std::vector<double> randomValues(int64_t count, uint32_t seed) {
-  std::mt19937 generator(seed);
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  std::vector<double> values(static_cast<size_t>(count));
-  for (double& v : values) v = uniform(generator);
-  return values;
-}
 
 // The definition, one output element at a time: seven nested loops over batch, output channel,
 // output row, output column, input channel of the group, kernel row and kernel column.
@@ -78,13 +72,6 @@ Tensor tensorFrom(const std::vector<double>& values, IntArrayRef sizes) {
   return tensor<T>(std::vector<T>(values.begin(), values.end()), sizes);
 }
 
-template <class T>
-std::vector<double> contiguousValues(const Tensor& t) {
-  EXPECT_TRUE(t.is_contiguous());
-  const T* data = static_cast<const T*>(t.data_ptr());
-  return std::vector<double>(data, data + t.numel());
-}
-
 void expectAllNear(const std::vector<double>& actual, const std::vector<double>& expected, double atol, double rtol) {
   ASSERT_EQ(actual.size(), expected.size());
   int mismatches = 0;
@@ -99,10 +86,10 @@ void expectAllNear(const std::vector<double>& actual, const std::vector<double>&
 // Runs conv2d on random data for `c` in dtype T and compares with the naive loops.
 template <class T>
 void expectMatchesNaive(const ConvCase& c, uint32_t seed = 1) {
-  const std::vector<double> x = randomValues(c.batch * c.in_channels * c.height * c.width, seed);
+  const std::vector<double> x = randomUniformValues<double>(c.batch * c.in_channels * c.height * c.width, seed);
   const std::vector<double> w =
-      randomValues(c.out_channels * (c.in_channels / c.groups) * c.kernel_h * c.kernel_w, seed + 1);
-  const std::vector<double> b = randomValues(c.out_channels, seed + 2);
+      randomUniformValues<double>(c.out_channels * (c.in_channels / c.groups) * c.kernel_h * c.kernel_w, seed + 1);
+  const std::vector<double> b = randomUniformValues<double>(c.out_channels, seed + 2);
   std::optional<Tensor> bias;
   if (c.with_bias) bias = tensorFrom<T>(b, {c.out_channels});
   Tensor y = ops::conv2d(tensorFrom<T>(x, {c.batch, c.in_channels, c.height, c.width}),
@@ -110,7 +97,7 @@ void expectMatchesNaive(const ConvCase& c, uint32_t seed = 1) {
                          {c.stride_h, c.stride_w}, {c.pad_h, c.pad_w}, {c.dilation_h, c.dilation_w}, c.groups);
   EXPECT_THAT(y.sizes(), ElementsAre(c.batch, c.out_channels, c.outHeight(), c.outWidth()));
   const double tolerance = std::is_same_v<T, float> ? 1e-4 : 1e-12;
-  expectAllNear(contiguousValues<T>(y), naiveConvolution(c, x, w, b), tolerance, tolerance);
+  expectAllNear(contiguousDoublesOf(y), naiveConvolution(c, x, w, b), tolerance, tolerance);
 }
 
 // ---- Against the naive loops --------------------------------------------------------------------
@@ -175,48 +162,51 @@ TEST(Convolution, HandWorkedTwoByTwoKernelSumsWindows) {
   Tensor w = ones({1, 1, 2, 2});
   Tensor y = ops::conv2d(x, w, tensor<float>({10}, {1}));
   EXPECT_THAT(y.sizes(), ElementsAre(1, 1, 2, 2));
-  EXPECT_THAT(contiguousValues<float>(y), ElementsAre(22, 26, 34, 38));
+  EXPECT_THAT(contiguousDoublesOf(y), ElementsAre(22, 26, 34, 38));
 }
 
 TEST(Convolution, HandWorkedPaddingAddsZerosAroundTheInput) {
   // A 3x3 all-ones kernel with padding 1 over [[1, 2], [3, 4]]: every window covers all four.
   Tensor y = ops::conv2d(tensor<float>({1, 2, 3, 4}, {1, 1, 2, 2}), ones({1, 1, 3, 3}), std::nullopt, {1}, {1});
-  EXPECT_THAT(contiguousValues<float>(y), ElementsAre(10, 10, 10, 10));
+  EXPECT_THAT(contiguousDoublesOf(y), ElementsAre(10, 10, 10, 10));
 }
 
 TEST(Convolution, HandWorkedTwoOutputChannelsUseTheirOwnKernels) {
   // Channel 0 picks the top-left of each window, channel 1 doubles the bottom-right.
   Tensor x = tensor<float>({1, 2, 3, 4, 5, 6, 7, 8, 9}, {1, 1, 3, 3});
   Tensor w = tensor<float>({1, 0, 0, 0, 0, 0, 0, 2}, {2, 1, 2, 2});
-  EXPECT_THAT(contiguousValues<float>(ops::conv2d(x, w)), ElementsAre(1, 2, 4, 5, 10, 12, 16, 18));
+  EXPECT_THAT(contiguousDoublesOf(ops::conv2d(x, w)), ElementsAre(1, 2, 4, 5, 10, 12, 16, 18));
 }
 
 TEST(Convolution, ConvolutionOperatorMatchesConv2d) {
-  const std::vector<double> xs = randomValues(2 * 4 * 6 * 6, 7), ws = randomValues(6 * 2 * 3 * 3, 8);
+  const std::vector<double> xs = randomUniformValues<double>(2 * 4 * 6 * 6, 7);
+  const std::vector<double> ws = randomUniformValues<double>(6 * 2 * 3 * 3, 8);
   Tensor x = tensorFrom<float>(xs, {2, 4, 6, 6}), w = tensorFrom<float>(ws, {6, 2, 3, 3});
   Tensor via_conv2d = ops::conv2d(x, w, std::nullopt, {2, 1}, {1, 0}, {1, 1}, 2);
   Tensor via_convolution = ops::convolution(x, w, std::nullopt, {2, 1}, {1, 0}, {1, 1}, false, {0, 0}, 2);
-  EXPECT_EQ(contiguousValues<float>(via_conv2d), contiguousValues<float>(via_convolution));
+  EXPECT_EQ(contiguousDoublesOf(via_conv2d), contiguousDoublesOf(via_convolution));
 }
 
 TEST(Convolution, SingleValueListsApplyToBothDimensions) {
-  const std::vector<double> xs = randomValues(1 * 2 * 9 * 9, 3), ws = randomValues(2 * 2 * 3 * 3, 4);
+  const std::vector<double> xs = randomUniformValues<double>(1 * 2 * 9 * 9, 3);
+  const std::vector<double> ws = randomUniformValues<double>(2 * 2 * 3 * 3, 4);
   Tensor x = tensorFrom<float>(xs, {1, 2, 9, 9}), w = tensorFrom<float>(ws, {2, 2, 3, 3});
   Tensor short_form = ops::conv2d(x, w, std::nullopt, {2}, {1}, {2});
   Tensor long_form = ops::conv2d(x, w, std::nullopt, {2, 2}, {1, 1}, {2, 2});
-  EXPECT_EQ(contiguousValues<float>(short_form), contiguousValues<float>(long_form));
+  EXPECT_EQ(contiguousDoublesOf(short_form), contiguousDoublesOf(long_form));
 }
 
 // ---- out= --------------------------------------------------------------------------------------
 
 TEST(Convolution, OutReturnsTheCallersTensorAndMatchesFunctional) {
-  const std::vector<double> xs = randomValues(2 * 3 * 5 * 5, 11), ws = randomValues(4 * 3 * 3 * 3, 12);
+  const std::vector<double> xs = randomUniformValues<double>(2 * 3 * 5 * 5, 11);
+  const std::vector<double> ws = randomUniformValues<double>(4 * 3 * 3 * 3, 12);
   Tensor x = tensorFrom<float>(xs, {2, 3, 5, 5}), w = tensorFrom<float>(ws, {4, 3, 3, 3});
   Tensor b = tensor<float>({1, 2, 3, 4}, {4});
   Tensor out = empty({2, 4, 5, 5});
   EXPECT_EQ(&ops::convolution_out(out, x, w, b, {1, 1}, {1, 1}, {1, 1}, false, {0, 0}, 1), &out);
   Tensor expected = ops::convolution(x, w, b, {1, 1}, {1, 1}, {1, 1}, false, {0, 0}, 1);
-  EXPECT_EQ(contiguousValues<float>(out), contiguousValues<float>(expected));
+  EXPECT_EQ(contiguousDoublesOf(out), contiguousDoublesOf(expected));
 }
 
 TEST(Convolution, OutOfTheWrongShapeIsResized) {
@@ -224,7 +214,7 @@ TEST(Convolution, OutOfTheWrongShapeIsResized) {
   Tensor out = zeros({5});
   ops::convolution_out(out, x, ones({1, 1, 2, 2}), std::nullopt, {1}, {0}, {1}, false, {0}, 1);
   EXPECT_THAT(out.sizes(), ElementsAre(1, 1, 2, 2));
-  EXPECT_THAT(contiguousValues<float>(out), ElementsAre(12, 16, 24, 28));
+  EXPECT_THAT(contiguousDoublesOf(out), ElementsAre(12, 16, 24, 28));
 }
 
 TEST(Convolution, OutOfDoubleReceivesFloatResultConverted) {

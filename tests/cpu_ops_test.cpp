@@ -10,6 +10,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "switchyard/switchyard.h"
+#include "test_support.h"
 
 namespace sy {
 namespace {
@@ -17,51 +18,11 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
-
-// The message of the sy::Error that `fn` raises ("" when it raises none).
-template <class Fn>
-std::string errorMessageOf(Fn&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
-// A view of `base`'s storage with the given geometry.
-Tensor viewOf(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset = 0) {
-  auto impl = make_intrusive<TensorImpl>(base.storage(), base.scalar_type(), base.device());
-  impl->set_sizes_and_strides(sizes, strides, storage_offset);
-  return Tensor(std::move(impl));
-}
-
-// Elements in row-major logical order, read through the tensor's own strides.
-template <class T>
-std::vector<T> valuesOf(const Tensor& t) {
-  EXPECT_EQ(t.scalar_type(), CppTypeToScalarType<T>::value);
-  const T* data = static_cast<const T*>(t.data_ptr());
-  std::vector<T> values;
-  const int64_t ndim = t.dim();
-  std::vector<int64_t> index(static_cast<size_t>(ndim), 0);
-  for (int64_t n = 0; n < t.numel(); ++n) {
-    int64_t offset = 0;
-    for (int64_t d = 0; d < ndim; ++d) offset += index[d] * t.stride(d);
-    values.push_back(data[offset]);
-    for (int64_t d = ndim - 1; d >= 0; --d) {
-      if (++index[d] < t.size(d)) break;
-      index[d] = 0;
-    }
-  }
-  return values;
-}
-
-template <class T, class Fn>
-std::vector<T> mapped(const std::vector<T>& in, Fn fn) {
-  std::vector<T> out;
-  for (T x : in) out.push_back(static_cast<T>(fn(x)));
-  return out;
-}
+using sy::testing::dispatchesOf;
+using sy::testing::errorMessageOf;
+using sy::testing::mapped;
+using sy::testing::valuesOf;
+using sy::testing::viewOf;
 
 const std::vector<float> kFloatInputs = {-1.0f, -0.5f, 0.0f, 0.25f, 0.75f, 1.0f};
 const std::vector<double> kDoubleInputs = {-1.0, -0.5, 0.0, 0.25, 0.75, 1.0};
@@ -486,34 +447,20 @@ TEST(CpuOpsCopy, ToSameDeviceReturnsTheSameTensor) {
 // Dispatch counts
 
 TEST(CpuOpsDispatch, FunctionalAcosCostsExactlyTwoDispatches) {
-  std::map<std::string, int> calls;
-  Library lib(Library::IMPL, "_", DispatchKey::TESTING_ONLY_GenericMode);
-  lib.fallback(CppFunction::makeFromBoxedLambda([&calls](const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
-    ++calls[op.operator_name().toString()];
-    op.redispatchBoxed(ks.remove(DispatchKey::TESTING_ONLY_GenericMode), stack);
-  }));
   Tensor x = tensor<float>({0.5f});
-  {
-    IncludeDispatchKeyGuard mode(DispatchKey::TESTING_ONLY_GenericMode);
+  const std::map<std::string, int> calls = dispatchesOf([&] {
     ops::acos(x);
-  }
+  });
   EXPECT_EQ(calls, (std::map<std::string, int>{{"aten::acos", 1}, {"aten::empty.memory_format", 1}}));
 }
 
 TEST(CpuOpsDispatch, FunctionalAddAndMulCostExactlyTwoDispatchesEach) {
-  std::map<std::string, int> calls;
-  Library lib(Library::IMPL, "_", DispatchKey::TESTING_ONLY_GenericMode);
-  lib.fallback(CppFunction::makeFromBoxedLambda([&calls](const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
-    ++calls[op.operator_name().toString()];
-    op.redispatchBoxed(ks.remove(DispatchKey::TESTING_ONLY_GenericMode), stack);
-  }));
   Tensor x = tensor<int32_t>({1, 2});
   Tensor y = tensor<float>({0.5f, 0.25f});
-  {
-    IncludeDispatchKeyGuard mode(DispatchKey::TESTING_ONLY_GenericMode);
+  const std::map<std::string, int> calls = dispatchesOf([&] {
     ops::add(x, y);
     ops::mul(x, y);
-  }
+  });
   EXPECT_EQ(calls, (std::map<std::string, int>{
                        {"aten::add.Tensor", 1}, {"aten::mul.Tensor", 1}, {"aten::empty.memory_format", 2}}));
 }

@@ -10,6 +10,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "switchyard/switchyard.h"
+#include "test_support.h"
 
 namespace sy {
 namespace {
@@ -17,34 +18,8 @@ namespace {
 using ::testing::Each;
 using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
-
-template <class Fn>
-std::string errorMessageOf(Fn&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
-template <class T>
-std::vector<T> valuesOf(const Tensor& t) {
-  EXPECT_EQ(t.scalar_type(), CppTypeToScalarType<T>::value);
-  const T* data = static_cast<const T*>(t.data_ptr());
-  std::vector<T> values;
-  std::vector<int64_t> index(static_cast<size_t>(t.dim()), 0);
-  for (int64_t n = 0; n < t.numel(); ++n) {
-    int64_t offset = 0;
-    for (int64_t d = 0; d < t.dim(); ++d) offset += index[d] * t.stride(d);
-    values.push_back(data[offset]);
-    for (int64_t d = t.dim() - 1; d >= 0; --d) {
-      if (++index[d] < t.size(d)) break;
-      index[d] = 0;
-    }
-  }
-  return values;
-}
+using sy::testing::errorMessageOf;
+using sy::testing::valuesOf;
 
 const ScalarType kAllDtypes[] = {ScalarType::Bool, ScalarType::Int, ScalarType::Long, ScalarType::Float,
                                  ScalarType::Double};

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "switchyard/switchyard.h"
-#include "test_tensors.h"
+#include "test_support.h"
 
 namespace {
 
@@ -18,10 +18,10 @@ using sy::Library;
 using sy::OperatorHandle;
 using sy::Stack;
 using sy::Tensor;
+using sy::testing::filled;
 using sy::testing::tensorWithKeys;
 
-// Each kernel reports who ran by returning a distinct number in a 1-element tensor.
-Tensor filled(double v) { return sy::full({1}, v); }
+// Each kernel reports who ran by returning a distinct number in a 1-element tensor (filled).
 double valueOf(const Tensor& t) { return t.item<double>(); }
 
 SY_LIBRARY(table_test, m) {

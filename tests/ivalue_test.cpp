@@ -10,21 +10,13 @@
 #include "switchyard/ivalue/ivalue.h"
 #include "switchyard/ivalue/stack.h"
 #include "switchyard/ivalue/tensor_factories.h"
+#include "test_support.h"
 
 namespace sy {
 namespace {
 
 using ::testing::ElementsAre;
-
-template <class Fn>
-std::string errorMessageOf(Fn&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using sy::testing::errorMessageOf;
 
 std::string printed(const IValue& v) {
   std::ostringstream os;

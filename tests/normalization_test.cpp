@@ -7,7 +7,6 @@
 // random rows here (variance ~ 1/3) is within 1e-4 of 1 at eps = 1e-5.
 #include <cmath>
 #include <limits>
-#include <random>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -15,36 +14,15 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "switchyard/switchyard.h"
+#include "test_support.h"
 
 namespace sy {
 namespace {
 
 using ::testing::ElementsAre;
-
-template <class Fn>
-std::string errorMessageOf(Fn&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
-template <class T = float>
-std::vector<double> valuesOf(const Tensor& t) {
-  EXPECT_TRUE(t.is_contiguous());
-  const T* data = static_cast<const T*>(t.data_ptr());
-  return std::vector<double>(data, data + t.numel());
-}
-
-std::vector<float> randomRow(int64_t count, uint32_t seed) {
-  std::mt19937 generator(seed);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  std::vector<float> values(static_cast<size_t>(count));
-  for (float& v : values) v = uniform(generator);
-  return values;
-}
+using sy::testing::contiguousDoublesOf;
+using sy::testing::errorMessageOf;
+using sy::testing::randomUniformValues;
 
 struct RowStats {
   double mean, variance;
@@ -58,8 +36,8 @@ RowStats statsOf(const std::vector<double>& v, size_t begin, size_t n) {
 }
 
 TEST(LayerNorm, RowsComeOutWithMeanZeroAndVarianceOne) {
-  Tensor x = tensor<float>(randomRow(5 * 16, 1), {5, 16});
-  std::vector<double> y = valuesOf(ops::layer_norm(x, {16}));
+  Tensor x = tensor<float>(randomUniformValues<float>(5 * 16, 1), {5, 16});
+  std::vector<double> y = contiguousDoublesOf(ops::layer_norm(x, {16}));
   for (size_t row = 0; row < 5; ++row) {
     const RowStats stats = statsOf(y, row * 16, 16);
     EXPECT_NEAR(stats.mean, 0.0, 1e-6) << "row " << row;
@@ -68,15 +46,16 @@ TEST(LayerNorm, RowsComeOutWithMeanZeroAndVarianceOne) {
 }
 
 TEST(LayerNorm, MeanAndRstdMatchNaiveStatistics) {
-  const std::vector<float> input = randomRow(3 * 10, 2);
+  const std::vector<float> input = randomUniformValues<float>(3 * 10, 2);
   auto [y, mean, rstd] = ops::native_layer_norm(tensor<float>(input, {3, 10}), {10}, std::nullopt, std::nullopt, 1e-5);
   EXPECT_THAT(mean.sizes(), ElementsAre(3, 1));
   EXPECT_THAT(rstd.sizes(), ElementsAre(3, 1));
   const std::vector<double> x(input.begin(), input.end());
   for (size_t row = 0; row < 3; ++row) {
     const RowStats stats = statsOf(x, row * 10, 10);
-    EXPECT_NEAR(valuesOf(mean)[row], stats.mean, 1e-6);
-    EXPECT_NEAR(valuesOf(rstd)[row], 1.0 / std::sqrt(stats.variance + 1e-5), 1e-5 * valuesOf(rstd)[row]);
+    EXPECT_NEAR(contiguousDoublesOf(mean)[row], stats.mean, 1e-6);
+    EXPECT_NEAR(contiguousDoublesOf(rstd)[row], 1.0 / std::sqrt(stats.variance + 1e-5),
+                1e-5 * contiguousDoublesOf(rstd)[row]);
   }
 }
 
@@ -84,7 +63,7 @@ TEST(LayerNorm, HandWorkedRow) {
   // [1, 2, 3, 4]: mean 2.5, biased variance 1.25; with eps 0, y = (x - 2.5) / sqrt(1.25).
   auto [y, mean, rstd] = ops::native_layer_norm(tensor<float>({1, 2, 3, 4}, {1, 4}), {4}, {}, {}, 0.0);
   const double s = std::sqrt(1.25);
-  const std::vector<double> values = valuesOf(y);
+  const std::vector<double> values = contiguousDoublesOf(y);
   const std::vector<double> expected = {-1.5 / s, -0.5 / s, 0.5 / s, 1.5 / s};
   for (size_t j = 0; j < 4; ++j) EXPECT_NEAR(values[j], expected[j], 1e-6);
   EXPECT_EQ(mean.item<double>(), 2.5);
@@ -92,12 +71,12 @@ TEST(LayerNorm, HandWorkedRow) {
 }
 
 TEST(LayerNorm, NormalizesOverSeveralTrailingDimensions) {
-  const std::vector<float> input = randomRow(2 * 3 * 4, 3);
+  const std::vector<float> input = randomUniformValues<float>(2 * 3 * 4, 3);
   auto [y, mean, rstd] = ops::native_layer_norm(tensor<float>(input, {2, 3, 4}), {3, 4}, {}, {}, 1e-5);
   EXPECT_THAT(y.sizes(), ElementsAre(2, 3, 4));
   EXPECT_THAT(mean.sizes(), ElementsAre(2, 1, 1));
   const std::vector<double> x(input.begin(), input.end());
-  const std::vector<double> values = valuesOf(y);
+  const std::vector<double> values = contiguousDoublesOf(y);
   for (size_t batch = 0; batch < 2; ++batch) {
     const RowStats stats = statsOf(x, batch * 12, 12);
     for (size_t j = 0; j < 12; ++j) {
@@ -108,14 +87,14 @@ TEST(LayerNorm, NormalizesOverSeveralTrailingDimensions) {
 }
 
 TEST(LayerNorm, WeightScalesAndBiasShiftsEachColumn) {
-  const std::vector<float> input = randomRow(4 * 3, 4);
+  const std::vector<float> input = randomUniformValues<float>(4 * 3, 4);
   Tensor x = tensor<float>(input, {4, 3});
   Tensor weight = tensor<float>({2, -1, 0.5f}, {3});
   Tensor bias = tensor<float>({1, 0, -3}, {3});
-  const std::vector<double> plain = valuesOf(ops::layer_norm(x, {3}));
-  const std::vector<double> affine = valuesOf(ops::layer_norm(x, {3}, weight, bias));
-  const std::vector<double> scaled = valuesOf(ops::layer_norm(x, {3}, weight));
-  const std::vector<double> shifted = valuesOf(ops::layer_norm(x, {3}, std::nullopt, bias));
+  const std::vector<double> plain = contiguousDoublesOf(ops::layer_norm(x, {3}));
+  const std::vector<double> affine = contiguousDoublesOf(ops::layer_norm(x, {3}, weight, bias));
+  const std::vector<double> scaled = contiguousDoublesOf(ops::layer_norm(x, {3}, weight));
+  const std::vector<double> shifted = contiguousDoublesOf(ops::layer_norm(x, {3}, std::nullopt, bias));
   const double w[] = {2, -1, 0.5}, b[] = {1, 0, -3};
   for (size_t i = 0; i < plain.size(); ++i) {
     EXPECT_NEAR(affine[i], plain[i] * w[i % 3] + b[i % 3], 1e-5);
@@ -129,14 +108,14 @@ TEST(LayerNorm, DoubleStaysDoubleAndIsPrecise) {
   EXPECT_EQ(y.scalar_type(), ScalarType::Double);
   EXPECT_EQ(rstd.scalar_type(), ScalarType::Double);
   const double s = std::sqrt(1.25);
-  const std::vector<double> values = valuesOf<double>(y);
+  const std::vector<double> values = contiguousDoublesOf(y);
   EXPECT_NEAR(values[0], -1.5 / s, 1e-14);
   EXPECT_NEAR(values[3], 1.5 / s, 1e-14);
 }
 
 TEST(LayerNorm, ConstantRowGivesZerosAndRstdOfEps) {
   auto [y, mean, rstd] = ops::native_layer_norm(full({1, 3}, 5.0), {3}, {}, {}, 1e-4);
-  EXPECT_THAT(valuesOf(y), ElementsAre(0, 0, 0));
+  EXPECT_THAT(contiguousDoublesOf(y), ElementsAre(0, 0, 0));
   EXPECT_EQ(mean.item<float>(), 5.0f);
   EXPECT_NEAR(rstd.item<float>(), 100.0, 1e-3);  // 1 / sqrt(1e-4)
 }
@@ -144,7 +123,7 @@ TEST(LayerNorm, ConstantRowGivesZerosAndRstdOfEps) {
 TEST(LayerNorm, NanOrInfinityPoisonsOnlyItsOwnRow) {
   const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
   Tensor x = tensor<float>({1, nan, 3, 1, 2, 3, inf, 0, 1}, {3, 3});
-  const std::vector<double> y = valuesOf(ops::layer_norm(x, {3}, std::nullopt, std::nullopt, 0.0));
+  const std::vector<double> y = contiguousDoublesOf(ops::layer_norm(x, {3}, std::nullopt, std::nullopt, 0.0));
   for (size_t j : {0, 1, 2, 6, 7, 8}) EXPECT_TRUE(std::isnan(y[j])) << j;
   EXPECT_NEAR(y[3], -std::sqrt(1.5), 1e-6);  // [1, 2, 3]: variance 2/3
   EXPECT_NEAR(y[4], 0.0, 1e-6);
@@ -157,9 +136,9 @@ TEST(LayerNorm, TransposedInputIsNormalizedAlongItsLogicalRows) {
   impl->set_sizes_and_strides({2, 3}, {1, 2}, 0);
   Tensor transposed(std::move(impl));
   auto [y, mean, rstd] = ops::native_layer_norm(transposed, {3}, {}, {}, 0.0);
-  EXPECT_THAT(valuesOf(mean), ElementsAre(3, 4));
+  EXPECT_THAT(contiguousDoublesOf(mean), ElementsAre(3, 4));
   const double z = std::sqrt(1.5);  // (5 - 3) / sqrt(8 / 3)
-  const std::vector<double> values = valuesOf(y);
+  const std::vector<double> values = contiguousDoublesOf(y);
   for (size_t i = 0; i < 6; ++i) EXPECT_NEAR(values[i], (i % 3 == 0 ? -z : i % 3 == 1 ? 0 : z), 1e-6);
 }
 
@@ -171,10 +150,10 @@ TEST(LayerNorm, EmptyInputGivesEmptyResults) {
 }
 
 TEST(LayerNorm, LayerNormIsTheFirstResultOfNativeLayerNorm) {
-  Tensor x = tensor<float>(randomRow(6 * 5, 5), {6, 5});
-  Tensor weight = tensor<float>(randomRow(5, 6), {5});
-  EXPECT_EQ(valuesOf(ops::layer_norm(x, {5}, weight, std::nullopt, 1e-3)),
-            valuesOf(std::get<0>(ops::native_layer_norm(x, {5}, weight, std::nullopt, 1e-3))));
+  Tensor x = tensor<float>(randomUniformValues<float>(6 * 5, 5), {6, 5});
+  Tensor weight = tensor<float>(randomUniformValues<float>(5, 6), {5});
+  EXPECT_EQ(contiguousDoublesOf(ops::layer_norm(x, {5}, weight, std::nullopt, 1e-3)),
+            contiguousDoublesOf(std::get<0>(ops::native_layer_norm(x, {5}, weight, std::nullopt, 1e-3))));
 }
 
 TEST(LayerNorm, OutFormReturnsTheCallersTensorsResizedFromWrongShapes) {
@@ -187,16 +166,16 @@ TEST(LayerNorm, OutFormReturnsTheCallersTensorsResizedFromWrongShapes) {
   EXPECT_THAT(out0.sizes(), ElementsAre(2, 4));
   EXPECT_THAT(out1.sizes(), ElementsAre(2, 1));
   EXPECT_THAT(out2.sizes(), ElementsAre(2, 1));
-  EXPECT_THAT(valuesOf(out1), ElementsAre(2.5, 6.5));
-  EXPECT_EQ(valuesOf(out0), valuesOf(ops::layer_norm(x, {4})));
+  EXPECT_THAT(contiguousDoublesOf(out1), ElementsAre(2.5, 6.5));
+  EXPECT_EQ(contiguousDoublesOf(out0), contiguousDoublesOf(ops::layer_norm(x, {4})));
 }
 
 TEST(LayerNorm, OutAliasingTheInputGetsTheResultOfTheOriginalInput) {
   Tensor x = tensor<float>({1, 2, 3, 4}, {1, 4});
   Tensor mean = empty({1, 1}), rstd = empty({1, 1});
-  const std::vector<double> expected = valuesOf(ops::layer_norm(x, {4}));
+  const std::vector<double> expected = contiguousDoublesOf(ops::layer_norm(x, {4}));
   ops::native_layer_norm_out(x, mean, rstd, x, {4}, std::nullopt, std::nullopt, 1e-5);
-  EXPECT_EQ(valuesOf(x), expected);
+  EXPECT_EQ(contiguousDoublesOf(x), expected);
   EXPECT_EQ(mean.item<float>(), 2.5f);
 }
 

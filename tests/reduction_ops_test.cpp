@@ -12,47 +12,17 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "switchyard/switchyard.h"
+#include "test_support.h"
 
 namespace sy {
 namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-
-template <class Fn>
-std::string errorMessageOf(Fn&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
-Tensor viewOf(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset = 0) {
-  auto impl = make_intrusive<TensorImpl>(base.storage(), base.scalar_type(), base.device());
-  impl->set_sizes_and_strides(sizes, strides, storage_offset);
-  return Tensor(std::move(impl));
-}
-
-// Elements in row-major logical order, read through the tensor's own strides.
-template <class T>
-std::vector<T> valuesOf(const Tensor& t) {
-  EXPECT_EQ(t.scalar_type(), CppTypeToScalarType<T>::value);
-  const T* data = static_cast<const T*>(t.data_ptr());
-  std::vector<T> values;
-  std::vector<int64_t> index(static_cast<size_t>(t.dim()), 0);
-  for (int64_t n = 0; n < t.numel(); ++n) {
-    int64_t offset = 0;
-    for (int64_t d = 0; d < t.dim(); ++d) offset += index[d] * t.stride(d);
-    values.push_back(data[offset]);
-    for (int64_t d = t.dim() - 1; d >= 0; --d) {
-      if (++index[d] < t.size(d)) break;
-      index[d] = 0;
-    }
-  }
-  return values;
-}
+using sy::testing::dispatchesOf;
+using sy::testing::errorMessageOf;
+using sy::testing::valuesOf;
+using sy::testing::viewOf;
 
 // 0, 1, ..., 23 as a (2, 3, 4) Double tensor; cubeAt(i, j, k) is its element, for naive loops.
 Tensor cube() { return arange(0, 24, 1, ScalarType::Double).resize_({2, 3, 4}); }
@@ -367,20 +337,13 @@ TEST(ReductionArgmax, EmptyAndOutErrors) {
 // Dispatch counts
 
 TEST(ReductionDispatch, FunctionalFormsCostExactlyTwoDispatches) {
-  std::map<std::string, int> calls;
-  Library lib(Library::IMPL, "_", DispatchKey::TESTING_ONLY_GenericMode);
-  lib.fallback(CppFunction::makeFromBoxedLambda([&calls](const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
-    ++calls[op.operator_name().toString()];
-    op.redispatchBoxed(ks.remove(DispatchKey::TESTING_ONLY_GenericMode), stack);
-  }));
   Tensor x = ones({2, 3});
-  {
-    IncludeDispatchKeyGuard mode(DispatchKey::TESTING_ONLY_GenericMode);
+  const std::map<std::string, int> calls = dispatchesOf([&] {
     ops::sum(x, {1});
     ops::mean(x);
     ops::amax(x, {0});
     ops::argmax(x, 1);
-  }
+  });
   EXPECT_EQ(calls, (std::map<std::string, int>{{"aten::sum.dim_IntList", 1},
                                                {"aten::mean", 1},
                                                {"aten::amax", 1},

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "switchyard/switchyard.h"
-#include "test_tensors.h"
+#include "test_support.h"
 
 namespace {
 
@@ -20,22 +20,14 @@ using sy::OperatorHandle;
 using sy::OperatorName;
 using sy::Stack;
 using sy::Tensor;
+using sy::testing::errorMessageOf;
+using sy::testing::filled;
 using sy::testing::tensorWithKeys;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const sy::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
-
 std::string site(int line) { return std::string(__FILE__) + ":" + std::to_string(line); }
 
-Tensor filled(double v) { return sy::full({1}, v); }
 Tensor one(const Tensor&) { return filled(1); }
 Tensor two(const Tensor&) { return filled(2); }
 Tensor three(const Tensor&) { return filled(3); }
@@ -177,7 +169,8 @@ TEST(RegistrationErrors, MissingKernelNamesOperatorKeyAndEveryRegistration) {
   impl.impl("op", &one); const int cpu_line = __LINE__;
   Library fallthrough(Library::IMPL, "_", DispatchKey::Tracer);
   fallthrough.fallback(sy::CppFunction::makeFallthrough()); const int tracer_line = __LINE__;
-  const std::string error = errorOf([] { callOp("reg_missing::op", {DispatchKey::CPU, DispatchKey::PrivateUse1}); });
+  const std::string error =
+      errorMessageOf([] { callOp("reg_missing::op", {DispatchKey::CPU, DispatchKey::PrivateUse1}); });
   EXPECT_THAT(error, StartsWith("Could not run 'reg_missing::op' with arguments from the 'PrivateUse1' backend: it has "
                                 "no kernel and no backend fallback registered for PrivateUse1. The call's dispatch key "
                                 "set was DispatchKeySet(CPU, PrivateUse1).\n"
@@ -194,7 +187,7 @@ TEST(RegistrationErrors, CallWithNoTensorArgumentsAndNoFallback) {
   Library impl(Library::IMPL, "reg_notensor", DispatchKey::CPU);
   impl.impl("op", [](int64_t) { return filled(1); });
   auto op = dispatcher().findSchemaOrThrow("reg_notensor::op", "").typed<Tensor(int64_t)>();
-  EXPECT_THAT(errorOf([&] { op.call(3); }),
+  EXPECT_THAT(errorMessageOf([&] { op.call(3); }),
               StartsWith("Could not run 'reg_notensor::op': the call has no tensor arguments to take a dispatch key "
                          "from (nor a Device argument), no key in the thread-local included set, and the operator "
                          "has no CompositeExplicit or CompositeImplicit kernel to run without one.\n"));
@@ -204,7 +197,7 @@ TEST(RegistrationErrors, DuplicateDefNamesBothSites) {
   Library first(Library::FRAGMENT, "reg_dupdef");
   first.def("op(Tensor self) -> Tensor"); const int first_line = __LINE__;
   Library second(Library::FRAGMENT, "reg_dupdef");
-  EXPECT_EQ(errorOf([&] { second.def("op(Tensor self) -> Tensor"); }),
+  EXPECT_EQ(errorMessageOf([&] { second.def("op(Tensor self) -> Tensor"); }),
             "Tried to register operator reg_dupdef::op(Tensor self) -> Tensor at " + site(__LINE__ - 1) +
                 ", but an operator with that name is already registered at " + site(first_line) +
                 "; each operator is defined exactly once");
@@ -213,7 +206,7 @@ TEST(RegistrationErrors, DuplicateDefNamesBothSites) {
 TEST(RegistrationErrors, DuplicateLibraryForANamespaceNamesBothSites) {
   Library first(Library::DEF, "reg_duplib"); const int first_line = __LINE__;
   int second_line = 0;
-  const std::string error = errorOf([&] { second_line = __LINE__; Library second(Library::DEF, "reg_duplib"); });
+  const std::string error = errorMessageOf([&] { second_line = __LINE__; Library second(Library::DEF, "reg_duplib"); });
   EXPECT_EQ(error,
             "Only one SY_LIBRARY block may be defined for namespace 'reg_duplib', but a second one is registered at " +
                 site(second_line) + " (the first is at " + site(first_line) +
@@ -224,14 +217,14 @@ TEST(RegistrationErrors, DuplicateFallbackForAKeyNamesBothSites) {
   Library first(Library::IMPL, "_", DispatchKey::PrivateUse3);
   first.fallback(sy::CppFunction::makeFallthrough()); const int first_line = __LINE__;
   Library second(Library::IMPL, "_", DispatchKey::PrivateUse3);
-  EXPECT_EQ(errorOf([&] { second.fallback(sy::CppFunction::makeFallthrough()); }),
+  EXPECT_EQ(errorMessageOf([&] { second.fallback(sy::CppFunction::makeFallthrough()); }),
             "Tried to register a backend fallback for dispatch key PrivateUse3 at " + site(__LINE__ - 1) +
                 ", but one is already registered at " + site(first_line) + "; a key has at most one backend fallback");
 }
 
 TEST(RegistrationErrors, FallbackOutsideTheUnderscoreNamespace) {
   Library lib(Library::IMPL, "aten", DispatchKey::CPU); const int lib_line = __LINE__;
-  EXPECT_EQ(errorOf([&] { lib.fallback(sy::CppFunction::makeFallthrough()); }),
+  EXPECT_EQ(errorMessageOf([&] { lib.fallback(sy::CppFunction::makeFallthrough()); }),
             "fallback() at " + site(__LINE__ - 1) + " is not allowed in SY_LIBRARY_IMPL(aten, CPU) at " + site(lib_line) +
                 ": backend fallbacks apply to every operator, so they are registered in SY_LIBRARY_IMPL(_, Key, m) "
                 "blocks");
@@ -241,7 +234,7 @@ TEST(RegistrationErrors, ImplSignatureDisagreeingWithTheSchemaShowsBoth) {
   Library def(Library::FRAGMENT, "reg_sig");
   def.def("scale(Tensor self, float s) -> Tensor"); const int def_line = __LINE__;
   Library impl(Library::IMPL, "reg_sig", DispatchKey::CPU);
-  EXPECT_EQ(errorOf([&] { impl.impl("scale", [](const Tensor& t, int64_t) { return t; }); }),
+  EXPECT_EQ(errorMessageOf([&] { impl.impl("scale", [](const Tensor& t, int64_t) { return t; }); }),
             "Inferred operator schema for a C++ kernel function doesn't match the expected function schema.\n"
             "  operator: reg_sig::scale\n"
             "  expected schema: reg_sig::scale(Tensor self, float s) -> Tensor\n"
@@ -255,7 +248,7 @@ TEST(RegistrationErrors, KernelRegisteredBeforeItsSchemaIsCheckedWhenTheSchemaAr
   Library impl(Library::IMPL, "reg_late", DispatchKey::CPU);
   impl.impl("op", [](const Tensor& t) { return t; });
   Library def(Library::FRAGMENT, "reg_late");
-  EXPECT_THAT(errorOf([&] { def.def("op(Tensor self, int n) -> Tensor"); }),
+  EXPECT_THAT(errorMessageOf([&] { def.def("op(Tensor self, int n) -> Tensor"); }),
               HasSubstr("reason: the schema has 2 arguments but the C++ signature has 1"));
   EXPECT_FALSE(dispatcher().findSchema({"reg_late::op", ""}).has_value());
 }
@@ -264,7 +257,7 @@ TEST(RegistrationErrors, TypedCallWithTheWrongSignature) {
   Library def(Library::FRAGMENT, "reg_typed");
   def.def("op(Tensor self) -> Tensor");
   OperatorHandle op = dispatcher().findSchemaOrThrow("reg_typed::op", "");
-  EXPECT_EQ(errorOf([&] { op.typed<Tensor(const Tensor&, int64_t)>(); }),
+  EXPECT_EQ(errorMessageOf([&] { op.typed<Tensor(const Tensor&, int64_t)>(); }),
             "typed<sy::Tensor (sy::Tensor const&, long)>() does not fit the schema of reg_typed::op: the schema has 1 "
             "arguments but the C++ signature has 2.\n  schema: reg_typed::op(Tensor self) -> Tensor\n"
             "  signature: (Tensor, int) -> Tensor");
@@ -276,7 +269,7 @@ TEST(RegistrationErrors, TypedCallWithADifferentCppSignatureThanTheKernel) {
   Library impl(Library::IMPL, "reg_cppsig", DispatchKey::CPU);
   impl.impl("op", &one); const int line = __LINE__;
   OperatorHandle op = dispatcher().findSchemaOrThrow("reg_cppsig::op", "");
-  EXPECT_EQ(errorOf([&] { op.typed<Tensor(Tensor)>(); }),
+  EXPECT_EQ(errorMessageOf([&] { op.typed<Tensor(Tensor)>(); }),
             "Tried to access or call reg_cppsig::op with a wrong C++ signature.\n"
             "  correct signature: sy::Tensor (sy::Tensor const&)\n"
             "    registered at " + site(line) + "\n"
@@ -285,27 +278,27 @@ TEST(RegistrationErrors, TypedCallWithADifferentCppSignatureThanTheKernel) {
 
 TEST(RegistrationErrors, MalformedSchemaNamesTheColumnAndTheSite) {
   Library def(Library::FRAGMENT, "reg_malformed");
-  EXPECT_THAT(errorOf([&] { def.def("reg_malformed::op(Tensor self int x) -> Tensor"); }),
+  EXPECT_THAT(errorMessageOf([&] { def.def("reg_malformed::op(Tensor self int x) -> Tensor"); }),
               StartsWith("Schema parse error at column "));
-  EXPECT_THAT(errorOf([&] { def.def("reg_malformed::op(Tensor self int x) -> Tensor"); }),
+  EXPECT_THAT(errorMessageOf([&] { def.def("reg_malformed::op(Tensor self int x) -> Tensor"); }),
               HasSubstr("(in def() at " + site(__LINE__ - 1)));
   EXPECT_FALSE(dispatcher().findSchema({"reg_malformed::op", ""}).has_value());
 }
 
 TEST(RegistrationErrors, DefInAnotherNamespaceThanTheLibrary) {
   Library def(Library::FRAGMENT, "reg_ns");
-  EXPECT_THAT(errorOf([&] { def.def("other::op(Tensor self) -> Tensor"); }),
+  EXPECT_THAT(errorMessageOf([&] { def.def("other::op(Tensor self) -> Tensor"); }),
               HasSubstr("the operator's namespace must be 'reg_ns'"));
 }
 
 TEST(RegistrationErrors, ImplInTheUnderscoreNamespace) {
   Library lib(Library::IMPL, "_", DispatchKey::CPU);
-  EXPECT_THAT(errorOf([&] { lib.impl("op", &one); }), HasSubstr("the _ namespace only takes fallback()"));
+  EXPECT_THAT(errorMessageOf([&] { lib.impl("op", &one); }), HasSubstr("the _ namespace only takes fallback()"));
 }
 
 TEST(RegistrationErrors, FallbackOnAnAliasKey) {
   Library lib(Library::IMPL, "_", DispatchKey::CompositeImplicit);
-  EXPECT_THAT(errorOf([&] { lib.fallback(sy::CppFunction::makeFallthrough()); }),
+  EXPECT_THAT(errorMessageOf([&] { lib.fallback(sy::CppFunction::makeFallthrough()); }),
               HasSubstr("for dispatch key CompositeImplicit; a fallback needs a backend or functionality key (alias keys "
                         "only take per-operator kernels)"));
 }
@@ -330,7 +323,7 @@ TEST(RegistrationErrors, FindSchemaOrThrowListsOtherOverloads) {
   Library def(Library::FRAGMENT, "reg_find");
   def.def("op(Tensor self) -> Tensor");
   def.def("op.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)");
-  EXPECT_EQ(errorOf([] { dispatcher().findSchemaOrThrow("reg_find::op", "Tensor"); }),
+  EXPECT_EQ(errorMessageOf([] { dispatcher().findSchemaOrThrow("reg_find::op", "Tensor"); }),
             "Could not find schema for reg_find::op.Tensor; reg_find::op has the overloads '', 'out'");
 }
 

@@ -181,19 +181,57 @@ TEST(SchemaDefaults, ArgumentsWithoutDefaultHaveNone) {
   EXPECT_FALSE(onlyArgument("int dim").default_value.has_value());
 }
 
-TEST(SchemaDefaults, IntegersIncludingNegativeOnesAreInts) {
-  EXPECT_EQ(defaultOf("int dim=0"), IValue(0));
-  EXPECT_EQ(defaultOf("int dim=-1"), IValue(-1));
-  EXPECT_EQ(defaultOf("SymInt n=9223372036854775807"), IValue(INT64_MAX));
-  EXPECT_EQ(defaultOf("int n=-9223372036854775808"), IValue(INT64_MIN));
+// A default literal and the value it parses to; one table per rule, named after the rule.
+struct DefaultCase {
+  const char* name;
+  const char* argument;
+  IValue expected;
+};
+void PrintTo(const DefaultCase& c, std::ostream* os) { *os << '"' << c.argument << '"'; }
+std::string caseName(const ::testing::TestParamInfo<DefaultCase>& info) { return info.param.name; }
+
+class SchemaDefaultLiteral : public ::testing::TestWithParam<DefaultCase> {};
+
+TEST_P(SchemaDefaultLiteral, ParsesToTheExpectedValue) {
+  EXPECT_EQ(defaultOf(GetParam().argument), GetParam().expected);
 }
 
-TEST(SchemaDefaults, FloatsInEverySpellingAreDoubles) {
-  EXPECT_EQ(defaultOf("float x=1.0"), IValue(1.0));
-  EXPECT_EQ(defaultOf("float x=1."), IValue(1.0));
-  EXPECT_EQ(defaultOf("float x=-0.5"), IValue(-0.5));
-  EXPECT_EQ(defaultOf("float x=1e-5"), IValue(1e-5));
-  EXPECT_EQ(defaultOf("float x=2.5E+3"), IValue(2500.0));
+INSTANTIATE_TEST_SUITE_P(IntegersIncludingNegativeOnesAreInts, SchemaDefaultLiteral,
+                         ::testing::Values(DefaultCase{"Zero", "int dim=0", IValue(0)},
+                                           DefaultCase{"MinusOne", "int dim=-1", IValue(-1)},
+                                           DefaultCase{"Int64Max", "SymInt n=9223372036854775807", IValue(INT64_MAX)},
+                                           DefaultCase{"Int64Min", "int n=-9223372036854775808", IValue(INT64_MIN)}),
+                         caseName);
+
+INSTANTIATE_TEST_SUITE_P(FloatsInEverySpellingAreDoubles, SchemaDefaultLiteral,
+                         ::testing::Values(DefaultCase{"Decimal", "float x=1.0", IValue(1.0)},
+                                           DefaultCase{"TrailingDot", "float x=1.", IValue(1.0)},
+                                           DefaultCase{"Negative", "float x=-0.5", IValue(-0.5)},
+                                           DefaultCase{"Exponent", "float x=1e-5", IValue(1e-5)},
+                                           DefaultCase{"CapitalExponentWithPlus", "float x=2.5E+3", IValue(2500.0)}),
+                         caseName);
+
+INSTANTIATE_TEST_SUITE_P(TrueAndFalseAreBools, SchemaDefaultLiteral,
+                         ::testing::Values(DefaultCase{"False", "bool keepdim=False", IValue(false)},
+                                           DefaultCase{"True", "bool keepdim=True", IValue(true)}),
+                         caseName);
+
+INSTANTIATE_TEST_SUITE_P(
+    MemoryFormatAndLayoutNamesAreStoredAsInts, SchemaDefaultLiteral,
+    ::testing::Values(
+        DefaultCase{"ContiguousFormat", "MemoryFormat m=contiguous_format", IValue(MemoryFormat::Contiguous)},
+        DefaultCase{"PreserveFormat", "MemoryFormat? m=preserve_format", IValue(MemoryFormat::Preserve)},
+        DefaultCase{"ChannelsLast", "MemoryFormat m=channels_last", IValue(MemoryFormat::ChannelsLast)},
+        DefaultCase{"Strided", "Layout l=strided", IValue(int64_t{0})}),
+    caseName);
+
+INSTANTIATE_TEST_SUITE_P(ReductionNamesAreStoredAsInts, SchemaDefaultLiteral,
+                         ::testing::Values(DefaultCase{"Mean", "int reduction=Mean", IValue(1)},
+                                           DefaultCase{"Sum", "int reduction=Sum", IValue(2)}),
+                         caseName);
+
+// Not in the table above: the check is only that the value is infinite, not that it equals one value.
+TEST(SchemaDefaults, MinusInfIsAFloatSpellingToo) {
   EXPECT_TRUE(std::isinf(defaultOf("float x=-inf").toDouble()));
 }
 
@@ -201,11 +239,6 @@ TEST(SchemaDefaults, IntegerLiteralForAFloatIsStoredAsDouble) {
   const IValue value = defaultOf("float x=1");
   EXPECT_TRUE(value.isDouble());
   EXPECT_EQ(value.toDouble(), 1.0);
-}
-
-TEST(SchemaDefaults, TrueAndFalseAreBools) {
-  EXPECT_EQ(defaultOf("bool keepdim=False"), IValue(false));
-  EXPECT_EQ(defaultOf("bool keepdim=True"), IValue(true));
 }
 
 TEST(SchemaDefaults, NoneIsTheEmptyOptional) {
@@ -239,18 +272,6 @@ TEST(SchemaDefaults, EmptyListIsAnEmptyTypedList) {
 
 TEST(SchemaDefaults, SingleIntegerForASizedListIsRepeated) {
   EXPECT_EQ(defaultOf("int[2] padding=0").toIntListRef(), (std::vector<int64_t>{0, 0}));
-}
-
-TEST(SchemaDefaults, MemoryFormatAndLayoutNamesAreStoredAsInts) {
-  EXPECT_EQ(defaultOf("MemoryFormat m=contiguous_format"), IValue(MemoryFormat::Contiguous));
-  EXPECT_EQ(defaultOf("MemoryFormat? m=preserve_format"), IValue(MemoryFormat::Preserve));
-  EXPECT_EQ(defaultOf("MemoryFormat m=channels_last"), IValue(MemoryFormat::ChannelsLast));
-  EXPECT_EQ(defaultOf("Layout l=strided"), IValue(int64_t{0}));
-}
-
-TEST(SchemaDefaults, ReductionNamesAreStoredAsInts) {
-  EXPECT_EQ(defaultOf("int reduction=Mean"), IValue(1));
-  EXPECT_EQ(defaultOf("int reduction=Sum"), IValue(2));
 }
 
 TEST(SchemaDefaults, ScalarTypeLiteralsAreScalarTypes) {

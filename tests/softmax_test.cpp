@@ -12,6 +12,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "switchyard/switchyard.h"
+#include "test_support.h"
 
 namespace sy {
 namespace {
@@ -20,40 +21,10 @@ using ::testing::DoubleNear;
 using ::testing::ElementsAre;
 using ::testing::FloatNear;
 using ::testing::Pointwise;
-
-template <class Fn>
-std::string errorMessageOf(Fn&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
-Tensor viewOf(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset = 0) {
-  auto impl = make_intrusive<TensorImpl>(base.storage(), base.scalar_type(), base.device());
-  impl->set_sizes_and_strides(sizes, strides, storage_offset);
-  return Tensor(std::move(impl));
-}
-
-template <class T>
-std::vector<T> valuesOf(const Tensor& t) {
-  EXPECT_EQ(t.scalar_type(), CppTypeToScalarType<T>::value);
-  const T* data = static_cast<const T*>(t.data_ptr());
-  std::vector<T> values;
-  std::vector<int64_t> index(static_cast<size_t>(t.dim()), 0);
-  for (int64_t n = 0; n < t.numel(); ++n) {
-    int64_t offset = 0;
-    for (int64_t d = 0; d < t.dim(); ++d) offset += index[d] * t.stride(d);
-    values.push_back(data[offset]);
-    for (int64_t d = t.dim() - 1; d >= 0; --d) {
-      if (++index[d] < t.size(d)) break;
-      index[d] = 0;
-    }
-  }
-  return values;
-}
+using sy::testing::dispatchesOf;
+using sy::testing::errorMessageOf;
+using sy::testing::valuesOf;
+using sy::testing::viewOf;
 
 // softmax of a (rows, cols) row-major matrix along dim 1 (rows) or 0 (columns), by the definition.
 std::vector<double> naiveSoftmax(const std::vector<double>& x, int64_t rows, int64_t cols, int64_t dim) {
@@ -208,18 +179,11 @@ TEST(Softmax, OutMayBeTheInputItselfOrATransposedView) {
 }
 
 TEST(SoftmaxDispatch, SoftmaxIntIsCompositeOverUnderscoreSoftmax) {
-  std::map<std::string, int> calls;
-  Library lib(Library::IMPL, "_", DispatchKey::TESTING_ONLY_GenericMode);
-  lib.fallback(CppFunction::makeFromBoxedLambda([&calls](const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
-    ++calls[op.operator_name().toString()];
-    op.redispatchBoxed(ks.remove(DispatchKey::TESTING_ONLY_GenericMode), stack);
-  }));
   Tensor x = ones({2, 3});
-  {
-    IncludeDispatchKeyGuard mode(DispatchKey::TESTING_ONLY_GenericMode);
+  const std::map<std::string, int> calls = dispatchesOf([&] {
     ops::softmax(x, 1);
     ops::_log_softmax(x, 1, false);
-  }
+  });
   EXPECT_EQ(calls, (std::map<std::string, int>{{"aten::softmax.int", 1},
                                                {"aten::_softmax", 1},
                                                {"aten::_log_softmax", 1},

@@ -8,22 +8,17 @@
 #include "gtest/gtest.h"
 #include "switchyard/ivalue/tensor.h"
 #include "switchyard/ivalue/tensor_factories.h"
+#include "test_support.h"
 
 namespace sy {
 namespace {
 
 using ::testing::HasSubstr;
 using ::testing::Not;
+using sy::testing::viewOf;
 
 constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInf = std::numeric_limits<float>::infinity();
-
-// A view of `base`'s storage with the given geometry.
-Tensor viewOf(const Tensor& base, IntArrayRef sizes, IntArrayRef strides) {
-  auto impl = make_intrusive<TensorImpl>(base.storage(), base.scalar_type(), base.device());
-  impl->set_sizes_and_strides(sizes, strides, /*storage_offset=*/0);
-  return Tensor(std::move(impl));
-}
 
 TEST(TensorPrinting, FloatMatrixOfIntegralValues) {
   EXPECT_EQ(tensor<float>({1, 2, 3, 4}, {2, 2}).toString(), "tensor([[1., 2.],\n        [3., 4.]])");

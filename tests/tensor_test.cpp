@@ -8,38 +8,18 @@
 #include "gtest/gtest.h"
 #include "switchyard/ivalue/tensor.h"
 #include "switchyard/ivalue/tensor_factories.h"
+#include "test_support.h"
 
 namespace sy {
 namespace {
 
 using ::testing::ElementsAre;
+using sy::testing::errorMessageOf;
+using sy::testing::valuesOf;
+using sy::testing::viewOf;
 
 constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInf = std::numeric_limits<float>::infinity();
-
-// The message of the sy::Error that `fn` raises ("" when it raises none).
-template <class Fn>
-std::string errorMessageOf(Fn&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
-// A view of `base`'s storage with the given geometry.
-Tensor viewOf(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset = 0) {
-  auto impl = make_intrusive<TensorImpl>(base.storage(), base.scalar_type(), base.device());
-  impl->set_sizes_and_strides(sizes, strides, storage_offset);
-  return Tensor(std::move(impl));
-}
-
-template <class T>
-std::vector<T> valuesOf(const Tensor& t) {
-  const T* data = t.data_ptr<T>();
-  return std::vector<T>(data, data + t.numel());
-}
 
 // ---------------------------------------------------------------------------------------------
 // Factories

@@ -8,18 +8,18 @@
 #include <cstdint>
 #include <vector>
 
-#include "binary_test_helpers.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "switchyard/backends/cpu/elementwise.h"
 #include "switchyard/switchyard.h"
+#include "test_support.h"
 
 namespace sy {
 namespace {
 
 using ::testing::ElementsAre;
-using binary_test::errorMessageOf;
-using binary_test::valuesOf;
+using sy::testing::errorMessageOf;
+using sy::testing::valuesOf;
 
 constexpr ScalarType kBool = ScalarType::Bool;
 constexpr ScalarType kInt = ScalarType::Int;

@@ -15,70 +15,22 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "switchyard/switchyard.h"
+#include "test_support.h"
 
 namespace sy {
 namespace {
 
 using ::testing::ElementsAre;
+using sy::testing::dispatchesOf;
+using sy::testing::doublesOf;
+using sy::testing::errorMessageOf;
+using sy::testing::expectValues;
+using sy::testing::mapped;
+using sy::testing::viewOf;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 
-template <class Fn>
-std::string errorMessageOf(Fn&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
-// A view of `base`'s storage with the given geometry (transposed, sliced, expanded).
-Tensor viewOf(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset = 0) {
-  auto impl = make_intrusive<TensorImpl>(base.storage(), base.scalar_type(), base.device());
-  impl->set_sizes_and_strides(sizes, strides, storage_offset);
-  return Tensor(std::move(impl));
-}
-
-// Elements in row-major logical order, read through the tensor's own strides, as doubles.
-std::vector<double> valuesOf(const Tensor& t) {
-  std::vector<double> values;
-  std::vector<int64_t> index(static_cast<size_t>(t.dim()), 0);
-  for (int64_t n = 0; n < t.numel(); ++n) {
-    int64_t offset = 0;
-    for (int64_t d = 0; d < t.dim(); ++d) offset += index[d] * t.stride(d);
-    const char* p = static_cast<const char*>(t.data_ptr()) + offset * static_cast<int64_t>(t.element_size());
-    switch (t.scalar_type()) {
-      case ScalarType::Bool: values.push_back(*reinterpret_cast<const bool*>(p)); break;
-      case ScalarType::Int: values.push_back(*reinterpret_cast<const int32_t*>(p)); break;
-      case ScalarType::Long: values.push_back(static_cast<double>(*reinterpret_cast<const int64_t*>(p))); break;
-      case ScalarType::Float: values.push_back(*reinterpret_cast<const float*>(p)); break;
-      default: values.push_back(*reinterpret_cast<const double*>(p)); break;
-    }
-    for (int64_t d = t.dim() - 1; d >= 0; --d) {
-      if (++index[d] < t.size(d)) break;
-      index[d] = 0;
-    }
-  }
-  return values;
-}
-
-// Expects `actual` to hold `expected` element by element: NaN matches NaN, infinities match
-// exactly, finite values within `rel` relative tolerance (absolute near zero).
-void expectValues(const Tensor& actual, const std::vector<double>& expected, double rel) {
-  const std::vector<double> got = valuesOf(actual);
-  ASSERT_EQ(got.size(), expected.size());
-  for (size_t i = 0; i < got.size(); ++i) {
-    if (std::isnan(expected[i])) {
-      EXPECT_TRUE(std::isnan(got[i])) << "element " << i << " is " << got[i] << ", expected nan";
-    } else if (std::isinf(expected[i])) {
-      EXPECT_EQ(got[i], expected[i]) << "element " << i;
-    } else {
-      EXPECT_NEAR(got[i], expected[i], rel * std::max(1.0, std::abs(expected[i]))) << "element " << i;
-    }
-  }
-}
 constexpr double kFloatTolerance = 1e-6;
 constexpr double kDoubleTolerance = 1e-14;
 
@@ -107,12 +59,6 @@ const std::vector<FloatingOp>& floatingOps() {
 // Values inside every function's domain (acos needs [-1, 1], log and sqrt positive), exactly
 // representable in float so the Float and Double inputs are the same numbers.
 const std::vector<double> kInDomain = {0.125, 0.25, 0.5, 0.75, 1.0};
-
-std::vector<double> mapped(const std::vector<double>& xs, double (*fn)(double)) {
-  std::vector<double> ys;
-  for (double x : xs) ys.push_back(fn(x));
-  return ys;
-}
 
 // ---- Floating functions: values --------------------------------------------------------------------
 
@@ -164,11 +110,11 @@ TEST(UnaryFloating, IdentitiesHoldAcrossOperators) {
   Tensor cos2 = ops::mul(ops::cos(x), ops::cos(x));
   expectValues(ops::add(sin2, cos2), std::vector<double>(6, 1.0), kDoubleTolerance);
   Tensor positive = tensor<double>({1e-3, 0.5, 2.0, 1e6});
-  expectValues(ops::exp(ops::log(positive)), valuesOf(positive), kDoubleTolerance);
+  expectValues(ops::exp(ops::log(positive)), doublesOf(positive), kDoubleTolerance);
   expectValues(ops::mul(ops::sqrt(positive), ops::rsqrt(positive)), std::vector<double>(4, 1.0), kDoubleTolerance);
   // tanh(x) = (e^2x - 1) / (e^2x + 1), evaluated naively here.
   std::vector<double> tanh_expected;
-  for (double v : valuesOf(x)) tanh_expected.push_back((std::exp(2 * v) - 1) / (std::exp(2 * v) + 1));
+  for (double v : doublesOf(x)) tanh_expected.push_back((std::exp(2 * v) - 1) / (std::exp(2 * v) + 1));
   expectValues(ops::tanh(x), tanh_expected, 1e-12);
 }
 
@@ -211,7 +157,7 @@ TEST(UnaryFloating, OutOfTheWrongShapeIsResized) {
 TEST(UnaryFloating, FloatResultIntoDoubleOutIsConvertedOnStore) {
   Tensor out = empty({1}, ScalarType::Double);
   ops::sqrt_out(out, tensor<int32_t>({2}));
-  EXPECT_EQ(valuesOf(out)[0], static_cast<double>(std::sqrt(2.0f)));  // computed in Float, then widened
+  EXPECT_EQ(doublesOf(out)[0], static_cast<double>(std::sqrt(2.0f)));  // computed in Float, then widened
 }
 
 TEST(UnaryFloating, OutOfIntegralDtypeIsACastError) {
@@ -235,22 +181,15 @@ TEST(UnaryFloating, InPlaceOnIntegralTensorIsACastError) {
             "aten::exp_: result type Float can't be cast to the desired output type Long");
   EXPECT_EQ(errorMessageOf([&] { ops::sin_(x); }),
             "aten::sin_: result type Float can't be cast to the desired output type Long");
-  EXPECT_THAT(valuesOf(x), ElementsAre(1, 2));
+  EXPECT_THAT(doublesOf(x), ElementsAre(1, 2));
 }
 
 TEST(UnaryFloating, FunctionalFormCostsExactlyTwoDispatches) {
-  std::map<std::string, int> calls;
-  Library lib(Library::IMPL, "_", DispatchKey::TESTING_ONLY_GenericMode);
-  lib.fallback(CppFunction::makeFromBoxedLambda([&calls](const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
-    ++calls[op.operator_name().toString()];
-    op.redispatchBoxed(ks.remove(DispatchKey::TESTING_ONLY_GenericMode), stack);
-  }));
   Tensor x = tensor<int32_t>({1, 2});
-  {
-    IncludeDispatchKeyGuard mode(DispatchKey::TESTING_ONLY_GenericMode);
+  const std::map<std::string, int> calls = dispatchesOf([&] {
     ops::exp(x);
     ops::abs(x);
-  }
+  });
   EXPECT_EQ(calls, (std::map<std::string, int>{{"aten::exp", 1}, {"aten::abs", 1}, {"aten::empty.memory_format", 2}}));
 }
 
@@ -309,10 +248,10 @@ TEST(UnaryLayout, ZeroDimAndEmptyTensorsKeepTheirShape) {
 // ---- abs and neg ----------------------------------------------------------------------------------
 
 TEST(UnaryAbs, KeepsEveryDtype) {
-  EXPECT_THAT(valuesOf(ops::abs(tensor<int32_t>({-3, 0, 7}))), ElementsAre(3, 0, 7));
-  EXPECT_THAT(valuesOf(ops::abs(tensor<int64_t>({-(int64_t{1} << 40), 5}))), ElementsAre(int64_t{1} << 40, 5));
-  EXPECT_THAT(valuesOf(ops::abs(tensor<float>({-1.5f, 2.0f}))), ElementsAre(1.5, 2.0));
-  EXPECT_THAT(valuesOf(ops::abs(tensor<double>({-0.25, -kInf}))), ElementsAre(0.25, kInf));
+  EXPECT_THAT(doublesOf(ops::abs(tensor<int32_t>({-3, 0, 7}))), ElementsAre(3, 0, 7));
+  EXPECT_THAT(doublesOf(ops::abs(tensor<int64_t>({-(int64_t{1} << 40), 5}))), ElementsAre(int64_t{1} << 40, 5));
+  EXPECT_THAT(doublesOf(ops::abs(tensor<float>({-1.5f, 2.0f}))), ElementsAre(1.5, 2.0));
+  EXPECT_THAT(doublesOf(ops::abs(tensor<double>({-0.25, -kInf}))), ElementsAre(0.25, kInf));
   for (ScalarType dtype : {ScalarType::Int, ScalarType::Long, ScalarType::Float, ScalarType::Double}) {
     EXPECT_EQ(ops::abs(zeros({1}, dtype)).scalar_type(), dtype);
   }
@@ -321,41 +260,41 @@ TEST(UnaryAbs, KeepsEveryDtype) {
 TEST(UnaryAbs, OfBoolIsTheIdentity) {
   Tensor y = ops::abs(tensor<bool>({true, false}));
   EXPECT_EQ(y.scalar_type(), ScalarType::Bool);
-  EXPECT_THAT(valuesOf(y), ElementsAre(1, 0));
+  EXPECT_THAT(doublesOf(y), ElementsAre(1, 0));
 }
 
 TEST(UnaryAbs, MostNegativeIntegerWrapsAroundLikeTwosComplement) {
-  EXPECT_THAT(valuesOf(ops::abs(tensor<int32_t>({std::numeric_limits<int32_t>::min()}))),
+  EXPECT_THAT(doublesOf(ops::abs(tensor<int32_t>({std::numeric_limits<int32_t>::min()}))),
               ElementsAre(std::numeric_limits<int32_t>::min()));
 }
 
 TEST(UnaryAbs, ClearsTheSignOfNegativeZeroAndKeepsNan) {
   Tensor y = ops::abs(tensor<double>({-0.0, -kNan}));
-  EXPECT_FALSE(std::signbit(valuesOf(y)[0]));
-  EXPECT_TRUE(std::isnan(valuesOf(y)[1]));
+  EXPECT_FALSE(std::signbit(doublesOf(y)[0]));
+  EXPECT_TRUE(std::isnan(doublesOf(y)[1]));
 }
 
 TEST(UnaryAbs, OutAndInPlaceFormsReturnTheCallersTensor) {
   Tensor out = empty({2}, ScalarType::Long);
   EXPECT_EQ(&ops::abs_out(out, tensor<int64_t>({-4, 4})), &out);
-  EXPECT_THAT(valuesOf(out), ElementsAre(4, 4));
+  EXPECT_THAT(doublesOf(out), ElementsAre(4, 4));
   Tensor x = tensor<int32_t>({-9, 9});
   EXPECT_EQ(&ops::abs_(x), &x);
-  EXPECT_THAT(valuesOf(x), ElementsAre(9, 9));
+  EXPECT_THAT(doublesOf(x), ElementsAre(9, 9));
 }
 
 TEST(UnaryNeg, KeepsEveryNumericDtype) {
-  EXPECT_THAT(valuesOf(ops::neg(tensor<int32_t>({-3, 0, 7}))), ElementsAre(3, 0, -7));
-  EXPECT_THAT(valuesOf(ops::neg(tensor<int64_t>({int64_t{1} << 40}))), ElementsAre(-(int64_t{1} << 40)));
+  EXPECT_THAT(doublesOf(ops::neg(tensor<int32_t>({-3, 0, 7}))), ElementsAre(3, 0, -7));
+  EXPECT_THAT(doublesOf(ops::neg(tensor<int64_t>({int64_t{1} << 40}))), ElementsAre(-(int64_t{1} << 40)));
   const float float_inf = std::numeric_limits<float>::infinity();
-  EXPECT_THAT(valuesOf(ops::neg(tensor<float>({1.5f, -float_inf}))), ElementsAre(-1.5, kInf));
+  EXPECT_THAT(doublesOf(ops::neg(tensor<float>({1.5f, -float_inf}))), ElementsAre(-1.5, kInf));
   EXPECT_EQ(ops::neg(tensor<int32_t>({1})).scalar_type(), ScalarType::Int);
   EXPECT_EQ(ops::neg(tensor<double>({1})).scalar_type(), ScalarType::Double);
-  EXPECT_TRUE(std::signbit(valuesOf(ops::neg(tensor<double>({0.0})))[0]));
+  EXPECT_TRUE(std::signbit(doublesOf(ops::neg(tensor<double>({0.0})))[0]));
 }
 
 TEST(UnaryNeg, MostNegativeIntegerWrapsAroundLikeTwosComplement) {
-  EXPECT_THAT(valuesOf(ops::neg(tensor<int64_t>({std::numeric_limits<int64_t>::min()}))),
+  EXPECT_THAT(doublesOf(ops::neg(tensor<int64_t>({std::numeric_limits<int64_t>::min()}))),
               ElementsAre(static_cast<double>(std::numeric_limits<int64_t>::min())));
 }
 
@@ -373,10 +312,10 @@ TEST(UnaryNeg, OfBoolIsPyTorchsErrorInEveryForm) {
 TEST(UnaryNeg, OutAndInPlaceFormsReturnTheCallersTensor) {
   Tensor out = empty({0}, ScalarType::Double);
   EXPECT_EQ(&ops::neg_out(out, tensor<double>({2.5, -1})), &out);
-  EXPECT_THAT(valuesOf(out), ElementsAre(-2.5, 1));
+  EXPECT_THAT(doublesOf(out), ElementsAre(-2.5, 1));
   Tensor x = tensor<int64_t>({3});
   EXPECT_EQ(&ops::neg_(x), &x);
-  EXPECT_THAT(valuesOf(x), ElementsAre(-3));
+  EXPECT_THAT(doublesOf(x), ElementsAre(-3));
 }
 
 TEST(UnaryErrors, UndefinedOutNamesOperatorAndArgument) {

@@ -9,53 +9,17 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "switchyard/switchyard.h"
+#include "test_support.h"
 
 namespace sy {
 namespace {
 
 using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
-
-template <class Fn>
-std::string errorMessageOf(Fn&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
-// Elements in row-major logical order, read through the tensor's own strides.
-template <class T>
-std::vector<T> valuesOf(const Tensor& t) {
-  EXPECT_EQ(t.scalar_type(), CppTypeToScalarType<T>::value);
-  const T* data = static_cast<const T*>(t.data_ptr());
-  std::vector<T> values;
-  std::vector<int64_t> index(static_cast<size_t>(t.dim()), 0);
-  for (int64_t n = 0; n < t.numel(); ++n) {
-    int64_t offset = 0;
-    for (int64_t d = 0; d < t.dim(); ++d) offset += index[d] * t.stride(d);
-    values.push_back(data[offset]);
-    for (int64_t d = t.dim() - 1; d >= 0; --d) {
-      if (++index[d] < t.size(d)) break;
-      index[d] = 0;
-    }
-  }
-  return values;
-}
-
-// 0, 1, 2, ... in a contiguous tensor of `sizes`.
-template <class T = float>
-Tensor iota(std::vector<int64_t> sizes) {
-  int64_t numel = 1;
-  for (int64_t s : sizes) numel *= s;
-  std::vector<T> values;
-  for (int64_t i = 0; i < numel; ++i) values.push_back(static_cast<T>(i));
-  return tensor<T>(values, sizes);
-}
-
-bool sharesStorage(const Tensor& a, const Tensor& b) { return a.storage().get() == b.storage().get(); }
+using sy::testing::errorMessageOf;
+using sy::testing::iota;
+using sy::testing::sharesStorage;
+using sy::testing::valuesOf;
 
 // ---- view ----------------------------------------------------------------------------------------
 
