@@ -181,6 +181,14 @@ constexpr int soleMutableTensorParameter() {
 
 // ---- boxed caller -> unboxed kernel -----------------------------------------------------------
 
+// Parameter types whose IValues, once unboxed successfully, are known to hold nothing to release.
+template <class T>
+constexpr bool kUnboxesFromTrivialIValue =
+    std::is_arithmetic_v<T> || std::is_same_v<T, Scalar> || std::is_same_v<T, ScalarType> ||
+    std::is_same_v<T, Device> || std::is_same_v<T, Layout> || std::is_same_v<T, MemoryFormat>;
+template <class T>
+constexpr bool kUnboxesFromTrivialIValue<std::optional<T>> = kUnboxesFromTrivialIValue<T>;
+
 template <class KernelFunctor, bool TakesKeySet, class Ret, class ParamList>
 struct BoxedFromUnboxedImpl;
 
@@ -195,14 +203,14 @@ struct BoxedFromUnboxedImpl<KernelFunctor, TakesKeySet, Ret, TypeList<Params...>
     auto* kernel = static_cast<KernelFunctor*>(functor);
     if constexpr (std::is_void_v<Ret>) {
       invoke(kernel, ks, converted, std::index_sequence_for<Params...>{});
-      stack->truncateBy(kNumArgs);
+      dropArguments(stack, args, -1);
     } else if constexpr (std::is_same_v<Ret, Tensor&> && soleMutableTensorParameter<Params...>() >= 0) {
       // An out/in-place kernel returns the argument it wrote, which is a stack slot: move that
       // slot's IValue into the result position rather than copying and then popping it.
       constexpr int kOut = soleMutableTensorParameter<Params...>();
       Tensor& result = invoke(kernel, ks, converted, std::index_sequence_for<Params...>{});
       if (__builtin_expect(&result == &std::get<kOut>(converted), 1)) {
-        stack->keepOneOfLast(kNumArgs, kOut);  // a relocation: a borrowed out argument stays borrowed
+        dropArguments(stack, args, kOut);  // relocates the out slot: a borrowed one stays borrowed
       } else {
         IValue returned(result);
         stack->truncateBy(kNumArgs);
@@ -211,12 +219,27 @@ struct BoxedFromUnboxedImpl<KernelFunctor, TakesKeySet, Ret, TypeList<Params...>
     } else {
       // Copy out before dropping: a Tensor& result refers to a stack slot we are about to pop.
       typename OwnedReturn<Ret>::type result = invoke(kernel, ks, converted, std::index_sequence_for<Params...>{});
-      stack->truncateBy(kNumArgs);
+      dropArguments(stack, args, -1);
       ReturnPusher<typename OwnedReturn<Ret>::type, (numReturns<Ret>() <= kNumArgs)>::push(*stack, std::move(result));
     }
   }
 
  private:
+  // Pops the arguments, except argument `keep` (when >= 0), which moves to the first argument's
+  // slot as the result. Arguments whose C++ type unboxes only from values that hold nothing to
+  // release (numbers, dtypes, devices, their optionals) had that tag checked when they were
+  // converted, so they are not destroyed one by one.
+  static void dropArguments(Stack* stack, IValue* args, int keep) {
+    destroyArgumentsExcept(args, keep, std::index_sequence_for<Params...>{});
+    if (keep > 0) std::memcpy(static_cast<void*>(args), static_cast<void*>(args + keep), sizeof(IValue));
+    stack->forgetLast(keep >= 0 ? kNumArgs - 1 : kNumArgs);
+  }
+  template <size_t... I>
+  static void destroyArgumentsExcept(IValue* args, int keep, std::index_sequence<I...>) {
+    ((static_cast<int>(I) != keep && !kUnboxesFromTrivialIValue<std::decay_t<Params>> ? args[I].~IValue() : void()),
+     ...);
+  }
+
   template <size_t... I>
   static std::tuple<ConvertedArg<Params>...> convertArguments(const OperatorHandle& op, IValue* args,
                                                               std::index_sequence<I...>) {

@@ -99,17 +99,9 @@ class Stack {
     end_ -= n;
     for (IValue* v = end_; v != old_end; ++v) v->~IValue();
   }
-  // Destroys the last n values except the keep-th of them, which is relocated to the first of
-  // those positions (staying borrowed if it was); the Stack then ends after it. This is how a
-  // boxed kernel turns its arguments into a result that is one of them.
-  void keepOneOfLast(size_t n, size_t keep) {
-    IValue* first = end_ - n;
-    for (size_t i = 0; i < n; ++i) {
-      if (i != keep) first[i].~IValue();
-    }
-    if (keep != 0) std::memcpy(static_cast<void*>(first), static_cast<void*>(first + keep), sizeof(IValue));
-    end_ = first + 1;
-  }
+  // Forgets the last n values without destroying them: for callers that destroyed them already,
+  // or relocated them, or know that they hold nothing to release.
+  void forgetLast(size_t n) { end_ -= n; }
   void clear() { truncateBy(size()); }
   void reserve(size_t n) {
     if (n > capacity()) grow(n);
