@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 #include "switchyard/ivalue/storage.h"
@@ -60,6 +61,16 @@ int64_t checkedNumel(IntArrayRef sizes, std::string_view op) {
   return numel;
 }
 
+// The storage size of `elements` elements of `dtype`; refuses sizes no allocator could serve
+// rather than letting the multiplication wrap around to a small allocation.
+size_t checkedByteCount(int64_t elements, ScalarType dtype, IntArrayRef sizes, std::string_view op) {
+  size_t nbytes = 0;
+  SY_CHECK(!__builtin_mul_overflow(static_cast<uint64_t>(elements), elementSize(dtype), &nbytes) &&
+               nbytes <= static_cast<size_t>(PTRDIFF_MAX),
+           op, ": size ", formatSizes(sizes), " of ", dtype, " needs more bytes than can be addressed");
+  return nbytes;
+}
+
 Tensor allocate(IntArrayRef sizes, IntArrayRef strides, size_t nbytes, const TensorOptions& options) {
   Storage storage = make_intrusive<StorageImpl>(nbytes, getAllocator(options.device_.type), options.device_);
   auto impl = make_intrusive<TensorImpl>(std::move(storage), options.dtype_, options.device_);
@@ -103,7 +114,7 @@ bool isClose(double a, double b, double rtol, double atol, bool equal_nan) {
 Tensor empty(IntArrayRef sizes, TensorOptions options) {
   checkAllocatableDtype(options.dtype_, "empty");
   int64_t numel = checkedNumel(sizes, "empty");
-  size_t nbytes = static_cast<size_t>(numel) * elementSize(options.dtype_);
+  size_t nbytes = checkedByteCount(numel, options.dtype_, sizes, "empty");
   return allocate(sizes, contiguousStrides(sizes), nbytes, options);
 }
 
@@ -116,9 +127,13 @@ Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides, TensorOptions optio
   int64_t extent = numel == 0 ? 0 : 1;
   for (size_t i = 0; i < sizes.size(); ++i) {
     SY_CHECK(strides[i] >= 0, "empty_strided: negative stride ", strides[i], " at index ", i);
-    if (numel > 0) extent += (sizes[i] - 1) * strides[i];
+    int64_t reach = 0;
+    SY_CHECK(numel == 0 || (!__builtin_mul_overflow(sizes[i] - 1, strides[i], &reach) &&
+                            !__builtin_add_overflow(extent, reach, &extent)),
+             "empty_strided: size ", formatSizes(sizes), " with strides ", formatSizes(strides),
+             " reaches past the largest addressable element");
   }
-  size_t nbytes = static_cast<size_t>(extent) * elementSize(options.dtype_);
+  size_t nbytes = checkedByteCount(extent, options.dtype_, sizes, "empty_strided");
   return allocate(sizes, strides, nbytes, options);
 }
 

@@ -57,6 +57,18 @@ TEST(CreationZeros, RejectsNegativeSizesNamingTheIndex) {
             "aten::ones.out: negative dimension -3 at index 0 of size (-3,)");
 }
 
+TEST(CreationEmpty, RejectsASizeWhoseByteCountOverflows) {
+  // 2^62 elements fit in int64_t, but 2^62 floats do not fit in the address space.
+  EXPECT_EQ(errorMessageOf([] { empty({int64_t{1} << 62}, ScalarType::Float); }),
+            "empty: size (4611686018427387904,) of Float needs more bytes than can be addressed");
+}
+
+TEST(CreationEmpty, EmptyStridedRejectsStridesThatReachPastTheAddressSpace) {
+  EXPECT_EQ(errorMessageOf([] { empty_strided({3, 2}, {std::numeric_limits<int64_t>::max(), 1}); }),
+            "empty_strided: size (3, 2) with strides (9223372036854775807, 1) reaches past the largest "
+            "addressable element");
+}
+
 TEST(CreationZeros, OutFormsResizeAndReturnTheCallersTensor) {
   Tensor out = full({5}, 9, ScalarType::Int);
   Tensor& result = ops::zeros_out(out, {2, 2});
