@@ -19,14 +19,14 @@ IValue::IValue(std::vector<IValue> v) : IValue(Tag::GenericList, new ListImpl<IV
 void IValue::takeOwnership() {
   // Note [Borrowed IValues]: a borrowed tensor becomes a reference of the slot's own, a borrowed
   // int list a list object of its own.
-  if (tag_ == Tag::Tensor) {
+  if (tag() == Tag::Tensor) {
     new (&payload_.as_tensor) Tensor(*payload_.as_borrowed_tensor);
   } else {
-    SY_CHECK(tag_ == Tag::IntList, "internal error: a borrowed IValue of type ", typeName());
+    SY_CHECK(tag() == Tag::IntList, "internal error: a borrowed IValue of type ", typeName());
     payload_.as_intrusive = new ListImpl<int64_t>(absl::Span<const int64_t>(payload_.as_int_array, borrowed_size_));
     borrowed_size_ = 0;
   }
-  ownership_ = Ownership::Owned;
+  setHeader(tag(), Ownership::Owned);
 }
 
 IValue IValue::tuple(std::vector<IValue> elements) {
@@ -37,7 +37,7 @@ const std::vector<IValue>& IValue::toList() const { return heap<ListImpl<IValue>
 const std::vector<IValue>& IValue::toTupleElements() const { return heap<TupleImpl>(Tag::Tuple)->elements; }
 
 Scalar IValue::toScalar() const {
-  switch (tag_) {
+  switch (tag()) {
     case Tag::Int: return Scalar(payload_.as_int);
     case Tag::Double: return Scalar(payload_.as_double);
     case Tag::Bool: return Scalar(payload_.as_bool);
@@ -68,16 +68,20 @@ std::string_view toString(IValue::Tag tag) {
   return "unknown";
 }
 
-std::string_view IValue::typeName() const { return toString(tag_); }
+std::string_view IValue::typeName() const { return toString(tag()); }
 
 void IValue::throwWrongTag(Tag expected) const {
   SY_ERROR("expected a value of type ", toString(expected), " but got ", typeName());
 }
 
+void IValue::throwIntListTooLongToBorrow(size_t size) {
+  SY_ERROR("an int list of ", size, " elements is too long to box (at most ", UINT32_MAX, ")");
+}
+
 bool operator==(const IValue& a, const IValue& b) {
   using Tag = IValue::Tag;
-  if (a.tag_ != b.tag_) return false;
-  switch (a.tag_) {
+  if (a.tag() != b.tag()) return false;
+  switch (a.tag()) {
     case Tag::None: return true;
     case Tag::Tensor: return a.toTensor().is_same(b.toTensor());
     case Tag::Int: return a.toInt() == b.toInt();

@@ -93,6 +93,12 @@ struct MutablyBorrowedValue {
 };
 inline constexpr MutablyBorrowedValue kMutablyBorrowed{};
 
+// Types whose IValue is a tag and one payload word with nothing to release.
+template <class T>
+inline constexpr bool kBoxesAsWord = std::is_arithmetic_v<T> || std::is_same_v<T, ScalarType> ||
+                                     std::is_same_v<T, Layout> || std::is_same_v<T, MemoryFormat> ||
+                                     std::is_same_v<T, Device>;
+
 class IValue {
  public:
   enum class Tag : uint8_t {
@@ -113,32 +119,44 @@ class IValue {
     Object,
   };
 
-  IValue() noexcept : tag_(Tag::None), ownership_(Ownership::Trivial) { payload_.as_int = 0; }
+  IValue() noexcept {
+    setHeader(Tag::None, Ownership::Trivial);
+    payload_.as_int = 0;
+  }
   IValue(std::nullopt_t) noexcept : IValue() {}  // NOLINT
 
-  IValue(const Tensor& t) : tag_(Tag::Tensor), ownership_(Ownership::Owned) { new (&payload_.as_tensor) Tensor(t); }  // NOLINT
-  IValue(Tensor&& t) noexcept : tag_(Tag::Tensor), ownership_(Ownership::Owned) {  // NOLINT
+  IValue(const Tensor& t) {  // NOLINT
+    setHeader(Tag::Tensor, Ownership::Owned);
+    new (&payload_.as_tensor) Tensor(t);
+  }
+  IValue(Tensor&& t) noexcept {  // NOLINT
+    setHeader(Tag::Tensor, Ownership::Owned);
     new (&payload_.as_tensor) Tensor(std::move(t));
   }
   template <class T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
-  IValue(T v) noexcept : tag_(Tag::Int), ownership_(Ownership::Trivial) {  // NOLINT
+  IValue(T v) noexcept {  // NOLINT
+    setHeader(Tag::Int, Ownership::Trivial);
     payload_.as_int = static_cast<int64_t>(v);
   }
   template <class T, std::enable_if_t<std::is_floating_point_v<T>, int> = 0>
-  IValue(T v) noexcept : tag_(Tag::Double), ownership_(Ownership::Trivial) {  // NOLINT
+  IValue(T v) noexcept {  // NOLINT
+    setHeader(Tag::Double, Ownership::Trivial);
     payload_.as_double = static_cast<double>(v);
   }
   template <class T, std::enable_if_t<std::is_same_v<T, bool>, int> = 0>
-  IValue(T v) noexcept : tag_(Tag::Bool), ownership_(Ownership::Trivial) {  // NOLINT
+  IValue(T v) noexcept {  // NOLINT
+    setHeader(Tag::Bool, Ownership::Trivial);
     payload_.as_int = 0;
     payload_.as_bool = v;
   }
   IValue(Scalar s) noexcept;  // NOLINT: Int, Double or Bool
-  IValue(Device d) noexcept : tag_(Tag::Device), ownership_(Ownership::Trivial) {  // NOLINT
+  IValue(Device d) noexcept {  // NOLINT
+    setHeader(Tag::Device, Ownership::Trivial);
     payload_.as_int = 0;
     payload_.as_device = d;
   }
-  IValue(ScalarType t) noexcept : tag_(Tag::ScalarType), ownership_(Ownership::Trivial) {  // NOLINT
+  IValue(ScalarType t) noexcept {  // NOLINT
+    setHeader(Tag::ScalarType, Ownership::Trivial);
     payload_.as_int = static_cast<int64_t>(t);
   }
   IValue(Layout l) noexcept : IValue(static_cast<int64_t>(l)) {}             // NOLINT
@@ -157,41 +175,46 @@ class IValue {
   IValue(intrusive_ptr<T> obj) : IValue(Tag::Object, obj.release()) {  // NOLINT
     static_assert(std::is_base_of_v<CustomObject, T>, "only CustomObject subclasses can be held");
   }
-  template <class T>
+  template <class T, std::enable_if_t<!kBoxesAsWord<T>, int> = 0>
   IValue(std::optional<T> v) : IValue(v.has_value() ? IValue(std::move(*v)) : IValue()) {}  // NOLINT
+  // Numbers, dtypes, layouts, memory formats and devices: the tag and payload are selected, not
+  // branched on, so boxing a run of optional arguments has no unpredictable branches.
+  template <class T, std::enable_if_t<kBoxesAsWord<T>, int> = 0>
+  IValue(const std::optional<T>& v) noexcept  // NOLINT
+      : IValue(v.has_value() ? wordTag<T>() : Tag::None, v.has_value() ? wordPayload(*v) : 0, WordBits{}) {}
   static IValue tuple(std::vector<IValue> elements);
 
   // Borrowing constructors (Note [Borrowed IValues]): `IValue(kBorrowed, t)` reads the caller's
   // tensor or int list, `IValue(kMutablyBorrowed, t)` also hands out the caller's Tensor object for
   // mutation. Construct them in place (`stack.emplace_back(kBorrowed, t)`): moving a borrowed
   // IValue makes it owned.
-  IValue(BorrowedValue, const Tensor& t) noexcept : tag_(Tag::Tensor), ownership_(Ownership::Borrowed) {
+  IValue(BorrowedValue, const Tensor& t) noexcept {
+    setHeader(Tag::Tensor, Ownership::Borrowed);
     payload_.as_borrowed_tensor = &t;
   }
-  IValue(MutablyBorrowedValue, Tensor& t) noexcept : tag_(Tag::Tensor), ownership_(Ownership::MutablyBorrowed) {
+  IValue(MutablyBorrowedValue, Tensor& t) noexcept {
+    setHeader(Tag::Tensor, Ownership::MutablyBorrowed);
     payload_.as_borrowed_tensor = &t;
   }
-  IValue(BorrowedValue, absl::Span<const int64_t> list) : tag_(Tag::IntList), ownership_(Ownership::Borrowed) {
+  IValue(BorrowedValue, absl::Span<const int64_t> list) {
+    setHeader(Tag::IntList, Ownership::Borrowed);
     payload_.as_int_array = list.data();
     borrowed_size_ = static_cast<uint32_t>(list.size());
-    if (__builtin_expect(list.size() > UINT32_MAX, 0)) {  // too long to borrow: own a copy
-      payload_.as_intrusive = new ListImpl<int64_t>(list);
-      borrowed_size_ = 0;
-      ownership_ = Ownership::Owned;
-    }
+    // Refusing (rather than owning a copy) keeps the bridge's registers free across this check:
+    // the cold path never returns. No int list a kernel takes comes near 2^32 elements.
+    if (__builtin_expect(list.size() > UINT32_MAX, 0)) throwIntListTooLongToBorrow(list.size());
   }
-  bool isBorrowed() const { return ownership_ >= Ownership::Borrowed; }
+  bool isBorrowed() const { return ownership() >= Ownership::Borrowed; }
 
   IValue(const IValue& other) : IValue(other, BitwiseCopy{}) {
-    if (ownership_ == Ownership::Owned) {
+    if (ownership() == Ownership::Owned) {
       retainPayload();
     } else if (__builtin_expect(isBorrowed(), 0)) {
       takeOwnership();
     }
   }
   IValue(IValue&& other) noexcept : IValue(other, BitwiseCopy{}) {
-    other.tag_ = Tag::None;
-    other.ownership_ = Ownership::Trivial;
+    other.setHeader(Tag::None, Ownership::Trivial);
     if (__builtin_expect(isBorrowed(), 0)) takeOwnership();
   }
   IValue& operator=(const IValue& other) {
@@ -203,7 +226,7 @@ class IValue {
     return *this;
   }
   ~IValue() {
-    if (ownership_ == Ownership::Owned) releasePayload();
+    if (ownership() == Ownership::Owned) releasePayload();
   }
   void swap(IValue& other) noexcept {
     makeOwned();
@@ -215,26 +238,26 @@ class IValue {
     if (__builtin_expect(isBorrowed(), 0)) takeOwnership();
   }
 
-  Tag tag() const { return tag_; }
+  Tag tag() const { return static_cast<Tag>(header_[0]); }
   // "Tensor", "int", "float", "str", "int[]" ...: the schema spelling of the held type.
   std::string_view typeName() const;
 
-  bool isNone() const { return tag_ == Tag::None; }
-  bool isTensor() const { return tag_ == Tag::Tensor; }
-  bool isInt() const { return tag_ == Tag::Int; }
-  bool isDouble() const { return tag_ == Tag::Double; }
-  bool isBool() const { return tag_ == Tag::Bool; }
+  bool isNone() const { return tag() == Tag::None; }
+  bool isTensor() const { return tag() == Tag::Tensor; }
+  bool isInt() const { return tag() == Tag::Int; }
+  bool isDouble() const { return tag() == Tag::Double; }
+  bool isBool() const { return tag() == Tag::Bool; }
   bool isScalar() const { return isInt() || isDouble() || isBool(); }
-  bool isString() const { return tag_ == Tag::String; }
-  bool isDevice() const { return tag_ == Tag::Device; }
-  bool isScalarType() const { return tag_ == Tag::ScalarType; }
-  bool isIntList() const { return tag_ == Tag::IntList; }
-  bool isDoubleList() const { return tag_ == Tag::DoubleList; }
-  bool isBoolList() const { return tag_ == Tag::BoolList; }
-  bool isTensorList() const { return tag_ == Tag::TensorList; }
-  bool isList() const { return tag_ == Tag::GenericList; }
-  bool isTuple() const { return tag_ == Tag::Tuple; }
-  bool isObject() const { return tag_ == Tag::Object; }
+  bool isString() const { return tag() == Tag::String; }
+  bool isDevice() const { return tag() == Tag::Device; }
+  bool isScalarType() const { return tag() == Tag::ScalarType; }
+  bool isIntList() const { return tag() == Tag::IntList; }
+  bool isDoubleList() const { return tag() == Tag::DoubleList; }
+  bool isBoolList() const { return tag() == Tag::BoolList; }
+  bool isTensorList() const { return tag() == Tag::TensorList; }
+  bool isList() const { return tag() == Tag::GenericList; }
+  bool isTuple() const { return tag() == Tag::Tuple; }
+  bool isObject() const { return tag() == Tag::Object; }
 
   // See Note [Borrowing tensors from IValues] and Note [Borrowed IValues].
   const Tensor& toTensor() const& {
@@ -244,7 +267,7 @@ class IValue {
   // A read-only borrowed tensor becomes owned first: the caller may rebind what it gets.
   Tensor& toTensor() & {
     expect(Tag::Tensor);
-    if (ownership_ == Ownership::MutablyBorrowed) return const_cast<Tensor&>(*payload_.as_borrowed_tensor);
+    if (ownership() == Ownership::MutablyBorrowed) return const_cast<Tensor&>(*payload_.as_borrowed_tensor);
     makeOwned();
     return payload_.as_tensor;
   }
@@ -253,8 +276,7 @@ class IValue {
     if (isBorrowed()) return *payload_.as_borrowed_tensor;  // a new reference; the slot forgets the borrow
     Tensor t = std::move(payload_.as_tensor);
     payload_.as_tensor.~Tensor();
-    tag_ = Tag::None;
-    ownership_ = Ownership::Trivial;
+    setHeader(Tag::None, Ownership::Trivial);
     return t;
   }
   int64_t toInt() const {
@@ -263,7 +285,7 @@ class IValue {
   }
   // Accepts Int too: a Python-style `float` argument may be given an integer literal.
   double toDouble() const {
-    if (tag_ == Tag::Int) return static_cast<double>(payload_.as_int);
+    if (tag() == Tag::Int) return static_cast<double>(payload_.as_int);
     expect(Tag::Double);
     return payload_.as_double;
   }
@@ -319,8 +341,47 @@ class IValue {
     MutablyBorrowed,  // ... which the callee may also mutate (a `Tensor&` argument)
   };
   struct BitwiseCopy {};
+  struct WordBits {};
 
-  IValue(Tag tag, IntrusiveTarget* heap_payload) noexcept : tag_(tag), ownership_(Ownership::Owned) {
+  Ownership ownership() const { return static_cast<Ownership>(header_[1]); }
+  // One two-byte store rather than two one-byte ones (the header is in little-endian order).
+  void setHeader(Tag tag, Ownership ownership) {
+    const uint16_t header = static_cast<uint16_t>(static_cast<uint16_t>(tag) | static_cast<uint16_t>(ownership) << 8);
+    std::memcpy(header_, &header, sizeof(header_));
+  }
+
+  IValue(Tag tag, int64_t payload, WordBits) noexcept {
+    setHeader(tag, Ownership::Trivial);
+    payload_.as_int = payload;
+  }
+  // The tag and payload word of a value that boxes as one word (kBoxesAsWord), as its
+  // constructor above sets them.
+  template <class T>
+  static constexpr Tag wordTag() {
+    if constexpr (std::is_same_v<T, bool>) return Tag::Bool;
+    else if constexpr (std::is_floating_point_v<T>) return Tag::Double;
+    else if constexpr (std::is_same_v<T, ScalarType>) return Tag::ScalarType;
+    else if constexpr (std::is_same_v<T, Device>) return Tag::Device;
+    else return Tag::Int;  // integers, Layout, MemoryFormat
+  }
+  template <class T>
+  static int64_t wordPayload(T v) {
+    if constexpr (std::is_floating_point_v<T>) {
+      double d = static_cast<double>(v);
+      int64_t bits;
+      std::memcpy(&bits, &d, sizeof(bits));
+      return bits;
+    } else if constexpr (std::is_same_v<T, Device>) {
+      // As IValue(Device) lays it out: the type, then the index, in a zeroed little-endian word.
+      static_assert(sizeof(Device) == 2, "a Device is its type and its index");
+      return static_cast<int64_t>(static_cast<uint8_t>(v.type) | static_cast<uint8_t>(v.index) << 8);
+    } else {
+      return static_cast<int64_t>(v);
+    }
+  }
+
+  IValue(Tag tag, IntrusiveTarget* heap_payload) noexcept {
+    setHeader(tag, Ownership::Owned);
     payload_.as_intrusive = heap_payload;
   }
   // Copies all 16 bytes, including `borrowed_size_`, which only a borrowed int list initialises.
@@ -336,9 +397,10 @@ class IValue {
   // Out of line: the cold half of makeOwned() and of copying or moving a borrowed value.
   void takeOwnership();
   void expect(Tag t) const {
-    if (__builtin_expect(tag_ != t, 0)) throwWrongTag(t);
+    if (__builtin_expect(tag() != t, 0)) throwWrongTag(t);
   }
   [[noreturn]] void throwWrongTag(Tag expected) const;
+  [[noreturn]] static void throwIntListTooLongToBorrow(size_t size);
   template <class T>
   T* heap(Tag t) const {
     expect(t);
@@ -346,7 +408,7 @@ class IValue {
   }
   // Called on a bitwise copy of another IValue's payload.
   void retainPayload() {
-    if (tag_ == Tag::Tensor) {
+    if (tag() == Tag::Tensor) {
       TensorImpl* impl = payload_.as_tensor.unsafeGetTensorImpl();
       if (impl != UndefinedTensorImpl::singleton()) IntrusiveAccess::retain(impl);
     } else {
@@ -354,7 +416,7 @@ class IValue {
     }
   }
   void releasePayload() {
-    if (tag_ == Tag::Tensor) {
+    if (tag() == Tag::Tensor) {
       payload_.as_tensor.~Tensor();
     } else {
       IntrusiveAccess::release(payload_.as_intrusive);
@@ -376,11 +438,13 @@ class IValue {
   // A borrowed int list's length; left uninitialised otherwise, so boxing a value stores two
   // words rather than three.
   uint32_t borrowed_size_;
-  Tag tag_;
-  Ownership ownership_;
+  // The Tag, then the Ownership; written together (setHeader) so that boxing a value stores its
+  // header with one instruction.
+  uint8_t header_[2];
 };
 
 static_assert(sizeof(IValue) == 16, "IValue must stay two words");
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "IValue::setHeader writes the tag as the low byte");
 
 std::string_view toString(IValue::Tag tag);
 std::ostream& operator<<(std::ostream& os, const IValue& v);

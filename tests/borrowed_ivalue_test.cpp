@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "switchyard/switchyard.h"
+#include "test_support.h"
 
 namespace {
 
@@ -19,6 +20,7 @@ using sy::Library;
 using sy::OperatorHandle;
 using sy::Stack;
 using sy::Tensor;
+using sy::testing::errorMessageOf;
 
 // ---- IValue --------------------------------------------------------------------------------------
 
@@ -122,6 +124,14 @@ TEST(BorrowedIntList, ReadsTheCallersArray) {
   EXPECT_TRUE(v.isIntList());
   EXPECT_EQ(v.toIntList().data(), sizes.data());
   EXPECT_EQ(v.toIntVector(), sizes);
+}
+
+TEST(BorrowedIntList, RefusesAListTooLongToBorrow) {
+  // Only the length is read before refusing, so a short array stands in for a huge one.
+  const int64_t element = 1;
+  const size_t too_long = size_t{1} << 32;
+  EXPECT_EQ(errorMessageOf([&] { IValue v(kBorrowed, absl::Span<const int64_t>(&element, too_long)); }),
+            "an int list of 4294967296 elements is too long to box (at most 4294967295)");
 }
 
 TEST(BorrowedIntList, CopyOwnsItsElements) {

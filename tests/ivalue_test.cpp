@@ -167,6 +167,29 @@ TEST(IValueKinds, OptionalWithValueHoldsTheValue) {
   EXPECT_TRUE(IValue(std::optional<Tensor>(t)).toTensor().is_same(t));
 }
 
+// Optional numbers, dtypes, layouts, memory formats and devices box without branching
+// (IValue::wordTag/wordPayload); they must read back exactly as their non-optional forms.
+TEST(IValueKinds, OptionalWordValuesBoxLikeTheirValues) {
+  EXPECT_EQ(IValue(std::optional<ScalarType>(ScalarType::Double)), IValue(ScalarType::Double));
+  EXPECT_EQ(IValue(std::optional<Layout>(Layout::Strided)), IValue(Layout::Strided));
+  EXPECT_EQ(IValue(std::optional<MemoryFormat>(MemoryFormat::ChannelsLast)), IValue(MemoryFormat::ChannelsLast));
+  EXPECT_EQ(IValue(std::optional<bool>(true)), IValue(true));
+  EXPECT_EQ(IValue(std::optional<bool>(false)), IValue(false));
+  EXPECT_EQ(IValue(std::optional<double>(-2.5)), IValue(-2.5));
+  EXPECT_EQ(IValue(std::optional<int64_t>(-7)), IValue(int64_t{-7}));
+  const Device accel1(DeviceType::Accel, 1);
+  EXPECT_EQ(IValue(std::optional<Device>(accel1)).toDevice(), accel1);
+  EXPECT_EQ(IValue(std::optional<Device>(Device(DeviceType::PrivateUse3))).toDevice(), Device(DeviceType::PrivateUse3));
+}
+
+TEST(IValueKinds, EmptyOptionalWordValuesAreNone) {
+  EXPECT_TRUE(IValue(std::optional<ScalarType>()).isNone());
+  EXPECT_TRUE(IValue(std::optional<Device>()).isNone());
+  EXPECT_TRUE(IValue(std::optional<bool>()).isNone());
+  EXPECT_TRUE(IValue(std::optional<double>()).isNone());
+  EXPECT_EQ(IValue(std::optional<MemoryFormat>()), IValue());
+}
+
 // ---------------------------------------------------------------------------------------------
 // Reference counts of held tensors
 
