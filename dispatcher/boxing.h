@@ -359,7 +359,7 @@ void pushArgument(Stack& stack, Arg& arg) {
 template <class Ret, class... Args>
 Ret callBoxedWithUnboxedArguments(void (*boxed)(OperatorKernel*, const OperatorHandle&, DispatchKeySet, Stack*),
                                   OperatorKernel* functor, const OperatorHandle& op, DispatchKeySet ks,
-                                  Args... args) {
+                                  Args&... args) {
   constexpr size_t kNumReturns = numReturns<Ret>();
   if constexpr (kNumReturns == 0) {
     Stack stack;
@@ -374,8 +374,11 @@ Ret callBoxedWithUnboxedArguments(void (*boxed)(OperatorKernel*, const OperatorH
       throwWrongNumberOfReturns(frame, kNumReturns, stack.size());
     }
     const Tensor* tensor_args[] = {tensorAddress(args)..., nullptr};
-    return popReturns<Ret, soleMutableTensorParameter<Args...>()>(frame, stack, tensor_args,
-                                                                 std::make_index_sequence<kNumReturns>{});
+    Ret result = popReturns<Ret, soleMutableTensorParameter<Args...>()>(frame, stack, tensor_args,
+                                                                       std::make_index_sequence<kNumReturns>{});
+    // A tensor moved out of its slot leaves None or a borrow behind: nothing to destroy.
+    if constexpr (std::is_same_v<Ret, Tensor>) stack.forgetAll();
+    return result;
   }
 }
 

@@ -116,7 +116,7 @@ class KernelFunction {
   template <class Ret, class... Args>
   __attribute__((noinline)) Ret callBoxedKernel(const OperatorHandle& op, DispatchKeySet ks, Args... args) const {
     return detail::callBoxedWithUnboxedArguments<Ret, Args...>(boxed_, functor_.get(), op, ks,
-                                                                std::forward<Args>(args)...);
+                                                                args...);
   }
 
   template <class F, F* func>

@@ -102,6 +102,7 @@ class Stack {
   // Forgets the last n values without destroying them: for callers that destroyed them already,
   // or relocated them, or know that they hold nothing to release.
   void forgetLast(size_t n) { end_ -= n; }
+  void forgetAll() { end_ = begin_; }
   void clear() { truncateBy(size()); }
   void reserve(size_t n) {
     if (n > capacity()) grow(n);

@@ -22,6 +22,7 @@
 #include "switchyard/backends/cpu/elementwise.h"
 #include "switchyard/ivalue/scalar.h"
 #include "switchyard/ivalue/tensor.h"
+#include "switchyard/ops/ops.h"
 
 namespace sy::cpu {
 
@@ -128,7 +129,9 @@ Tensor& unaryInto(const char* op, const Tensor& self, ScalarType result, Tensor&
 
 // The functional form: one dispatched allocation (sy::ops::empty) of self's shape in `result`,
 // then unaryInto called directly, so the operator costs exactly two dispatches.
-Tensor allocateResult(const Tensor& self, ScalarType result);
+inline Tensor allocateResult(const Tensor& self, ScalarType result) {
+  return ops::empty(self.sizes(), TensorOptions(result).device(kCPU));
+}
 
 template <unsigned Allowed, class Body>
 Tensor unaryNew(const char* op, const Tensor& self, ScalarType result, Body&& body) {

@@ -41,10 +41,6 @@ void checkNoInternalOverlap(const char* op, const char* argument, const Tensor& 
   }
 }
 
-Tensor allocateResult(const Tensor& self, ScalarType result) {
-  return ops::empty(self.sizes(), TensorOptions(result).device(kCPU));
-}
-
 }  // namespace unary
 
 namespace {
