@@ -99,8 +99,8 @@ class Stack {
     end_ -= n;
     for (IValue* v = end_; v != old_end; ++v) v->~IValue();
   }
-  // Forgets the last n values without destroying them: for callers that destroyed them already,
-  // or relocated them, or know that they hold nothing to release.
+  // Forget the last n (or all) values without destroying them: for callers that destroyed them
+  // already, or relocated them, or know that they hold nothing to release.
   void forgetLast(size_t n) { end_ -= n; }
   void forgetAll() { end_ = begin_; }
   void clear() { truncateBy(size()); }

@@ -196,6 +196,7 @@ TEST(BorrowedOnStack, OverwritingTheSlotLeavesTheCallerAlone) {
 SY_LIBRARY(borrowed_ivalue_test, m) {
   m.def("read(Tensor self, int[] sizes) -> Tensor");
   m.def("write(Tensor self, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def("identity(Tensor self) -> Tensor");
 }
 
 Tensor readKernel(const Tensor& self, absl::Span<const int64_t> sizes) {
@@ -207,13 +208,27 @@ Tensor& writeKernel(const Tensor& self, Tensor& out) {
   return out;
 }
 
+// A boxed kernel that leaves its (borrowed) argument on the stack as its result.
+void leaveArgumentAsResult(const OperatorHandle&, Stack*) {}
+
 SY_LIBRARY_IMPL(borrowed_ivalue_test, CPU, m) {
   m.impl("read", SY_FN(readKernel));
   m.impl("write", SY_FN(writeKernel));
+  m.impl("identity", sy::CppFunction::makeFromBoxedFunction<&leaveArgumentAsResult>());
 }
 
 OperatorHandle handle(const char* name) {
   return sy::Dispatcher::singleton().findSchemaOrThrow(std::string("borrowed_ivalue_test::") + name, "");
+}
+
+TEST(BorrowedResult, ABorrowedArgumentLeftAsTheResultBecomesTheCallersOwnReference) {
+  Tensor self = sy::full({1}, 3.0);
+  {
+    Tensor result = handle("identity").typed<Tensor(const Tensor&)>().call(self);
+    EXPECT_TRUE(result.is_same(self));
+    EXPECT_EQ(self.use_count(), 2u);
+  }
+  EXPECT_EQ(self.use_count(), 1u);
 }
 
 // A fallback on PrivateUse2 that records what it saw and then runs the CPU kernel.
