@@ -183,9 +183,7 @@ constexpr int soleMutableTensorParameter() {
 
 // Parameter types whose IValues, once unboxed successfully, are known to hold nothing to release.
 template <class T>
-constexpr bool kUnboxesFromTrivialIValue =
-    std::is_arithmetic_v<T> || std::is_same_v<T, Scalar> || std::is_same_v<T, ScalarType> ||
-    std::is_same_v<T, Device> || std::is_same_v<T, Layout> || std::is_same_v<T, MemoryFormat>;
+constexpr bool kUnboxesFromTrivialIValue = kBoxesAsWord<T> || std::is_same_v<T, Scalar>;
 template <class T>
 constexpr bool kUnboxesFromTrivialIValue<std::optional<T>> = kUnboxesFromTrivialIValue<T>;
 
