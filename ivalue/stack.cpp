@@ -38,7 +38,8 @@ void Stack::takeFrom(Stack& other) noexcept {
 Stack::iterator Stack::erase(iterator first, iterator last) {
   const size_t count = static_cast<size_t>(last - first);
   for (IValue* v = first; v != last; ++v) v->~IValue();
-  relocate(first, last, static_cast<size_t>(end_ - last));
+  // The ranges overlap when fewer values are erased than follow them: memmove, not relocate.
+  std::memmove(static_cast<void*>(first), static_cast<void*>(last), (end_ - last) * sizeof(IValue));
   end_ -= count;
   return first;
 }

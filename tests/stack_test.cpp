@@ -1,0 +1,51 @@
+// Stack (ivalue/stack.h): the vector-like container of boxed calls, with inline slots.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "switchyard/switchyard.h"
+
+namespace {
+
+using sy::IValue;
+using sy::Stack;
+
+std::vector<int64_t> intsOf(const Stack& stack) {
+  std::vector<int64_t> values;
+  for (const IValue& v : stack) values.push_back(v.toInt());
+  return values;
+}
+
+Stack countingStack(int64_t n) {
+  Stack stack;
+  for (int64_t i = 0; i < n; ++i) stack.emplace_back(i);
+  return stack;
+}
+
+TEST(Stack, ErasingTheFirstOfSeveralValuesShiftsTheRestDown) {
+  Stack stack = countingStack(5);
+  stack.erase(stack.begin());
+  EXPECT_EQ(intsOf(stack), (std::vector<int64_t>{1, 2, 3, 4}));
+}
+
+TEST(Stack, ErasingARangeInTheMiddleKeepsBothEnds) {
+  Stack stack = countingStack(6);
+  stack.erase(stack.begin() + 1, stack.begin() + 3);
+  EXPECT_EQ(intsOf(stack), (std::vector<int64_t>{0, 3, 4, 5}));
+}
+
+TEST(Stack, InsertingAtTheFrontShiftsTheRestUp) {
+  Stack stack = countingStack(3);
+  stack.insert(stack.begin(), IValue(int64_t{-1}));
+  EXPECT_EQ(intsOf(stack), (std::vector<int64_t>{-1, 0, 1, 2}));
+}
+
+TEST(Stack, GrowingPastTheInlineSlotsKeepsEveryValue) {
+  Stack stack = countingStack(static_cast<int64_t>(sy::kInlineStackSize) * 3);
+  EXPECT_EQ(stack.size(), sy::kInlineStackSize * 3);
+  EXPECT_EQ(stack.back().toInt(), static_cast<int64_t>(sy::kInlineStackSize) * 3 - 1);
+  EXPECT_EQ(stack[0].toInt(), 0);
+}
+
+}  // namespace
