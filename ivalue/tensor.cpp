@@ -24,6 +24,8 @@ const Tensor& Tensor::resize_(IntArrayRef new_sizes) const {
   return *this;
 }
 
+void Tensor::throwUndefined() { SY_ERROR("operation on an undefined tensor"); }
+
 void Tensor::checkDtype(ScalarType expected) const {
   ScalarType actual = scalar_type();
   SY_CHECK(actual == expected, "expected a tensor of dtype ", expected, " but got ", actual);

@@ -84,10 +84,12 @@ class Tensor {
   std::string toString() const;
 
  private:
+  // Inlined everywhere a kernel reads a tensor's geometry, so the error is built out of line.
   TensorImpl* checkedImpl() const {
-    SY_CHECK(defined(), "operation on an undefined tensor");
+    if (__builtin_expect(!defined(), 0)) throwUndefined();
     return impl_.get();
   }
+  [[noreturn]] static void throwUndefined();
   void checkDtype(ScalarType expected) const;
 
   TensorImplPtr impl_;
