@@ -56,16 +56,16 @@ void throwArgumentTypeError(const OperatorHandle& op, const IValue* args, size_t
   SY_ERROR(opName(op), ": cannot unbox the arguments on the stack: ", what);
 }
 
-void throwWrongNumberOfReturns(const BridgeFrame& frame, size_t expected, size_t actual) {
-  const OperatorHandle& op = *frame.op;
-  const DispatchKeySet ks = frame.ks;
+void throwWrongNumberOfReturns(const BridgedCall& call, size_t expected, size_t actual) {
+  const OperatorHandle& op = call.op();
+  const DispatchKeySet ks = call.ks;
   SY_ERROR("the boxed kernel for ", opName(op), " on dispatch key ", ks.highestPriorityTypeId(), " left ", actual,
            " value(s) on the stack, but the operator returns ", expected);
 }
 
-void throwReboundOutArgument(const BridgeFrame& frame, size_t return_index, int argument_index) {
-  const OperatorHandle& op = *frame.op;
-  const DispatchKeySet ks = frame.ks;
+void throwReboundOutArgument(const BridgedCall& call, size_t return_index, int argument_index) {
+  const OperatorHandle& op = call.op();
+  const DispatchKeySet ks = call.ks;
   std::string argument = "its out/in-place argument";
   if (argument_index >= 0 && op.hasSchema()) {
     const Argument& arg = op.schema().arguments()[argument_index];

@@ -3,9 +3,11 @@
 // Two directions, both generated from the kernel's C++ signature at compile time:
 //  - `BoxedFromUnboxed<Functor>::call` lets a boxed caller (a fallback's redispatchBoxed, a
 //    program interpreter) run an unboxed kernel: it reads the last N stack values as the kernel's
-//    parameters, calls it, drops the arguments and pushes the results.
+//    parameters, calls it, drops the arguments and pushes the results. When the values are an
+//    unboxed caller's arguments that nobody has looked at, it takes those instead.
 //  - `callBoxedWithUnboxedArguments<Ret, Args...>` lets an unboxed caller run a boxed kernel (a
-//    backend fallback): it pushes the arguments, calls the kernel, and pops the results.
+//    backend fallback): it gives the kernel a Stack standing for the arguments, boxed only when
+//    read (Note [Deferred boxing], ivalue/stack.h), calls it, and pops the results.
 //
 // Note [Out arguments come back as the caller's own object]
 // An out or in-place kernel returns `Tensor&`, the very object the caller passed. When such a call
@@ -27,6 +29,7 @@
 
 #include "switchyard/dispatcher/dispatch_key_set.h"
 #include "switchyard/dispatcher/function_traits.h"
+#include "switchyard/dispatcher/unboxed_call.h"
 #include "switchyard/ivalue/ivalue.h"
 #include "switchyard/ivalue/stack.h"
 
@@ -147,19 +150,8 @@ constexpr size_t numReturns() {
 [[noreturn]] void throwStackTooSmall(const OperatorHandle& op, size_t needed, size_t available);
 [[noreturn]] void throwArgumentTypeError(const OperatorHandle& op, const IValue* args, size_t num_args,
                                          const std::string& what);
-// The boxed call's Stack, and what the error paths after the call need. Keeping `op` and `ks` in
-// the same object as the Stack, whose address the boxed kernel receives, keeps them in memory
-// rather than in callee-saved registers across the call, and the cold paths take the frame, so
-// only a failing call reads them again.
-struct BridgeFrame {
-  BridgeFrame(const OperatorHandle& o, DispatchKeySet k) : op(&o), ks(k) {}
-  Stack stack;
-  const OperatorHandle* op;
-  DispatchKeySet ks;
-};
-
-[[noreturn]] void throwWrongNumberOfReturns(const BridgeFrame& frame, size_t expected, size_t actual);
-[[noreturn]] void throwReboundOutArgument(const BridgeFrame& frame, size_t return_index, int argument_index);
+[[noreturn]] void throwWrongNumberOfReturns(const BridgedCall& call, size_t expected, size_t actual);
+[[noreturn]] void throwReboundOutArgument(const BridgedCall& call, size_t return_index, int argument_index);
 // Index of the argument that return `i` aliases (the out/in-place tensor), or -1.
 int aliasedArgumentOfReturn(const OperatorHandle& op, size_t return_index);
 
@@ -194,11 +186,23 @@ template <class KernelFunctor, bool TakesKeySet, class Ret, class... Params>
 struct BoxedFromUnboxedImpl<KernelFunctor, TakesKeySet, Ret, TypeList<Params...>> {
   static constexpr size_t kNumArgs = sizeof...(Params);
 
+  // Two paths, each out of line so that neither pays for the other's stack frame: this function
+  // only chooses, and jumps.
   static void call(OperatorKernel* functor, const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
+    if (const DeferredArguments* deferred = stack->takeDeferredArguments(&op)) {
+      // Note [Deferred boxing]: the caller's arguments, never boxed, are this kernel's parameters.
+      return callWithDeferredArguments(functor, ks, *deferred, stack);
+    }
+    return callWithBoxedArguments(functor, op, ks, stack);
+  }
+
+ private:
+  __attribute__((noinline)) static void callWithBoxedArguments(OperatorKernel* functor, const OperatorHandle& op,
+                                                               DispatchKeySet ks, Stack* stack) {
+    auto* kernel = static_cast<KernelFunctor*>(functor);
     if (__builtin_expect(stack->size() < kNumArgs, 0)) throwStackTooSmall(op, kNumArgs, stack->size());
     IValue* args = stack->data() + stack->size() - kNumArgs;
     auto converted = convertArguments(op, args, std::index_sequence_for<Params...>{});
-    auto* kernel = static_cast<KernelFunctor*>(functor);
     if constexpr (std::is_void_v<Ret>) {
       invoke(kernel, ks, converted, std::index_sequence_for<Params...>{});
       dropArguments(stack, args, -1);
@@ -222,7 +226,29 @@ struct BoxedFromUnboxedImpl<KernelFunctor, TakesKeySet, Ret, TypeList<Params...>
     }
   }
 
- private:
+  // Runs the kernel on the caller's own arguments and pushes its results onto the now empty stack,
+  // as callWithBoxedArguments leaves them: an out argument returned as itself is the caller's
+  // object, borrowed mutably, as if its slot had been relocated.
+  __attribute__((noinline)) static void callWithDeferredArguments(OperatorKernel* functor, DispatchKeySet ks,
+                                                                  const DeferredArguments& deferred, Stack* stack) {
+    auto* kernel = static_cast<KernelFunctor*>(functor);
+    const auto& arguments = static_cast<const UnboxedCall<Params...>&>(deferred).values;
+    if constexpr (std::is_void_v<Ret>) {
+      invoke(kernel, ks, arguments, std::index_sequence_for<Params...>{});
+    } else if constexpr (std::is_same_v<Ret, Tensor&> && soleMutableTensorParameter<Params...>() >= 0) {
+      constexpr int kOut = soleMutableTensorParameter<Params...>();
+      Tensor& result = invoke(kernel, ks, arguments, std::index_sequence_for<Params...>{});
+      if (__builtin_expect(&result == &std::get<kOut>(arguments), 1)) {
+        stack->emplaceBackWithinCapacity(kMutablyBorrowed, result);
+      } else {
+        stack->emplaceBackWithinCapacity(result);
+      }
+    } else {
+      typename OwnedReturn<Ret>::type result = invoke(kernel, ks, arguments, std::index_sequence_for<Params...>{});
+      ReturnPusher<typename OwnedReturn<Ret>::type, (numReturns<Ret>() <= kNumArgs)>::push(*stack, std::move(result));
+    }
+  }
+
   // Pops the arguments, except argument `keep` (when >= 0), which moves to the first argument's
   // slot as the result. Arguments whose C++ type unboxes only from values that hold nothing to
   // release (numbers, dtypes, devices, their optionals) had that tag checked when they were
@@ -249,7 +275,7 @@ struct BoxedFromUnboxedImpl<KernelFunctor, TakesKeySet, Ret, TypeList<Params...>
   }
 
   template <class Converted, size_t... I>
-  static decltype(auto) invoke(KernelFunctor* kernel, DispatchKeySet ks, Converted& converted,
+  static decltype(auto) invoke(KernelFunctor* kernel, DispatchKeySet ks, const Converted& converted,
                                std::index_sequence<I...>) {
     if constexpr (TakesKeySet) {
       return (*kernel)(ks, static_cast<Params>(std::get<I>(converted))...);
@@ -283,17 +309,17 @@ const Tensor* tensorAddress(const T& arg) {
 // Pops one return value of C++ type R from stack slot `index`.
 template <class R, int kSoleOut>
 struct ReturnPopper {
-  static R pop(const BridgeFrame& frame, IValue& slot, size_t index, const Tensor* const* tensor_args) {
+  static R pop(const BridgedCall& call, IValue& slot, size_t index, const Tensor* const* tensor_args) {
     using Decayed = std::decay_t<R>;
     if constexpr (std::is_reference_v<R> && std::is_same_v<Decayed, Tensor>) {
       // Note [Out arguments come back as the caller's own object]
-      const int arg = kSoleOut >= 0 ? kSoleOut : aliasedArgumentOfReturn(*frame.op, index);
+      const int arg = kSoleOut >= 0 ? kSoleOut : aliasedArgumentOfReturn(call.op(), index);
       const Tensor* original = arg >= 0 ? tensor_args[arg] : nullptr;
       if (__builtin_expect(original == nullptr ||
                                std::as_const(slot).toTensor().unsafeGetTensorImpl() !=
                                    original->unsafeGetTensorImpl(),
                            0)) {
-        throwReboundOutArgument(frame, index, arg);
+        throwReboundOutArgument(call, index, arg);
       }
       return const_cast<Tensor&>(*original);
     } else {
@@ -303,54 +329,19 @@ struct ReturnPopper {
 };
 template <int kSoleOut>
 struct ReturnPopper<Tensor, kSoleOut> {
-  static Tensor pop(const BridgeFrame&, IValue& slot, size_t, const Tensor* const*) {
+  static Tensor pop(const BridgedCall&, IValue& slot, size_t, const Tensor* const*) {
     return std::move(slot).toTensor();
   }
 };
 
 template <class Ret, int kSoleOut, size_t... I>
-Ret popReturns(const BridgeFrame& frame, Stack& stack, const Tensor* const* tensor_args,
+Ret popReturns(const BridgedCall& call, IValue* results, const Tensor* const* tensor_args,
                std::index_sequence<I...>) {
   if constexpr (sizeof...(I) == 1 && !IsTuple<std::decay_t<Ret>>::value) {
-    return ReturnPopper<Ret, kSoleOut>::pop(frame, stack[0], 0, tensor_args);
+    return ReturnPopper<Ret, kSoleOut>::pop(call, results[0], 0, tensor_args);
   } else {
     // Several returns: the schema says which argument each aliases.
-    return Ret(ReturnPopper<std::tuple_element_t<I, Ret>, -1>::pop(frame, stack[I], I, tensor_args)...);
-  }
-}
-
-// Note [Borrowed IValues]: the caller's arguments outlive the boxed call, so tensors and int lists
-// are boxed without a reference or a list object of their own.
-template <class T>
-constexpr bool kBoxedAsBorrowed = std::is_same_v<T, Tensor> || std::is_same_v<T, absl::Span<const int64_t>>;
-template <class T>
-constexpr bool kOptionalBoxedAsBorrowed = false;
-template <class T>
-constexpr bool kOptionalBoxedAsBorrowed<std::optional<T>> = kBoxedAsBorrowed<T>;
-
-// Pushes argument `arg`, whose parameter type is `Param`; a `Tensor&` is borrowed mutably.
-template <bool kWithinCapacity, class Param, class Arg>
-void pushArgument(Stack& stack, Arg& arg) {
-  auto emplace = [&stack](auto&&... value) {
-    if constexpr (kWithinCapacity) {
-      stack.emplaceBackWithinCapacity(std::forward<decltype(value)>(value)...);
-    } else {
-      stack.emplace_back(std::forward<decltype(value)>(value)...);
-    }
-  };
-  using Value = std::decay_t<Param>;
-  if constexpr (std::is_same_v<Param, Tensor&>) {
-    emplace(kMutablyBorrowed, arg);
-  } else if constexpr (kBoxedAsBorrowed<Value>) {
-    emplace(kBorrowed, static_cast<const Value&>(arg));
-  } else if constexpr (kOptionalBoxedAsBorrowed<Value>) {
-    if (arg.has_value()) {
-      emplace(kBorrowed, *arg);
-    } else {
-      emplace();
-    }
-  } else {
-    emplace(static_cast<const Value&>(arg));
+    return Ret(ReturnPopper<std::tuple_element_t<I, Ret>, -1>::pop(call, results[I], I, tensor_args)...);
   }
 }
 
@@ -359,21 +350,36 @@ Ret callBoxedWithUnboxedArguments(void (*boxed)(OperatorKernel*, const OperatorH
                                   OperatorKernel* functor, const OperatorHandle& op, DispatchKeySet ks,
                                   Args&... args) {
   constexpr size_t kNumReturns = numReturns<Ret>();
-  if constexpr (kNumReturns == 0) {
-    Stack stack;
-    (pushArgument<(sizeof...(Args) <= kInlineStackSize), Args>(stack, args), ...);
-    boxed(functor, op, ks, &stack);
-  } else {
-    BridgeFrame frame(op, ks);
-    Stack& stack = frame.stack;
-    (pushArgument<(sizeof...(Args) <= kInlineStackSize), Args>(stack, args), ...);
-    boxed(functor, op, ks, &stack);
+  // Note [Deferred boxing]: the arguments are boxed only if the kernel looks at them.
+  const UnboxedCall<Args...> call(op, ks, args...);
+  Stack stack;
+  stack.deferArguments(&call, sizeof...(Args));
+  boxed(functor, op, ks, &stack);
+  if constexpr (kNumReturns > 0) {
     if (__builtin_expect(stack.size() != kNumReturns, 0)) {
-      throwWrongNumberOfReturns(frame, kNumReturns, stack.size());
+      throwWrongNumberOfReturns(call, kNumReturns, stack.size());
+    }
+    // A kernel that left its arguments untouched left them as its results, so they box now; with
+    // a different number of arguments and results, the right count means the arguments are gone.
+    IValue* results = sizeof...(Args) == kNumReturns ? stack.data() : stack.dataWithoutDeferredArguments();
+    constexpr int kSoleOut = soleMutableTensorParameter<Args...>();
+    if constexpr (std::is_same_v<Ret, Tensor>) {
+      // The usual result, a tensor the kernel made: moved out, and its slot forgotten.
+      if (__builtin_expect(results[0].isOwnedTensor(), 1)) {
+        Tensor result = results[0].moveOwnedTensor();
+        stack.forgetAll();
+        return result;
+      }
+    } else if constexpr (std::is_same_v<Ret, Tensor&> && kSoleOut >= 0) {
+      // The usual result of an out or in-place kernel: the caller's own object, still borrowed.
+      Tensor& out = std::get<kSoleOut>(std::forward_as_tuple(args...));
+      if (__builtin_expect(results[0].isMutableBorrowOf(out), 1)) {
+        stack.forgetAll();
+        return out;
+      }
     }
     const Tensor* tensor_args[] = {tensorAddress(args)..., nullptr};
-    Ret result = popReturns<Ret, soleMutableTensorParameter<Args...>()>(frame, stack, tensor_args,
-                                                                       std::make_index_sequence<kNumReturns>{});
+    Ret result = popReturns<Ret, kSoleOut>(call, results, tensor_args, std::make_index_sequence<kNumReturns>{});
     // A tensor moved out of its slot leaves None or a borrow behind: nothing to destroy.
     if constexpr (std::is_same_v<Ret, Tensor>) stack.forgetAll();
     return result;

@@ -205,6 +205,14 @@ class IValue {
     if (__builtin_expect(list.size() > UINT32_MAX, 0)) throwIntListTooLongToBorrow(list.size());
   }
   bool isBorrowed() const { return ownership() >= Ownership::Borrowed; }
+  // A tensor this IValue holds a reference to (one header comparison).
+  bool isOwnedTensor() const { return header() == headerOf(Tag::Tensor, Ownership::Owned); }
+  // Moves the tensor out of an IValue that isOwnedTensor(), leaving an undefined tensor behind.
+  Tensor moveOwnedTensor() { return std::move(payload_.as_tensor); }
+  // `t` itself, mutably borrowed: an out argument that came back as the caller's own object.
+  bool isMutableBorrowOf(const Tensor& t) const {
+    return header() == headerOf(Tag::Tensor, Ownership::MutablyBorrowed) && payload_.as_borrowed_tensor == &t;
+  }
 
   IValue(const IValue& other) : IValue(other, BitwiseCopy{}) {
     if (ownership() == Ownership::Owned) {
@@ -344,10 +352,18 @@ class IValue {
   struct WordBits {};
 
   Ownership ownership() const { return static_cast<Ownership>(header_[1]); }
-  // One two-byte store rather than two one-byte ones (the header is in little-endian order).
+  // One two-byte store (or load) rather than two one-byte ones (the header is in little-endian order).
+  static constexpr uint16_t headerOf(Tag tag, Ownership ownership) {
+    return static_cast<uint16_t>(static_cast<uint16_t>(tag) | static_cast<uint16_t>(ownership) << 8);
+  }
   void setHeader(Tag tag, Ownership ownership) {
-    const uint16_t header = static_cast<uint16_t>(static_cast<uint16_t>(tag) | static_cast<uint16_t>(ownership) << 8);
+    const uint16_t header = headerOf(tag, ownership);
     std::memcpy(header_, &header, sizeof(header_));
+  }
+  uint16_t header() const {
+    uint16_t header;
+    std::memcpy(&header, header_, sizeof(header));
+    return header;
   }
 
   IValue(Tag tag, int64_t payload, WordBits) noexcept {

@@ -10,6 +10,7 @@ static void relocate(IValue* destination, IValue* source, size_t count) {
 }
 
 void Stack::grow(size_t min_capacity) {
+  boxDeferredArguments();  // relocate values, not the bytes of slots that were never written
   const size_t new_capacity = std::max(min_capacity, 2 * capacity());
   auto* fresh = static_cast<IValue*>(::operator new(new_capacity * sizeof(IValue)));
   const size_t count = size();
@@ -21,6 +22,7 @@ void Stack::grow(size_t min_capacity) {
 }
 
 void Stack::takeFrom(Stack& other) noexcept {
+  other.boxDeferredArguments();  // the moved-to Stack may outlive the call that deferred them
   if (other.onHeap()) {
     begin_ = other.begin_;
     end_ = other.end_;

@@ -12,6 +12,28 @@
 // pointers that are valid either way. IValues are trivially relocatable (a tag and one word), so
 // growing or moving a Stack is a memcpy. Relocating within a Stack keeps borrowed values borrowed;
 // moving the whole Stack makes them owned, since it may outlive the call (Note [Borrowed IValues]).
+//
+// Note [Deferred boxing]
+// When an unboxed call reaches a boxed kernel (a backend fallback), the bridge does not box the
+// arguments up front. It hands the kernel a Stack that *stands for* them: `size()` is the number
+// of arguments, and the first thing that looks at a value (indexing, iterating, `data()`, `pop`,
+// `back()`, pushing, copying or moving the Stack) boxes them all, exactly as they would have been
+// boxed eagerly (borrowed, Note [Borrowed IValues]). A fallback that inspects its arguments pays
+// for boxing them then; one that passes them on untouched (a profiler, a mode that only sets
+// thread-local state, any `op.redispatchBoxed(ks, stack)` that does not read the stack first) does
+// not, and when the kernel it reaches is unboxed, that kernel's boxed wrapper takes the caller's
+// arguments as they are (`takeDeferredArguments`) instead of unboxing IValues that were never
+// made. Dropping all the arguments unread (`drop(stack, n)`, `clear()`) boxes nothing either.
+// Boxing on first read can fail only as eager boxing would have (an allocation, an int list too
+// long to borrow); the read then throws, as every read of them will.
+//
+// The invariant that makes this safe: while arguments are deferred they are the Stack's only
+// values, so any operation that could observe or change a value boxes them first, and a kernel
+// may take them unboxed only when the Stack is untouched since the bridge made it. Who may take
+// them is recorded as their owner: the operator handle the call was made through. Every typed
+// call to an operator and every unboxed kernel of it share one C++ signature (Note [Unboxed
+// signatures must match exactly]), so a kernel reached through that handle reads the arguments
+// as the types they are. bench/README.md measures both kinds of fallback.
 #pragma once
 
 #include <cstddef>
@@ -27,13 +49,24 @@ namespace sy {
 
 inline constexpr size_t kInlineStackSize = 8;
 
+// The arguments of an unboxed call that reached a boxed kernel, not yet boxed (Note [Deferred
+// boxing]). The bridge derives from this to hold the arguments themselves.
+struct DeferredArguments {
+  // Constructs the arguments, boxed, in the raw storage `slots` (one slot each). Should boxing one
+  // of them throw, every slot is left holding None.
+  void (*box)(const DeferredArguments& self, IValue* slots);
+  // The only party that may take the arguments unboxed (the bridge records the operator handle).
+  const void* owner;
+};
+
 class Stack {
  public:
   using value_type = IValue;
   using iterator = IValue*;
   using const_iterator = const IValue*;
 
-  Stack() noexcept : begin_(inlineSlots()), end_(begin_), capacity_end_(begin_ + kInlineStackSize) {}
+  Stack() noexcept
+      : begin_(inlineSlots()), end_(begin_), capacity_end_(begin_ + kInlineStackSize), deferred_(nullptr) {}
   Stack(std::initializer_list<IValue> values) : Stack() {
     reserve(values.size());
     for (const IValue& v : values) new (end_++) IValue(v);
@@ -64,54 +97,97 @@ class Stack {
     releaseHeap();
   }
 
+  // The number of values, deferred arguments included; the only accessor that does not box them.
   size_t size() const { return static_cast<size_t>(end_ - begin_); }
   bool empty() const { return end_ == begin_; }
   size_t capacity() const { return static_cast<size_t>(capacity_end_ - begin_); }
-  IValue* data() { return begin_; }
-  const IValue* data() const { return begin_; }
-  iterator begin() { return begin_; }
-  iterator end() { return end_; }
-  const_iterator begin() const { return begin_; }
-  const_iterator end() const { return end_; }
-  IValue& operator[](size_t i) { return begin_[i]; }
-  const IValue& operator[](size_t i) const { return begin_[i]; }
-  IValue& front() { return *begin_; }
-  IValue& back() { return end_[-1]; }
-  const IValue& back() const { return end_[-1]; }
+  IValue* data() { return boxed(); }
+  const IValue* data() const { return boxed(); }
+  iterator begin() { return boxed(); }
+  iterator end() {
+    boxDeferredArguments();
+    return end_;
+  }
+  const_iterator begin() const { return boxed(); }
+  const_iterator end() const {
+    boxDeferredArguments();
+    return end_;
+  }
+  IValue& operator[](size_t i) { return boxed()[i]; }
+  const IValue& operator[](size_t i) const { return boxed()[i]; }
+  IValue& front() { return *boxed(); }
+  IValue& back() { return *(end() - 1); }
+  const IValue& back() const { return *(end() - 1); }
 
   template <class... Args>
   IValue& emplace_back(Args&&... args) {
+    boxDeferredArguments();
     if (__builtin_expect(end_ == capacity_end_, 0)) grow(size() + 1);
     return *new (end_++) IValue(std::forward<Args>(args)...);
   }
   // For callers that know there is room (a fresh Stack holds kInlineStackSize values; a call that
-  // popped its arguments has room for as many results).
+  // popped its arguments has room for as many results) and that no arguments are deferred (the
+  // boxing bridges, after they took or boxed them).
   template <class... Args>
   IValue& emplaceBackWithinCapacity(Args&&... args) {
     return *new (end_++) IValue(std::forward<Args>(args)...);
   }
   void push_back(const IValue& v) { emplace_back(v); }
   void push_back(IValue&& v) { emplace_back(std::move(v)); }
-  void pop_back() { (--end_)->~IValue(); }
-  // Destroys the last n values.
+  void pop_back() {
+    IValue* last = end() - 1;
+    last->~IValue();
+    end_ = last;
+  }
+  // Destroys the last n values. Dropping every deferred argument boxes none of them.
   void truncateBy(size_t n) {
+    if (__builtin_expect(deferred_ != nullptr, 0) && dropDeferredArguments(n)) return;
     IValue* old_end = end_;
     end_ -= n;
     for (IValue* v = end_; v != old_end; ++v) v->~IValue();
   }
   // Forget the last n (or all) values without destroying them: for callers that destroyed them
   // already, or relocated them, or know that they hold nothing to release.
-  void forgetLast(size_t n) { end_ -= n; }
-  void forgetAll() { end_ = begin_; }
+  void forgetLast(size_t n) {
+    if (__builtin_expect(deferred_ != nullptr, 0) && dropDeferredArguments(n)) return;
+    end_ -= n;
+  }
+  void forgetAll() {
+    deferred_ = nullptr;
+    end_ = begin_;
+  }
   void clear() { truncateBy(size()); }
   void reserve(size_t n) {
     if (n > capacity()) grow(n);
   }
   void resize(size_t n) {
     if (n < size()) return truncateBy(size() - n);
+    boxDeferredArguments();
     reserve(n);
     while (size() < n) new (end_++) IValue();
   }
+
+  // Note [Deferred boxing]. For the unboxed-to-boxed bridge: this empty Stack now stands for
+  // `count` arguments, which `arguments->box` boxes when something first looks at them.
+  // `arguments` must outlive the Stack's use.
+  void deferArguments(const DeferredArguments* arguments, size_t count) {
+    reserve(count);
+    deferred_ = arguments;
+    end_ = begin_ + count;
+  }
+  // For a kernel that can take the arguments unboxed: when the Stack holds only arguments deferred
+  // for `owner` and untouched since, returns them and leaves the Stack empty; otherwise null
+  // (the arguments, if any, stay deferred and box when read).
+  const DeferredArguments* takeDeferredArguments(const void* owner) {
+    const DeferredArguments* arguments = deferred_;
+    if (arguments == nullptr || arguments->owner != owner) return nullptr;
+    forgetAll();
+    return arguments;
+  }
+  bool hasDeferredArguments() const { return deferred_ != nullptr; }
+  // The values, for callers that know no arguments are deferred (the bridge, when the number of
+  // values left differs from the number of arguments it deferred).
+  IValue* dataWithoutDeferredArguments() { return begin_; }
   iterator erase(iterator first, iterator last);
   iterator erase(iterator pos) { return erase(pos, pos + 1); }
   iterator insert(iterator pos, IValue value);
@@ -128,9 +204,38 @@ class Stack {
   // Moves `other`'s values into this empty Stack, leaving `other` empty with inline storage.
   void takeFrom(Stack& other) noexcept;
 
+  // Boxes deferred arguments, if any, before a value is read or the Stack changes.
+  void boxDeferredArguments() const {
+    if (__builtin_expect(deferred_ != nullptr, 0)) boxDeferredArgumentsNow();
+  }
+  // Cleared after boxing, so the compiler knows the accessors that follow have nothing to box.
+  // Should boxing throw, the arguments stay deferred (the slots hold Nones meanwhile): the next
+  // read fails the same way, and dropping them drops them.
+  void boxDeferredArgumentsNow() const {
+    deferred_->box(*deferred_, begin_);
+    deferred_ = nullptr;
+  }
+  // Removing the last n values while arguments are deferred: all of them are dropped unboxed
+  // (returns true); fewer, and they are boxed first (returns false: the caller removes them).
+  bool dropDeferredArguments(size_t n) {
+    if (n == size()) {
+      forgetAll();
+      return true;
+    }
+    boxDeferredArgumentsNow();
+    return false;
+  }
+  IValue* boxed() const {
+    boxDeferredArguments();
+    return begin_;
+  }
+
   IValue* begin_;
   IValue* end_;
   IValue* capacity_end_;
+  // Note [Deferred boxing]: while set, the Stack's values are these arguments, not yet boxed.
+  // Boxing them on a read through a const Stack changes how they are held, not what they are.
+  mutable const DeferredArguments* deferred_;
   alignas(IValue) unsigned char inline_storage_[kInlineStackSize * sizeof(IValue)];
 };
 

@@ -118,6 +118,34 @@ TEST(BorrowedTensor, UndefinedTensorCanBeBorrowedAndCopied) {
   EXPECT_FALSE(copy.toTensor().defined());
 }
 
+// The two results the unboxed-to-boxed bridge takes without a full conversion.
+TEST(BridgeResults, OnlyATensorReferenceIsAnOwnedTensor) {
+  Tensor t = sy::zeros({1});
+  EXPECT_TRUE(IValue(t).isOwnedTensor());
+  EXPECT_FALSE(IValue(kBorrowed, t).isOwnedTensor());
+  EXPECT_FALSE(IValue(kMutablyBorrowed, t).isOwnedTensor());
+  EXPECT_FALSE(IValue(int64_t{1}).isOwnedTensor());
+  EXPECT_FALSE(IValue().isOwnedTensor());
+}
+
+TEST(BridgeResults, MovingTheOwnedTensorOutLeavesAnUndefinedOne) {
+  Tensor t = sy::zeros({1});
+  IValue v(t);
+  Tensor moved = v.moveOwnedTensor();
+  EXPECT_TRUE(moved.is_same(t));
+  EXPECT_EQ(t.use_count(), 2u);
+  EXPECT_FALSE(std::as_const(v).toTensor().defined());
+}
+
+TEST(BridgeResults, AMutableBorrowIsOfTheObjectItWasMadeFrom) {
+  Tensor t = sy::zeros({1});
+  Tensor same_impl = t;
+  EXPECT_TRUE(IValue(kMutablyBorrowed, t).isMutableBorrowOf(t));
+  EXPECT_FALSE(IValue(kMutablyBorrowed, t).isMutableBorrowOf(same_impl));
+  EXPECT_FALSE(IValue(kBorrowed, t).isMutableBorrowOf(t));
+  EXPECT_FALSE(IValue(t).isMutableBorrowOf(t));
+}
+
 TEST(BorrowedIntList, ReadsTheCallersArray) {
   std::vector<int64_t> sizes{2, 3, 4};
   const IValue v(kBorrowed, absl::Span<const int64_t>(sizes));

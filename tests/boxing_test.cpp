@@ -295,22 +295,33 @@ using EverythingSignature =
            const std::vector<double>&, const std::vector<bool>&, sy::TensorList, std::optional<int64_t>,
            std::optional<sy::IntArrayRef>);
 
-class ArgumentRoundTrip : public ::testing::TestWithParam<bool> {
+// How the arguments travel from the unboxed caller to the unboxed CPU kernel.
+enum class Route {
+  Direct,              // no boxed kernel in between
+  ForwardingFallback,  // a fallback that redispatches untouched arguments (Note [Deferred boxing])
+  ReadingFallback,     // a fallback that reads them first: boxed by the caller, unboxed for the kernel
+};
+
+class ArgumentRoundTrip : public ::testing::TestWithParam<Route> {
  protected:
-  // Boxed path: a fallthrough-free boxed kernel on PrivateUse3 that just redispatches boxed, so
-  // the arguments get boxed by the unboxed caller and unboxed again for the CPU kernel.
   ArgumentRoundTrip() {
     cpu_.impl("everything", &everythingKernel);
-    if (GetParam()) {
+    if (GetParam() == Route::ForwardingFallback) {
       fallback_.fallback(sy::CppFunction::makeFromBoxedLambda([](const OperatorHandle& op, DispatchKeySet ks, Stack* s) {
+        op.redispatchBoxed(ks.remove(DispatchKey::PrivateUse3), s);
+      }));
+    } else if (GetParam() == Route::ReadingFallback) {
+      fallback_.fallback(sy::CppFunction::makeFromBoxedLambda([](const OperatorHandle& op, DispatchKeySet ks, Stack* s) {
+        for (const IValue& argument : std::as_const(*s)) EXPECT_FALSE(argument.typeName().empty());
+        EXPECT_FALSE(s->hasDeferredArguments());
         op.redispatchBoxed(ks.remove(DispatchKey::PrivateUse3), s);
       }));
     }
   }
-  // Carries PrivateUse3 only when the boxed kernel is registered.
+  // Carries PrivateUse3 only when a fallback is registered.
   Tensor argumentTensor() {
     Tensor t = sy::zeros({1});
-    if (GetParam()) t.unsafeGetTensorImpl()->set_key_set({DispatchKey::CPU, DispatchKey::PrivateUse3});
+    if (GetParam() != Route::Direct) t.unsafeGetTensorImpl()->set_key_set({DispatchKey::CPU, DispatchKey::PrivateUse3});
     return t;
   }
   Library cpu_{Library::IMPL, "boxing_test", DispatchKey::CPU};
@@ -363,8 +374,16 @@ TEST_P(ArgumentRoundTrip, OptionalArgumentsArriveAsNone) {
   EXPECT_EQ(seen.sc, sy::Scalar(int64_t{3}));
 }
 
-INSTANTIATE_TEST_SUITE_P(UnboxedAndBoxed, ArgumentRoundTrip, ::testing::Values(false, true),
-                         [](const auto& info) { return info.param ? "ThroughBoxedKernel" : "Direct"; });
+INSTANTIATE_TEST_SUITE_P(UnboxedAndBoxed, ArgumentRoundTrip,
+                         ::testing::Values(Route::Direct, Route::ForwardingFallback, Route::ReadingFallback),
+                         [](const auto& info) {
+                           switch (info.param) {
+                             case Route::Direct: return "Direct";
+                             case Route::ForwardingFallback: return "ThroughForwardingFallback";
+                             case Route::ReadingFallback: return "ThroughReadingFallback";
+                           }
+                           return "";
+                         });
 
 std::tuple<int64_t, double, bool> scalarsKernel(const Tensor&) { return {7, 0.25, true}; }
 std::vector<Tensor> listKernel(const Tensor& self) { return {self, self}; }
