@@ -65,9 +65,9 @@ ScalarType binaryResultType(const Tensor& a, const Scalar& b) { return ResultTyp
 
 // ---- Argument checks ---------------------------------------------------------------------------
 
-void checkOnCPU(const char* op, const char* argument, const Tensor& t) {
+void throwNotOnCPU(const char* op, const char* argument, const Tensor& t) {
   SY_CHECK(t.defined(), op, ": argument '", argument, "' is an undefined tensor");
-  SY_CHECK(t.is_cpu(), op, ": argument '", argument, "' is on ", t.device(),
+  SY_ERROR(op, ": argument '", argument, "' is on ", t.device(),
            ", but this is the CPU kernel; copy the tensor to the CPU first or register a kernel for its backend");
 }
 

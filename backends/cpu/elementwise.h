@@ -74,7 +74,11 @@ constexpr ScalarType promotedToFloating(ScalarType dtype) {
 // ---- Argument checks ---------------------------------------------------------------------------
 
 // Raises when `t` is not a CPU tensor: "aten::acos.out: argument 'self' is on accel, but ...".
-void checkOnCPU(const char* op, const char* argument, const Tensor& t);
+// Every kernel checks every argument, so the test is inline and the message is built out of line.
+[[noreturn]] void throwNotOnCPU(const char* op, const char* argument, const Tensor& t);
+inline void checkOnCPU(const char* op, const char* argument, const Tensor& t) {
+  if (__builtin_expect(!t.defined() || !t.is_cpu(), 0)) throwNotOnCPU(op, argument, t);
+}
 
 // Raises "aten::add.out: argument 'self' has dtype Undefined, which this kernel does not support
 // (supported: ...)" unless `dtype` is in the DtypeSet `allowed`.

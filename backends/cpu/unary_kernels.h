@@ -82,15 +82,6 @@ namespace unary {
 // PyTorch's "unary float op" rule: Float and Double stay, Bool, Int and Long compute in Float.
 constexpr ScalarType floatingResultType(ScalarType input) { return isFloatingType(input) ? input : ScalarType::Float; }
 
-// `self` is a defined CPU tensor of one of the five element types (raises naming op and 'self').
-void checkInput(const char* op, const Tensor& self);
-
-// checkInput, then the floating result dtype of `self`.
-inline ScalarType checkedFloatingResult(const char* op, const Tensor& self) {
-  checkInput(op, self);
-  return floatingResultType(self.scalar_type());
-}
-
 // Raises the dtype visitors' "argument 'self' has dtype Int, which this kernel does not support
 // (supported: Float, Double)" unless `dtype` is in `Allowed` (a DtypeSet).
 template <unsigned Allowed>
@@ -99,6 +90,18 @@ void checkDtypeIn(const char* op, const char* argument, ScalarType dtype) {
   if (bit < 0 || bit >= kNumScalarTypes || ((Allowed >> bit) & 1u) == 0) {
     detail::throwUnsupportedDtype(op, argument, dtype, Allowed);
   }
+}
+
+// `self` is a defined CPU tensor of one of the five element types (raises naming op and 'self').
+inline void checkInput(const char* op, const Tensor& self) {
+  checkOnCPU(op, "self", self);
+  checkDtypeIn<kAllDtypes>(op, "self", self.scalar_type());
+}
+
+// checkInput, then the floating result dtype of `self`.
+inline ScalarType checkedFloatingResult(const char* op, const Tensor& self) {
+  checkInput(op, self);
+  return floatingResultType(self.scalar_type());
 }
 
 // A tensor about to be written must not have several elements in one memory location (an

@@ -28,11 +28,6 @@ namespace sy::cpu {
 
 namespace unary {
 
-void checkInput(const char* op, const Tensor& self) {
-  checkOnCPU(op, "self", self);
-  checkDtypeIn<kAllDtypes>(op, "self", self.scalar_type());
-}
-
 void checkNoInternalOverlap(const char* op, const char* argument, const Tensor& t) {
   for (int64_t d = 0; d < t.dim(); ++d) {
     SY_CHECK(t.stride(d) != 0 || t.size(d) <= 1, op,
