@@ -15,7 +15,7 @@ import re
 import subprocess
 import sys
 
-ROWS = ["direct", "base", "perop_redispatch", "perop_exclude", "fallthrough", "fallback"]
+ROWS = ["direct", "base", "perop_redispatch", "perop_exclude", "fallthrough", "fallback", "fallback_reading"]
 COLUMNS = ["acos.out/1", "acos.out/64", "acos/1", "acos/64", "noop"]
 LOOP_COUNTS = (1000, 3000)
 
@@ -53,9 +53,9 @@ def measure_instructions(binary, jobs, rows=ROWS, columns=COLUMNS):
         return dict(zip(cells, counts))
 
 
-def measure_times(binary, repetitions, min_time):
+def measure_times(binary, repetitions, min_time, rows=ROWS):
     times = {}
-    for row in ROWS:
+    for row in rows:
         result = subprocess.run(
             [binary, f"--row={row}", f"--benchmark_repetitions={repetitions}",
              "--benchmark_report_aggregates_only=true", "--benchmark_format=json",
@@ -74,10 +74,10 @@ def table(header, rows):
     return "\n".join(out + [line(r) for r in rows])
 
 
-def print_time_table(times):
+def print_time_table(times, row_names=ROWS):
     print("\nTime per call (Google Benchmark, median), in the form of PyTorch's note:\n")
     rows = []
-    for row in ROWS:
+    for row in row_names:
         cells = [row]
         for column in COLUMNS:
             value, base = times.get((row, column)), times.get(("base", column))
@@ -110,6 +110,8 @@ def print_instruction_tables(counts):
 
 # libtorch loads slowly under valgrind, so the PyTorch comparison measures only what the targets use.
 TORCH_ROWS = ["direct", "base", "perop_redispatch", "fallthrough", "fallback"]
+# PyTorch's fallbacks always box, so torch_overhead_bench has no fallback_reading row.
+TORCH_TIME_ROWS = [row for row in ROWS if row != "fallback_reading"]
 TORCH_COLUMNS = ["acos.out/1", "acos/1"]
 
 
@@ -162,7 +164,8 @@ def main():
         torch_counts = measure_instructions(args.torch_binary, args.jobs, TORCH_ROWS, TORCH_COLUMNS)
         if not args.callgrind_only:
             print("\nPyTorch (libtorch):")
-            print_time_table(measure_times(args.torch_binary, args.repetitions, args.min_time))
+            print_time_table(measure_times(args.torch_binary, args.repetitions, args.min_time, TORCH_TIME_ROWS),
+                             TORCH_TIME_ROWS)
         print_torch_comparison(counts, torch_counts)
     results = evaluate_targets(counts)
     if args.check:

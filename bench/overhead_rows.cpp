@@ -1,5 +1,9 @@
 #include "overhead_rows.h"
 
+#include <utility>
+
+#include "benchmark/benchmark.h"
+
 namespace sy::bench {
 namespace {
 
@@ -27,12 +31,17 @@ Tensor acosExclude(const Tensor& self) {
 void redispatchBelowExtraKey(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
   op.redispatchBoxed(ks.remove(kExtraKey), stack);
 }
+// As a fallback that inspects its arguments (a tracer, a device-copying fallback) does.
+void readArgumentsThenRedispatch(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
+  for (const IValue& argument : std::as_const(*stack)) benchmark::DoNotOptimize(argument.tag());
+  op.redispatchBoxed(ks.remove(kExtraKey), stack);
+}
 
 }  // namespace
 
 const std::vector<std::string>& rowNames() {
-  static const std::vector<std::string> names{"direct",        "base",        "perop_redispatch",
-                                              "perop_exclude", "fallthrough", "fallback"};
+  static const std::vector<std::string> names{"direct",        "base",        "perop_redispatch", "perop_exclude",
+                                              "fallthrough",   "fallback",    "fallback_reading"};
   return names;
 }
 
@@ -76,6 +85,10 @@ RowSetup::RowSetup(Row row) : row_(row) {
     case Row::BackendFallback:
       libraries_.push_back(fallback());
       libraries_.back()->fallback(CppFunction::makeFromBoxedFunction<&redispatchBelowExtraKey>());
+      break;
+    case Row::ReadingFallback:
+      libraries_.push_back(fallback());
+      libraries_.back()->fallback(CppFunction::makeFromBoxedFunction<&readArgumentsThenRedispatch>());
       break;
   }
   guard_ = enterRowOnThisThread();

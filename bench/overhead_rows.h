@@ -20,9 +20,11 @@ enum class Row {
   PerOpExclude,     // extra key with per-op kernels that exclude KEY and make a fresh call
   Fallthrough,      // extra key with m.fallback(makeFallthrough())
   BackendFallback,  // extra key with a boxed fallback calling op.redispatchBoxed(ks.remove(KEY), ...)
+  ReadingFallback,  // the same fallback reading every argument first, so that they are boxed
+                    // (Note [Deferred boxing]: the row above passes them on unboxed)
 };
 
-// "direct", "base", "perop_redispatch", "perop_exclude", "fallthrough", "fallback".
+// "direct", "base", "perop_redispatch", "perop_exclude", "fallthrough", "fallback", "fallback_reading".
 const std::vector<std::string>& rowNames();
 bool parseRow(const std::string& name, Row* row);
 
