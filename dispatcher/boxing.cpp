@@ -57,14 +57,14 @@ void throwArgumentTypeError(const OperatorHandle& op, const IValue* args, size_t
 }
 
 void throwWrongNumberOfReturns(const BridgedCall& call, size_t expected, size_t actual) {
-  const OperatorHandle& op = call.op();
+  const OperatorHandle& op = *call.op;
   const DispatchKeySet ks = call.ks;
   SY_ERROR("the boxed kernel for ", opName(op), " on dispatch key ", ks.highestPriorityTypeId(), " left ", actual,
            " value(s) on the stack, but the operator returns ", expected);
 }
 
 void throwReboundOutArgument(const BridgedCall& call, size_t return_index, int argument_index) {
-  const OperatorHandle& op = call.op();
+  const OperatorHandle& op = *call.op;
   const DispatchKeySet ks = call.ks;
   std::string argument = "its out/in-place argument";
   if (argument_index >= 0 && op.hasSchema()) {

@@ -189,7 +189,7 @@ struct BoxedFromUnboxedImpl<KernelFunctor, TakesKeySet, Ret, TypeList<Params...>
   // Two paths, each out of line so that neither pays for the other's stack frame: this function
   // only chooses, and jumps.
   static void call(OperatorKernel* functor, const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
-    if (const DeferredArguments* deferred = stack->takeDeferredArguments(&op)) {
+    if (const DeferredArguments* deferred = stack->deferredArgumentsOfType(&kUnboxedCallType<Params...>)) {
       // Note [Deferred boxing]: the caller's arguments, never boxed, are this kernel's parameters.
       return callWithDeferredArguments(functor, ks, *deferred, stack);
     }
@@ -226,18 +226,21 @@ struct BoxedFromUnboxedImpl<KernelFunctor, TakesKeySet, Ret, TypeList<Params...>
     }
   }
 
-  // Runs the kernel on the caller's own arguments and pushes its results onto the now empty stack,
-  // as callWithBoxedArguments leaves them: an out argument returned as itself is the caller's
-  // object, borrowed mutably, as if its slot had been relocated.
+  // Runs the kernel on the caller's own arguments, then replaces them on the stack with its
+  // results, as callWithBoxedArguments leaves them: an out argument returned as itself is the
+  // caller's object, borrowed mutably, as if its slot had been relocated. Should the kernel throw,
+  // the stack still stands for the arguments, as a boxed stack would still hold them.
   __attribute__((noinline)) static void callWithDeferredArguments(OperatorKernel* functor, DispatchKeySet ks,
                                                                   const DeferredArguments& deferred, Stack* stack) {
     auto* kernel = static_cast<KernelFunctor*>(functor);
     const auto& arguments = static_cast<const UnboxedCall<Params...>&>(deferred).values;
     if constexpr (std::is_void_v<Ret>) {
       invoke(kernel, ks, arguments, std::index_sequence_for<Params...>{});
+      stack->forgetAll();
     } else if constexpr (std::is_same_v<Ret, Tensor&> && soleMutableTensorParameter<Params...>() >= 0) {
       constexpr int kOut = soleMutableTensorParameter<Params...>();
       Tensor& result = invoke(kernel, ks, arguments, std::index_sequence_for<Params...>{});
+      stack->forgetAll();
       if (__builtin_expect(&result == &std::get<kOut>(arguments), 1)) {
         stack->emplaceBackWithinCapacity(kMutablyBorrowed, result);
       } else {
@@ -245,6 +248,7 @@ struct BoxedFromUnboxedImpl<KernelFunctor, TakesKeySet, Ret, TypeList<Params...>
       }
     } else {
       typename OwnedReturn<Ret>::type result = invoke(kernel, ks, arguments, std::index_sequence_for<Params...>{});
+      stack->forgetAll();
       ReturnPusher<typename OwnedReturn<Ret>::type, (numReturns<Ret>() <= kNumArgs)>::push(*stack, std::move(result));
     }
   }
@@ -313,7 +317,7 @@ struct ReturnPopper {
     using Decayed = std::decay_t<R>;
     if constexpr (std::is_reference_v<R> && std::is_same_v<Decayed, Tensor>) {
       // Note [Out arguments come back as the caller's own object]
-      const int arg = kSoleOut >= 0 ? kSoleOut : aliasedArgumentOfReturn(call.op(), index);
+      const int arg = kSoleOut >= 0 ? kSoleOut : aliasedArgumentOfReturn(*call.op, index);
       const Tensor* original = arg >= 0 ? tensor_args[arg] : nullptr;
       if (__builtin_expect(original == nullptr ||
                                std::as_const(slot).toTensor().unsafeGetTensorImpl() !=

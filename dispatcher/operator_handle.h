@@ -37,6 +37,8 @@ class OperatorHandle {
   // FuncType does not fit the schema or differs from the registered kernels' C++ signature.
   template <class FuncType>
   TypedOperatorHandle<FuncType> typed() const {
+    static_assert(!detail::KernelSignature<FuncType>::takes_dispatch_key_set,
+                  "typed<>() takes the operator's signature; a DispatchKeySet is what redispatch() adds");
     checkTypedSignature(inferSignature<FuncType>());
     return TypedOperatorHandle<FuncType>(entry_);
   }
@@ -72,8 +74,6 @@ class OperatorHandle {
 template <class Ret, class... Args>
 class TypedOperatorHandle<Ret(Args...)> : public OperatorHandle {
  public:
-  explicit TypedOperatorHandle(OperatorEntry* entry) : OperatorHandle(entry) {}
-
   // The hot path: extract keys, one TLS read, one table load, one indirect call.
   Ret call(Args... args) const {
     const OperatorEntry& entry = *entry_;
@@ -86,6 +86,13 @@ class TypedOperatorHandle<Ret(Args...)> : public OperatorHandle {
     DispatchKeySet masked = entry.maskForRedispatch(ks);
     return entry.lookup(masked).template call<Ret, Args...>(*this, masked, std::forward<Args>(args)...);
   }
+
+ private:
+  // Only after the signature has been checked against the operator's (typed<>(),
+  // Dispatcher::staticTypedHandle): the unboxed path relies on it.
+  friend class OperatorHandle;
+  friend class Dispatcher;
+  explicit TypedOperatorHandle(OperatorEntry* entry) : OperatorHandle(entry) {}
 };
 
 }  // namespace sy

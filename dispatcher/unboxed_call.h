@@ -58,26 +58,29 @@ template <class Param>
 using DeferredArgument =
     std::conditional_t<std::is_reference_v<Param> || std::is_trivially_copyable_v<Param>, Param, Param&>;
 
-// What the bridge keeps of the call whatever its signature: the operator handle, which owns the
-// deferred arguments (only a kernel reached through it may take them unboxed), and the key set.
-// The error paths after the boxed call read both from here, so they stay in memory rather than in
-// callee-saved registers across the call.
+// The tag of an argument list's exact C++ types (DeferredArguments::type): its address. A
+// variable, not a function, so that no linker folds two tags into one.
+template <class... Params>
+inline char kUnboxedCallType = 0;
+
+// What the bridge keeps of the call whatever its signature: the operator handle and the key set,
+// for the error paths after the boxed call, which read them from here so that they stay in memory
+// rather than in callee-saved registers across the call.
 struct BridgedCall : DeferredArguments {
-  BridgedCall(void (*box)(const DeferredArguments&, IValue*), const OperatorHandle& op, DispatchKeySet keys)
-      : DeferredArguments{box, &op}, ks(keys) {}
-  const OperatorHandle& op() const { return *static_cast<const OperatorHandle*>(owner); }
+  BridgedCall(void (*box)(const DeferredArguments&, IValue*), const void* type, const OperatorHandle& handle,
+              DispatchKeySet keys)
+      : DeferredArguments{box, type}, op(&handle), ks(keys) {}
+  const OperatorHandle* op;
   DispatchKeySet ks;
 };
 
-// The call with its C++ arguments (Note [Deferred boxing]). `Params` is the operator's C++
-// signature, the same for the caller and for every unboxed kernel of the operator (Note [Unboxed
-// signatures must match exactly]): a kernel reached through the same handle reads `values` as its
-// own parameters.
+// The call with its C++ arguments (Note [Deferred boxing]), tagged with their types: an unboxed
+// kernel whose parameters are `Params` exactly may take `values` as its own.
 template <class... Params>
 struct UnboxedCall final : BridgedCall {
   template <class... Args>
-  UnboxedCall(const OperatorHandle& op, DispatchKeySet keys, Args&... args)
-      : BridgedCall(&boxAll, op, keys), values(args...) {}
+  UnboxedCall(const OperatorHandle& handle, DispatchKeySet keys, Args&... args)
+      : BridgedCall(&boxAll, &kUnboxedCallType<Params...>, handle, keys), values(args...) {}
 
   static void boxAll(const DeferredArguments& self, IValue* slots) {
     // Should boxing an argument throw (an allocation), the ones boxed before it are destroyed and

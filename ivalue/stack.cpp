@@ -21,7 +21,7 @@ void Stack::grow(size_t min_capacity) {
   capacity_end_ = fresh + new_capacity;
 }
 
-void Stack::takeFrom(Stack& other) noexcept {
+void Stack::takeFrom(Stack& other) {
   other.boxDeferredArguments();  // the moved-to Stack may outlive the call that deferred them
   if (other.onHeap()) {
     begin_ = other.begin_;

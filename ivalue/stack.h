@@ -25,15 +25,18 @@
 // arguments as they are (`takeDeferredArguments`) instead of unboxing IValues that were never
 // made. Dropping all the arguments unread (`drop(stack, n)`, `clear()`) boxes nothing either.
 // Boxing on first read can fail only as eager boxing would have (an allocation, an int list too
-// long to borrow); the read then throws, as every read of them will.
+// long to borrow); the read then throws, as every read of them will. Because the first read,
+// even through a const Stack, writes the boxed values, a fallback that hands its Stack to other
+// threads to read at once must box it first (`data()`).
 //
 // The invariant that makes this safe: while arguments are deferred they are the Stack's only
 // values, so any operation that could observe or change a value boxes them first, and a kernel
-// may take them unboxed only when the Stack is untouched since the bridge made it. Who may take
-// them is recorded as their owner: the operator handle the call was made through. Every typed
-// call to an operator and every unboxed kernel of it share one C++ signature (Note [Unboxed
-// signatures must match exactly]), so a kernel reached through that handle reads the arguments
-// as the types they are. bench/README.md measures both kinds of fallback.
+// may take them unboxed only when the Stack is untouched since the bridge made it. The arguments
+// carry a tag for their exact C++ types, and a kernel takes them only when its parameters have
+// the same tag, so it never reads them as other types; it then runs on exactly the values eager
+// boxing and unboxing would have given it, whichever operator it belongs to. The Stack keeps
+// standing for them while the kernel runs, so a fallback whose kernel throws can still read or
+// retry its arguments. bench/README.md measures both kinds of fallback.
 #pragma once
 
 #include <cstddef>
@@ -55,8 +58,9 @@ struct DeferredArguments {
   // Constructs the arguments, boxed, in the raw storage `slots` (one slot each). Should boxing one
   // of them throw, every slot is left holding None.
   void (*box)(const DeferredArguments& self, IValue* slots);
-  // The only party that may take the arguments unboxed (the bridge records the operator handle).
-  const void* owner;
+  // Identifies the arguments' exact C++ types: only a kernel whose parameters have the same tag
+  // may take them unboxed.
+  const void* type;
 };
 
 class Stack {
@@ -75,16 +79,19 @@ class Stack {
     reserve(other.size());
     for (const IValue& v : other) new (end_++) IValue(v);
   }
-  Stack(Stack&& other) noexcept : Stack() { takeFrom(other); }
+  // Not noexcept: a Stack standing for deferred arguments boxes them when moved, since the moved-to
+  // Stack may outlive the call they belong to.
+  Stack(Stack&& other) : Stack() { takeFrom(other); }
   Stack& operator=(const Stack& other) {
     if (this != &other) {
       Stack copy(other);
       clear();
+      releaseHeap();
       takeFrom(copy);
     }
     return *this;
   }
-  Stack& operator=(Stack&& other) noexcept {
+  Stack& operator=(Stack&& other) {
     if (this != &other) {
       clear();
       releaseHeap();
@@ -126,10 +133,10 @@ class Stack {
     return *new (end_++) IValue(std::forward<Args>(args)...);
   }
   // For callers that know there is room (a fresh Stack holds kInlineStackSize values; a call that
-  // popped its arguments has room for as many results) and that no arguments are deferred (the
-  // boxing bridges, after they took or boxed them).
+  // popped its arguments has room for as many results).
   template <class... Args>
   IValue& emplaceBackWithinCapacity(Args&&... args) {
+    boxDeferredArguments();
     return *new (end_++) IValue(std::forward<Args>(args)...);
   }
   void push_back(const IValue& v) { emplace_back(v); }
@@ -171,22 +178,22 @@ class Stack {
   // `count` arguments, which `arguments->box` boxes when something first looks at them.
   // `arguments` must outlive the Stack's use.
   void deferArguments(const DeferredArguments* arguments, size_t count) {
+    SY_CHECK(empty(), "Stack::deferArguments: the Stack already holds ", size(), " value(s)");
     reserve(count);
     deferred_ = arguments;
     end_ = begin_ + count;
   }
-  // For a kernel that can take the arguments unboxed: when the Stack holds only arguments deferred
-  // for `owner` and untouched since, returns them and leaves the Stack empty; otherwise null
-  // (the arguments, if any, stay deferred and box when read).
-  const DeferredArguments* takeDeferredArguments(const void* owner) {
+  // For a kernel that can take the arguments unboxed: the arguments when the Stack stands for
+  // arguments of C++ types `type` and nothing has touched them, else null. The Stack still stands
+  // for them: the kernel calls forgetAll() once it has run, so that if it throws they are there.
+  const DeferredArguments* deferredArgumentsOfType(const void* type) const {
     const DeferredArguments* arguments = deferred_;
-    if (arguments == nullptr || arguments->owner != owner) return nullptr;
-    forgetAll();
-    return arguments;
+    return arguments != nullptr && arguments->type == type ? arguments : nullptr;
   }
   bool hasDeferredArguments() const { return deferred_ != nullptr; }
   // The values, for callers that know no arguments are deferred (the bridge, when the number of
-  // values left differs from the number of arguments it deferred).
+  // values left differs from the number of arguments it deferred: deferred arguments are always
+  // all the values there are).
   IValue* dataWithoutDeferredArguments() { return begin_; }
   iterator erase(iterator first, iterator last);
   iterator erase(iterator pos) { return erase(pos, pos + 1); }
@@ -202,7 +209,7 @@ class Stack {
     capacity_end_ = begin_ + kInlineStackSize;
   }
   // Moves `other`'s values into this empty Stack, leaving `other` empty with inline storage.
-  void takeFrom(Stack& other) noexcept;
+  void takeFrom(Stack& other);
 
   // Boxes deferred arguments, if any, before a value is read or the Stack changes.
   void boxDeferredArguments() const {

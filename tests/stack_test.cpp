@@ -48,4 +48,11 @@ TEST(Stack, GrowingPastTheInlineSlotsKeepsEveryValue) {
   EXPECT_EQ(stack[0].toInt(), 0);
 }
 
+TEST(Stack, CopyAssigningBetweenStacksOnTheHeapReleasesTheOldValues) {
+  Stack target = countingStack(static_cast<int64_t>(sy::kInlineStackSize) * 2);
+  const Stack source = countingStack(static_cast<int64_t>(sy::kInlineStackSize) * 3);
+  target = source;  // the target's old buffer is freed (LeakSanitizer)
+  EXPECT_EQ(intsOf(target), intsOf(source));
+}
+
 }  // namespace
