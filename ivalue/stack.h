@@ -22,7 +22,7 @@
 // for boxing them then; one that passes them on untouched (a profiler, a mode that only sets
 // thread-local state, any `op.redispatchBoxed(ks, stack)` that does not read the stack first) does
 // not, and when the kernel it reaches is unboxed, that kernel's boxed wrapper takes the caller's
-// arguments as they are (`takeDeferredArguments`) instead of unboxing IValues that were never
+// arguments as they are (`deferredArgumentsOfType`) instead of unboxing IValues that were never
 // made. Dropping all the arguments unread (`drop(stack, n)`, `clear()`) boxes nothing either.
 // Boxing on first read can fail only as eager boxing would have (an allocation, an int list too
 // long to borrow); the read then throws, as every read of them will. Because the first read,
