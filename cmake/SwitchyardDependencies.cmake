@@ -1,6 +1,7 @@
 # System dependencies, all from Debian packages (see third_party/README.md).
 find_package(absl REQUIRED)          # libabsl-dev
 find_package(tsl-robin-map REQUIRED) # robin-map-dev
+find_package(FlatBuffers REQUIRED)   # libflatbuffers-dev (headers), flatbuffers-compiler (flatc)
 if(SWITCHYARD_BUILD_TESTS)
   find_package(GTest REQUIRED)       # libgtest-dev, libgmock-dev
 endif()

@@ -6,6 +6,7 @@ set -euo pipefail
 SWITCHYARD_PACKAGES=(
   cmake ninja-build g++
   libabsl-dev robin-map-dev
+  libflatbuffers-dev flatbuffers-compiler
   libgtest-dev libgmock-dev libbenchmark-dev
   valgrind python3
 )

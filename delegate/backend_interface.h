@@ -1,0 +1,100 @@
+// BackendInterface: what a delegate backend implements to run the subgraphs lowered to it
+// (ExecuTorch's model; the ahead-of-time half, preprocess, lives in export/).
+//
+//   class MyBackend final : public sy::BackendInterface {
+//    public:
+//     bool is_available() const override { return true; }
+//     absl::StatusOr<sy::DelegateHandle*> init(sy::BackendInitContext& context, sy::FreeableBuffer* processed,
+//                                             absl::Span<const sy::CompileSpec> specs) const override {
+//       return new MyCompiledGraph(processed->data(), processed->size());  // parse the blob
+//     }
+//     absl::Status execute(sy::BackendExecutionContext& context, sy::DelegateHandle* handle,
+//                          absl::Span<sy::IValue*> args) const override { ... }  // inputs, then outputs
+//     void destroy(sy::DelegateHandle* handle) const override { delete static_cast<MyCompiledGraph*>(handle); }
+//   };
+//   static MyBackend my_backend;
+//   static const absl::Status registered = sy::register_backend({"MyBackend", &my_backend});
+//
+// Lifecycle, per delegate of a loaded method: init once when the method loads (its processed blob
+// is freed right after, unless the backend takes it: `FreeableBuffer kept = std::move(*processed)`),
+// execute once per DelegateCall, destroy exactly once when the method goes. `args` point at the
+// method's own values: the backend reads the inputs and writes its outputs' data in place.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "switchyard/ivalue/ivalue.h"
+
+namespace sy {
+
+// Whatever a backend's init returns and its execute and destroy take back.
+using DelegateHandle = void;
+
+// Bytes that can be released before their owner is destroyed: a delegate's processed blob.
+// Moving one transfers it (the moved-from buffer is empty); Free releases it early.
+class FreeableBuffer {
+ public:
+  FreeableBuffer() = default;
+  // `owner` keeps `data` alive (null when the caller guarantees that itself).
+  FreeableBuffer(const void* data, size_t size, std::shared_ptr<const void> owner)
+      : data_(data), size_(size), owner_(std::move(owner)) {}
+  FreeableBuffer(FreeableBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)), owner_(std::move(other.owner_)) {}
+  FreeableBuffer& operator=(FreeableBuffer&& other) noexcept {
+    data_ = std::exchange(other.data_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+    owner_ = std::move(other.owner_);
+    return *this;
+  }
+
+  const void* data() const { return data_; }
+  size_t size() const { return size_; }
+  bool freed() const { return data_ == nullptr; }
+  void Free() {
+    data_ = nullptr;
+    size_ = 0;
+    owner_.reset();
+  }
+
+ private:
+  const void* data_ = nullptr;
+  size_t size_ = 0;
+  std::shared_ptr<const void> owner_;
+};
+
+// One key/value option the exporter recorded for the backend; valid during init only.
+struct CompileSpec {
+  std::string_view key;
+  absl::Span<const uint8_t> value;
+};
+
+struct BackendInitContext {
+  std::string_view method_name;
+  size_t delegate_index = 0;
+};
+
+struct BackendExecutionContext {
+  std::string_view method_name;
+  size_t delegate_index = 0;
+};
+
+class BackendInterface {
+ public:
+  virtual ~BackendInterface() = default;
+  // False when the backend cannot run here (missing hardware or driver): methods needing it fail to load.
+  virtual bool is_available() const = 0;
+  virtual absl::StatusOr<DelegateHandle*> init(BackendInitContext& context, FreeableBuffer* processed,
+                                               absl::Span<const CompileSpec> compile_specs) const = 0;
+  virtual absl::Status execute(BackendExecutionContext& context, DelegateHandle* handle,
+                               absl::Span<IValue*> args) const = 0;
+  virtual void destroy(DelegateHandle* handle) const {}
+};
+
+}  // namespace sy

@@ -1,0 +1,60 @@
+#include "switchyard/delegate/delegate_call.h"
+
+#include "switchyard/dispatcher/dispatcher.h"
+#include "switchyard/dispatcher/library.h"
+
+namespace sy {
+
+namespace {
+
+thread_local const DelegateCallFrame* current_frame = nullptr;
+
+// Publishes a frame for the length of one call, restoring the previous one (a delegate may run a
+// method that runs delegates).
+class FrameScope {
+ public:
+  explicit FrameScope(const DelegateCallFrame* frame) : previous_(current_frame) { current_frame = frame; }
+  ~FrameScope() { current_frame = previous_; }
+
+ private:
+  const DelegateCallFrame* previous_;
+};
+
+void runDelegate(const OperatorHandle& op, Stack* stack) {
+  const DelegateCallFrame* frame = current_frame;
+  SY_CHECK(frame != nullptr, "higher_order::executorch_call_delegate runs a delegate for a Method's DelegateCall "
+                             "instruction; it cannot be called on its own");
+  // Inputs and outputs are the method's values (frame->args); the stack's copies are for observers.
+  BackendExecutionContext context = frame->context;
+  absl::Status status = frame->backend->execute(context, frame->handle, frame->args);
+  drop(stack, 3);
+  SY_CHECK(status.ok(), "delegate ", frame->context.delegate_index, " of method '", frame->context.method_name,
+           "' failed in its backend's execute: ", status.ToString());
+}
+
+}  // namespace
+
+SY_LIBRARY(higher_order, m) {
+  m.def("executorch_call_delegate(str backend, int delegate_index, Tensor[] tensors) -> ()");
+}
+
+SY_LIBRARY_IMPL(higher_order, CPU, m) {
+  m.impl("executorch_call_delegate", CppFunction::makeFromBoxedFunction<&runDelegate>());
+}
+
+const OperatorHandle& delegateCallOperator() {
+  static const OperatorHandle handle =
+      Dispatcher::singleton().operatorHandleFor(OperatorName{"higher_order::executorch_call_delegate", ""});
+  return handle;
+}
+
+void callDelegateThroughDispatcher(const DelegateCallFrame& frame, Stack& stack) {
+  FrameScope scope(&frame);
+  const OperatorHandle& op = delegateCallOperator();
+  const OperatorEntry& entry = op.entry();
+  // See Note [Delegate calls go through the dispatcher]: CPU is always a candidate key.
+  DispatchKeySet ks = entry.computeDispatchKeySet(entry.keySetFromStack(stack) | DispatchKeySet(DispatchKey::CPU));
+  op.redispatchBoxed(ks, &stack);
+}
+
+}  // namespace sy

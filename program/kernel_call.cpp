@@ -1,0 +1,162 @@
+#include "switchyard/program/kernel_call.h"
+
+#include <cstring>
+
+#include "switchyard/ivalue/error.h"
+#include "switchyard/program/program_scalar_type.h"
+
+namespace sy {
+namespace program_internal {
+
+namespace {
+
+absl::Status mismatch(const std::string& what, const Argument& arg, int32_t index, const IValue& value) {
+  return absl::InvalidArgumentError(sy::str(what, ": argument '", arg.name, "' is a ", arg.type->str(),
+                                                 ", but the program passes value ", index, ", a ", value.typeName()));
+}
+
+// Whether copying `v` must take a reference (rather than copy bits): See Note [Prepared kernel calls].
+bool holdsReference(const IValue& v) {
+  if (v.isBorrowed()) return false;
+  return v.isTensor() || v.isString() || v.isIntList() || v.isDoubleList() || v.isBoolList() || v.isTensorList() ||
+         v.isList() || v.isTuple() || v.isObject();
+}
+
+// The prepared IValue for one argument (See Note [Prepared kernel calls]).
+absl::StatusOr<IValue> prepareArgument(const Argument& arg, const Type& type, IValue& value, int32_t index,
+                                       const std::string& what) {
+  if (type.kind() == TypeKind::Optional) {
+    if (value.isNone()) return IValue();
+    return prepareArgument(arg, *type.element(), value, index, what);
+  }
+  switch (type.kind()) {
+    case TypeKind::Tensor:
+      if (!value.isTensor()) break;
+      if (arg.is_write()) return IValue(kMutablyBorrowed, value.toTensor());
+      return IValue(kBorrowed, std::as_const(value).toTensor());
+    case TypeKind::Int:
+    case TypeKind::SymInt:
+      if (value.isInt()) return value;
+      break;
+    case TypeKind::Float:
+      if (value.isDouble() || value.isInt()) return value;
+      break;
+    case TypeKind::Bool:
+      if (value.isBool()) return value;
+      break;
+    case TypeKind::Str:
+      if (value.isString()) return value;
+      break;
+    case TypeKind::Scalar:
+      if (value.isInt() || value.isDouble() || value.isBool()) return value;
+      break;
+    case TypeKind::Layout:
+    case TypeKind::MemoryFormat:
+      if (value.isInt()) return value;  // the file and Switchyard number them as PyTorch does
+      break;
+    case TypeKind::ScalarType: {
+      if (!value.isInt()) break;
+      std::optional<ProgramScalarType> file_type = programScalarTypeFromCode(static_cast<int>(value.toInt()));
+      if (!file_type) {
+        return absl::InvalidArgumentError(sy::str(what, ": argument '", arg.name, "' is dtype code ", value.toInt(),
+                                                       " (value ", index, "), which the format does not define"));
+      }
+      std::optional<ScalarType> ours = toSwitchyardScalarType(*file_type);
+      if (!ours) {
+        return absl::UnimplementedError(sy::str(what, ": argument '", arg.name, "' asks for dtype ",
+                                                     toString(*file_type), ", which Switchyard tensors cannot hold"));
+      }
+      return IValue(*ours);
+    }
+    case TypeKind::List: {
+      const TypeKind element = type.element()->kind();
+      if ((element == TypeKind::Int || element == TypeKind::SymInt) && value.isIntList()) {
+        return IValue(kBorrowed, value.toIntList());
+      }
+      if (element == TypeKind::Float && value.isDoubleList()) return value;
+      if (element == TypeKind::Bool && value.isBoolList()) return value;
+      if (element == TypeKind::Tensor && value.isTensorList()) return value;
+      if (element == TypeKind::Optional && type.element()->element()->kind() == TypeKind::Tensor && value.isList()) {
+        return value;
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  return mismatch(what, arg, index, value);
+}
+
+}  // namespace
+
+absl::StatusOr<PreparedKernelCall> prepareKernelCall(OperatorHandle op, absl::Span<const int32_t> args,
+                                                     std::vector<IValue>& values,
+                                                     const std::vector<std::vector<int32_t>>& list_items,
+                                                     const std::string& what) {
+  const FunctionSchema& schema = op.schema();
+  const size_t num_arguments = schema.arguments().size();
+  const size_t num_returns = schema.returns().size();
+  PreparedKernelCall call;
+  call.op = op;
+  call.num_results = static_cast<uint32_t>(num_returns);
+
+  // The values that receive the results: one per result, or (for several) one TensorList of them.
+  std::vector<int32_t> result_values;
+  if (args.size() == num_arguments + num_returns) {
+    result_values.assign(args.begin() + num_arguments, args.end());
+  } else if (num_returns > 1 && args.size() == num_arguments + 1 && values[args.back()].isTensorList()) {
+    result_values = list_items[static_cast<size_t>(args.back())];
+    if (result_values.size() != num_returns) {
+      return absl::InvalidArgumentError(sy::str(what, ": ", schema.toString(), " returns ", num_returns,
+                                                     " values, but the program's result list (value ", args.back(),
+                                                     ") has ", result_values.size()));
+    }
+  } else {
+    return absl::InvalidArgumentError(sy::str(what, ": the program passes ", args.size(), " values, but ",
+                                                   schema.toString(), " takes ", num_arguments, " arguments and returns ",
+                                                   num_returns));
+  }
+
+  call.arguments.reserve(num_arguments);
+  for (size_t i = 0; i < num_arguments; ++i) {
+    const Argument& arg = schema.arguments()[i];
+    absl::StatusOr<IValue> prepared = prepareArgument(arg, *arg.type, values[args[i]], args[i], what);
+    if (!prepared.ok()) return prepared.status();
+    if (holdsReference(*prepared)) call.owned.push_back(static_cast<uint32_t>(i));
+    call.arguments.push_back(std::move(*prepared));
+  }
+  for (size_t r = 0; r < num_returns; ++r) {
+    const int aliased = schema.aliasedArgumentOfReturn(r);
+    const int32_t target = result_values[r];
+    if (aliased >= 0 && target == args[static_cast<size_t>(aliased)]) continue;  // the out argument itself
+    call.write_backs.push_back({static_cast<uint32_t>(r), static_cast<uint32_t>(target)});
+  }
+  return call;
+}
+
+void runKernelCall(const PreparedKernelCall& call, Stack& stack, std::vector<IValue>& values) {
+  const size_t n = call.arguments.size();
+  stack.resize(n);  // Nones, which own nothing: overwriting them below leaks nothing
+  IValue* slots = stack.data();
+  std::memcpy(static_cast<void*>(slots), static_cast<const void*>(call.arguments.data()), n * sizeof(IValue));
+  for (uint32_t p : call.owned) new (&slots[p]) IValue(call.arguments[p]);
+  call.op.callBoxed(&stack);
+  if (__builtin_expect(!call.write_backs.empty(), 0)) {
+    SY_CHECK(stack.size() == call.num_results, call.op.operator_name().toString(), " left ", stack.size(),
+             " values on the stack where its schema returns ", call.num_results);
+    for (const PreparedKernelCall::WriteBack& w : call.write_backs) {
+      IValue& result = stack[w.result];
+      IValue& target = values[w.value];
+      if (target.isTensor() && result.isTensor()) {
+        const Tensor& from = std::as_const(result).toTensor();
+        if (!from.is_same(target.toTensor())) target.toTensor().copy_(from);
+      } else {
+        target = result;
+      }
+    }
+  }
+  stack.clear();
+}
+
+}  // namespace program_internal
+}  // namespace sy

@@ -1,0 +1,57 @@
+// Internal to program/: one KernelCall instruction, prepared at load so that running it is a copy
+// of its arguments onto the stack and one boxed call through the dispatcher.
+//
+// Note [Prepared kernel calls]
+// At load, each argument of a KernelCall is converted once, by the operator's schema, from the
+// method's value to the IValue the kernel takes: a tensor becomes a borrowed reference to the
+// method's Tensor (mutably borrowed when the schema writes it), an int list a borrowed view of the
+// method's list, a dtype the Switchyard ScalarType for the file's code, and so on (Note [Borrowed
+// IValues]). Running the call copies these prepared IValues onto the method's one Stack with a
+// memcpy: a borrowed or trivial IValue is plain bits, and copying its bits is exactly what
+// relocating it would be. The few that hold a reference (strings, double/bool/tensor lists) are
+// copy-constructed instead, which bumps a refcount and allocates nothing. Then the operator is
+// called boxed, and its results are dropped: an out variant returns the very tensor it wrote,
+// which is already the method's value. Only a result that is not (a kernel returning a new tensor
+// or a number) is written back, into the value the program names for it.
+//
+// The borrowed IValues point at the method's value table, which never reallocates after load and
+// whose tensors keep their TensorImpl for the method's life: set_input copies into them or swaps
+// their storage, MoveCall assigns into the slot the borrow points at.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "switchyard/dispatcher/operator_handle.h"
+#include "switchyard/ivalue/stack.h"
+
+namespace sy {
+namespace program_internal {
+
+struct PreparedKernelCall {
+  OperatorHandle op{nullptr};
+  std::vector<IValue> arguments;   // prepared, in schema order
+  std::vector<uint32_t> owned;     // positions in `arguments` that hold a reference
+  struct WriteBack {
+    uint32_t result;  // index among the call's results
+    uint32_t value;   // method value that receives it
+  };
+  std::vector<WriteBack> write_backs;
+  uint32_t num_results = 0;
+};
+
+// Prepares a call of `op` (which has a schema) with the method's values at `args` (the schema's
+// arguments, then its results: one value each, or one TensorList of them). `list_items[v]` holds
+// the value indices a list value v was built from. `what` starts error messages
+// ("program 'm.pte': method 'forward': instruction 3 (aten::add.out)").
+absl::StatusOr<PreparedKernelCall> prepareKernelCall(OperatorHandle op, absl::Span<const int32_t> args,
+                                                     std::vector<IValue>& values,
+                                                     const std::vector<std::vector<int32_t>>& list_items,
+                                                     const std::string& what);
+
+// Runs a prepared call on `stack` (empty before and after). Kernel errors propagate as sy::Error.
+void runKernelCall(const PreparedKernelCall& call, Stack& stack, std::vector<IValue>& values);
+
+}  // namespace program_internal
+}  // namespace sy

@@ -1,0 +1,134 @@
+// Method: setting inputs, running instructions, reading outputs (see method.h).
+#include "switchyard/program/method.h"
+
+#include <cstring>
+
+#include "switchyard/ivalue/error.h"
+#include "switchyard/program/method_state.h"
+
+namespace sy {
+
+using program_internal::InputBinding;
+using program_internal::InstructionKind;
+using program_internal::MethodState;
+
+Method::Method(std::unique_ptr<MethodState> state) : state_(std::move(state)) {}
+Method::Method(Method&&) noexcept = default;
+Method& Method::operator=(Method&&) noexcept = default;
+Method::~Method() = default;
+
+const std::string& Method::name() const { return state_->name; }
+size_t Method::inputs_size() const { return state_->inputs.size(); }
+size_t Method::outputs_size() const { return state_->outputs.size(); }
+
+namespace {
+
+absl::Status setTensorInput(const MethodState& m, size_t index, InputBinding binding, Tensor& dst, const Tensor& src) {
+  const std::string where = sy::str(m.where, ": input ", index);
+  if (!src.defined()) return absl::InvalidArgumentError(sy::str(where, " expects a tensor, but the one given is undefined"));
+  if (src.dtype() != dst.dtype()) {
+    return absl::InvalidArgumentError(sy::str(where, " expects a ", toString(dst.dtype()), " tensor, but the one given is ",
+                                                   toString(src.dtype())));
+  }
+  if (!sameSizes(src.sizes(), dst.sizes())) {
+    return absl::InvalidArgumentError(sy::str(where, " expects sizes ", formatSizes(dst.sizes()),
+                                                   ", but the tensor given has sizes ", formatSizes(src.sizes())));
+  }
+  if (!src.is_cpu()) {
+    return absl::InvalidArgumentError(sy::str(where, ": the tensor given is on ", src.device().str(),
+                                                   "; copy it to the CPU first"));
+  }
+  if (binding == InputBinding::Share) {
+    TensorImpl* impl = dst.unsafeGetTensorImpl();
+    impl->set_storage(src.storage());
+    impl->set_sizes_and_strides(src.sizes(), src.strides(), src.storage_offset());
+    return absl::OkStatus();
+  }
+  if (src.is_same(dst)) return absl::OkStatus();
+  if (sameSizes(src.strides(), dst.strides()) && src.is_contiguous()) {
+    std::memmove(dst.data_ptr(), src.data_ptr(), static_cast<size_t>(src.numel()) * src.element_size());
+    return absl::OkStatus();
+  }
+  try {
+    dst.copy_(src);
+  } catch (const std::exception& e) {
+    return absl::InvalidArgumentError(sy::str(where, ": copying the tensor in failed: ", e.what()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status Method::set_input(size_t index, const IValue& value) {
+  MethodState& m = *state_;
+  if (index >= m.inputs.size()) {
+    return absl::OutOfRangeError(sy::str(m.where, " has ", m.inputs.size(), " inputs; there is no input ", index));
+  }
+  IValue& slot = m.values[m.inputs[index]];
+  const InputBinding binding = m.input_bindings[index];
+  if (binding != InputBinding::Value) {
+    if (!value.isTensor()) {
+      return absl::InvalidArgumentError(sy::str(m.where, ": input ", index, " is a Tensor, but a ", value.typeName(),
+                                                     " was given"));
+    }
+    return setTensorInput(m, index, binding, slot.toTensor(), value.toTensor());
+  }
+  if (value.tag() != slot.tag() && !(slot.isDouble() && value.isInt())) {
+    return absl::InvalidArgumentError(sy::str(m.where, ": input ", index, " is a ", slot.typeName(), ", but a ",
+                                                   value.typeName(), " was given"));
+  }
+  slot = slot.isDouble() ? IValue(value.toDouble()) : value;
+  return absl::OkStatus();
+}
+
+const IValue& Method::get_input(size_t index) const {
+  SY_CHECK(index < state_->inputs.size(), state_->where, " has ", state_->inputs.size(), " inputs; there is no input ", index);
+  return state_->values[state_->inputs[index]];
+}
+
+const IValue& Method::get_output(size_t index) const {
+  SY_CHECK(index < state_->outputs.size(), state_->where, " has ", state_->outputs.size(), " outputs; there is no output ",
+           index);
+  return state_->values[state_->outputs[index]];
+}
+
+absl::Status Method::execute() {
+  MethodState& m = *state_;
+  const size_t n = m.instructions.size();
+  size_t pc = 0;
+  try {
+    while (pc < n) {
+      const program_internal::Instruction& ins = m.instructions[pc];
+      switch (ins.kind) {
+        case InstructionKind::Kernel:
+          program_internal::runKernelCall(m.kernel_calls[ins.a], m.stack, m.values);
+          ++pc;
+          break;
+        case InstructionKind::Delegate: {
+          const program_internal::PreparedDelegateCall& call = m.delegate_calls[ins.a];
+          for (const IValue& argument : call.arguments) m.stack.emplace_back(argument);
+          callDelegateThroughDispatcher(call.frame, m.stack);
+          m.stack.clear();
+          ++pc;
+          break;
+        }
+        case InstructionKind::Move:
+          m.values[ins.b] = m.values[ins.a];
+          ++pc;
+          break;
+        case InstructionKind::JumpFalse:
+          pc = m.values[ins.a].toBool() ? pc + 1 : ins.b;
+          break;
+        case InstructionKind::Free:
+          ++pc;
+          break;
+      }
+    }
+  } catch (const std::exception& e) {
+    m.stack.clear();
+    return absl::InternalError(sy::str(m.where, ": ", m.instruction_names[pc], " failed: ", e.what()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace sy

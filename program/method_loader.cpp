@@ -1,0 +1,400 @@
+// Program::load_method: everything that can be decided before a method runs, decided once.
+// See method.h for what a loaded method guarantees and Note [Prepared kernel calls].
+#include <algorithm>
+#include <cstring>
+
+#include "switchyard/ivalue/error.h"
+#include "absl/strings/str_join.h"
+#include "switchyard/delegate/backend_registry.h"
+#include "switchyard/dispatcher/dispatcher.h"
+#include "switchyard/program/method_state.h"
+#include "switchyard/program/program.h"
+
+namespace sy {
+
+using namespace program_internal;  // NOLINT: this file builds the internal state
+
+namespace {
+
+absl::Status invalid(const MethodState& m, const std::string& what) {
+  return absl::InvalidArgumentError(sy::str(m.where, ": ", what));
+}
+
+SizesVector stridesForDimOrder(const std::vector<int64_t>& sizes, const std::vector<int64_t>& dim_order) {
+  SizesVector strides(sizes.size(), 1);
+  int64_t stride = 1;
+  for (size_t i = dim_order.size(); i-- > 0;) {
+    const size_t d = static_cast<size_t>(dim_order[i]);
+    strides[d] = stride;
+    stride *= std::max<int64_t>(sizes[d], 1);
+  }
+  return strides;
+}
+
+// A CPU tensor over `nbytes` at `data`, which someone else owns; or, with data null, a tensor
+// owning a fresh allocation of `nbytes` (a value that gets its memory at run time).
+Tensor makeTensor(ScalarType dtype, const TensorGeometry& g, void* data, size_t nbytes, int64_t storage_offset) {
+  Storage storage = data != nullptr
+                        ? make_intrusive<StorageImpl>(DataPtr{data, nullptr, nullptr, kCPU}, nbytes)
+                        : make_intrusive<StorageImpl>(nbytes, getAllocator(DeviceType::CPU), kCPU);
+  auto impl = make_intrusive<TensorImpl>(std::move(storage), dtype, kCPU);
+  SizesVector sizes(g.sizes.begin(), g.sizes.end());
+  impl->set_sizes_and_strides(sizes, stridesForDimOrder(g.sizes, g.dim_order), storage_offset);
+  return Tensor(std::move(impl));
+}
+
+class MethodBuilder {
+ public:
+  MethodBuilder(std::shared_ptr<const ProgramData> program, const pte::ExecutionPlan& plan, const MethodOptions& options)
+      : plan_(plan), options_(options), state_(std::make_unique<MethodState>()) {
+    state_->program = std::move(program);
+    state_->data_files = options.data_files;
+    state_->name = std::string(view(plan.name()));
+    state_->where = state_->program->where(plan);
+  }
+
+  absl::StatusOr<std::unique_ptr<MethodState>> build() {
+    if (auto s = resolveOperatorsAndBackends(); !s.ok()) return s;
+    if (auto s = layOutMemory(); !s.ok()) return s;
+    if (auto s = buildValues(); !s.ok()) return s;
+    if (auto s = initDelegates(); !s.ok()) return s;
+    if (auto s = buildInstructions(); !s.ok()) return s;
+    bindInputsAndOutputs();
+    return std::move(state_);
+  }
+
+ private:
+  // Every operator and backend the method needs, looked up once; everything missing in one error.
+  absl::Status resolveOperatorsAndBackends() {
+    std::vector<std::string> problems;
+    std::vector<std::string> missing_operators;
+    if (plan_.operators() != nullptr) {
+      for (const pte::Operator* op : *plan_.operators()) {
+        OperatorName name{std::string(view(op->name())), std::string(view(op->overload()))};
+        std::optional<OperatorHandle> handle = Dispatcher::singleton().findSchema(name);
+        if (!handle || !handle->hasKernelForDispatchKey(DispatchKey::CPU)) {
+          missing_operators.push_back(handle ? name.toString() + " (defined, but with no CPU kernel)" : name.toString());
+          operators_.emplace_back(nullptr);
+        } else {
+          operators_.push_back(*handle);
+        }
+      }
+    }
+    if (!missing_operators.empty()) {
+      problems.push_back(sy::str("method '", state_->name, "' needs ", missing_operators.size(),
+                                      missing_operators.size() == 1 ? " operator" : " operators",
+                                      " that Switchyard does not have: ", absl::StrJoin(missing_operators, ", "),
+                                      " (register kernels for them, or re-export without them)"));
+    }
+    if (plan_.delegates() != nullptr) {
+      for (size_t i = 0; i < plan_.delegates()->size(); ++i) {
+        const std::string id(view(plan_.delegates()->Get(static_cast<uint32_t>(i))->id()));
+        BackendInterface* backend = get_backend_class(id);
+        if (backend == nullptr || !backend->is_available()) {
+          std::vector<std::string> names = registered_backend_names();
+          problems.push_back(sy::str("method '", state_->name, "' needs backend '", id, "' (delegate ", i, "), which ",
+                                          backend == nullptr ? "is not registered" : "is registered but not available here",
+                                          "; registered backends: ", names.empty() ? "none" : absl::StrJoin(names, ", ")));
+        }
+        backends_.push_back(backend);
+      }
+    }
+    if (problems.empty()) return absl::OkStatus();
+    return absl::NotFoundError(sy::str("program '", state_->program->name, "': ", absl::StrJoin(problems, "; ")));
+  }
+
+  absl::Status layOutMemory() {
+    const auto* sizes = plan_.non_const_buffer_sizes();
+    const size_t count = sizes == nullptr ? 0 : sizes->size();
+    buffers_.assign(count, absl::Span<uint8_t>());
+    for (size_t id = 1; id < count; ++id) {
+      const uint64_t size = static_cast<uint64_t>(sizes->Get(static_cast<uint32_t>(id)));
+      if (options_.planned_memory != nullptr) {
+        const auto& given = options_.planned_memory->buffers;
+        if (id >= given.size() || given[id].size() < size) {
+          return invalid(*state_, sy::str("planned buffer ", id, " needs ", size, " bytes, but the PlannedMemory given ",
+                                               id >= given.size() ? "has no such buffer" : sy::str("has ", given[id].size())));
+        }
+        buffers_[id] = given[id];
+      } else {
+        if (size > (uint64_t{1} << 40)) {
+          return invalid(*state_, sy::str("planned buffer ", id, " asks for ", size, " bytes, more than this runtime allocates"));
+        }
+        state_->owned_buffers.push_back(std::make_unique<uint8_t[]>(static_cast<size_t>(size) + 1));
+        buffers_[id] = absl::Span<uint8_t>(state_->owned_buffers.back().get(), static_cast<size_t>(size));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<absl::Span<const uint8_t>> externalData(const pte::Tensor& t, const TensorGeometry& g, size_t index) {
+    const std::string key(view(t.extra_tensor_info()->fully_qualified_name()));
+    for (const auto& file : options_.data_files) {
+      const DataFile::Entry* entry = file == nullptr ? nullptr : file->find(key);
+      if (entry == nullptr) continue;
+      if ((entry->dtype && *entry->dtype != g.dtype) || (entry->dtype && entry->sizes != g.sizes) || entry->bytes.size() < g.nbytes) {
+        return invalid(*state_, sy::str("value ", index, " ('", key, "') is a ", toString(g.dtype), " tensor of ",
+                                             g.nbytes, " bytes, but data file '", file->name(), "' holds ",
+                                             entry->dtype ? std::string(toString(*entry->dtype)) : "untyped data", " of ",
+                                             entry->bytes.size(), " bytes under that name"));
+      }
+      return entry->bytes.subspan(0, g.nbytes);
+    }
+    std::vector<std::string> names;
+    for (const auto& file : options_.data_files) names.push_back(file == nullptr ? "<null>" : file->name());
+    return absl::NotFoundError(sy::str(state_->where, ": external tensor '", key, "' (value ", index, ") is in none of the data files given (",
+                                            names.empty() ? "none" : absl::StrJoin(names, ", "),
+                                            "); pass the .ptd file that holds it"));
+  }
+
+  absl::StatusOr<IValue> buildTensor(const pte::Tensor& t, size_t index) {
+    absl::StatusOr<TensorGeometry> g = tensorGeometry(t);  // validated at load; cannot fail here
+    if (!g.ok()) return g.status();
+    std::optional<ScalarType> dtype = toSwitchyardScalarType(g->dtype);
+    if (!dtype) {
+      return absl::UnimplementedError(sy::str(state_->where, ": value ", index, " is a ", toString(g->dtype),
+                                                   " tensor, which Switchyard tensors cannot hold (they hold Bool, Int, "
+                                                   "Long, Float and Double); the program can be inspected but not run"));
+    }
+    const pte::ExtraTensorInfo* extra = t.extra_tensor_info();
+    const bool external = extra != nullptr && extra->location() == pte::TensorDataLocation::EXTERNAL;
+    absl::Span<const uint8_t> initial;
+    if (external) {
+      absl::StatusOr<absl::Span<const uint8_t>> data = externalData(t, *g, index);
+      if (!data.ok()) return data.status();
+      initial = *data;
+    } else {
+      absl::StatusOr<absl::Span<const uint8_t>> data = state_->program->storedTensorData(t, g->nbytes);
+      if (!data.ok()) return invalid(*state_, sy::str("value ", index, ": ", data.status().message()));
+      initial = *data;
+    }
+    const size_t nbytes = static_cast<size_t>(g->nbytes);
+    if (const pte::AllocationDetails* alloc = t.allocation_info()) {
+      // Planned memory, in range (checked at load); an initial value is copied in.
+      const uint64_t offset = static_cast<uint64_t>(alloc->memory_offset_high()) << 32 | alloc->memory_offset_low();
+      uint8_t* data = buffers_[alloc->memory_id()].data() + offset;
+      if (!initial.empty()) std::memcpy(data, initial.data(), nbytes);
+      return IValue(makeTensor(*dtype, *g, data, nbytes, t.storage_offset()));
+    }
+    if (!initial.empty()) {
+      // Constant data read in place. Kernels do not write their inputs; the bytes are the program's own copy.
+      return IValue(makeTensor(*dtype, *g, const_cast<uint8_t*>(initial.data()), nbytes, t.storage_offset()));
+    }
+    return IValue(makeTensor(*dtype, *g, nullptr, nbytes, t.storage_offset()));
+  }
+
+  absl::Status buildValues() {
+    const auto* values = plan_.values();
+    const size_t n = values == nullptr ? 0 : values->size();
+    state_->values.resize(n);
+    state_->list_items.resize(n);
+    // Scalars and tensors first: lists refer to them by index, in either direction.
+    for (size_t i = 0; i < n; ++i) {
+      const pte::EValue* v = values->Get(static_cast<uint32_t>(i));
+      IValue& out = state_->values[i];
+      switch (v->val_type()) {
+        case pte::KernelTypes::Int: out = IValue(v->val_as_Int()->int_val()); break;
+        case pte::KernelTypes::Bool: out = IValue(v->val_as_Bool()->bool_val()); break;
+        case pte::KernelTypes::Double: out = IValue(v->val_as_Double()->double_val()); break;
+        case pte::KernelTypes::String: out = IValue(std::string(view(v->val_as_String()->string_val()))); break;
+        case pte::KernelTypes::DoubleList: {
+          const auto* items = v->val_as_DoubleList()->items();
+          out = IValue(items == nullptr ? std::vector<double>() : std::vector<double>(items->begin(), items->end()));
+          break;
+        }
+        case pte::KernelTypes::BoolList: {
+          const auto* items = v->val_as_BoolList()->items();
+          std::vector<bool> list;
+          for (size_t k = 0; items != nullptr && k < items->size(); ++k) list.push_back(items->Get(static_cast<uint32_t>(k)) != 0);
+          out = IValue(std::move(list));
+          break;
+        }
+        case pte::KernelTypes::Tensor: {
+          absl::StatusOr<IValue> t = buildTensor(*v->val_as_Tensor(), i);
+          if (!t.ok()) return t.status();
+          out = std::move(*t);
+          break;
+        }
+        default: break;  // Null stays None; lists below
+      }
+    }
+    for (size_t i = 0; i < n; ++i) {
+      const pte::EValue* v = values->Get(static_cast<uint32_t>(i));
+      std::vector<int32_t>& items = state_->list_items[i];
+      if (const pte::IntList* list = v->val_as_IntList()) {
+        std::vector<int64_t> ints;
+        for (int64_t ref : *list->items()) {
+          items.push_back(static_cast<int32_t>(ref));
+          ints.push_back(state_->values[static_cast<size_t>(ref)].toInt());
+        }
+        state_->values[i] = IValue(ints);
+      } else if (const pte::TensorList* list = v->val_as_TensorList()) {
+        std::vector<Tensor> tensors;
+        for (int32_t ref : *list->items()) {
+          items.push_back(ref);
+          tensors.push_back(state_->values[static_cast<size_t>(ref)].toTensor());
+        }
+        state_->values[i] = IValue(std::move(tensors));
+      } else if (const pte::OptionalTensorList* list = v->val_as_OptionalTensorList()) {
+        std::vector<IValue> elements;
+        for (int32_t ref : *list->items()) {
+          items.push_back(ref);
+          elements.push_back(state_->values[static_cast<size_t>(ref)]);
+        }
+        state_->values[i] = IValue(std::move(elements));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status initDelegates() {
+    if (plan_.delegates() == nullptr) return absl::OkStatus();
+    for (size_t i = 0; i < plan_.delegates()->size(); ++i) {
+      const pte::BackendDelegate* d = plan_.delegates()->Get(static_cast<uint32_t>(i));
+      absl::StatusOr<absl::Span<const uint8_t>> blob = state_->program->delegateData(*d);
+      if (!blob.ok()) return invalid(*state_, sy::str("delegate ", i, ": ", blob.status().message()));
+      FreeableBuffer processed(blob->data(), blob->size(), std::shared_ptr<const void>(state_->program));
+      std::vector<CompileSpec> specs;
+      if (d->compile_specs() != nullptr) {
+        for (const pte::CompileSpec* spec : *d->compile_specs()) {
+          absl::Span<const uint8_t> value;
+          if (spec->value() != nullptr) value = absl::Span<const uint8_t>(spec->value()->data(), spec->value()->size());
+          specs.push_back(CompileSpec{view(spec->key()), value});
+        }
+      }
+      BackendInitContext context{state_->name, i};
+      absl::StatusOr<DelegateHandle*> handle = backends_[i]->init(context, &processed, specs);
+      processed.Free();  // a no-op when the backend took the buffer
+      if (!handle.ok()) {
+        return absl::Status(handle.status().code(),
+                            sy::str(state_->where, ": delegate ", i, " (backend '", view(d->id()),
+                                         "') failed to initialise: ", handle.status().message()));
+      }
+      auto instance = std::make_unique<DelegateInstance>();
+      instance->backend = backends_[i];
+      instance->handle = *handle;
+      instance->backend_name = std::string(view(d->id()));
+      state_->delegates.push_back(std::move(instance));
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status buildInstructions() {
+    if (plan_.chains() == nullptr) return absl::OkStatus();
+    size_t num_delegate_calls = 0;
+    for (const pte::Chain* chain : *plan_.chains()) {
+      if (chain->instructions() == nullptr) continue;
+      for (const pte::Instruction* ins : *chain->instructions()) {
+        num_delegate_calls += ins->instr_args_type() == pte::InstructionArguments::DelegateCall;
+      }
+    }
+    state_->delegate_calls.reserve(num_delegate_calls);  // frames point into their own elements
+    size_t max_stack = 3;
+    for (const pte::Chain* chain : *plan_.chains()) {
+      const uint32_t chain_start = static_cast<uint32_t>(state_->instructions.size());
+      if (chain->instructions() == nullptr) continue;
+      for (const pte::Instruction* ins : *chain->instructions()) {
+        const size_t pc = state_->instructions.size();
+        switch (ins->instr_args_type()) {
+          case pte::InstructionArguments::KernelCall: {
+            const pte::KernelCall* call = ins->instr_args_as_KernelCall();
+            const OperatorHandle& op = operators_[static_cast<size_t>(call->op_index())];
+            std::string what = sy::str(state_->where, ": instruction ", pc, " (", op.operator_name().toString(), ")");
+            absl::Span<const int32_t> args;
+            if (call->args() != nullptr) args = absl::Span<const int32_t>(call->args()->data(), call->args()->size());
+            absl::StatusOr<PreparedKernelCall> prepared = prepareKernelCall(op, args, state_->values, state_->list_items, what);
+            if (!prepared.ok()) return prepared.status();
+            max_stack = std::max<size_t>(max_stack, std::max(prepared->arguments.size(), size_t{prepared->num_results}));
+            state_->instructions.push_back({InstructionKind::Kernel, static_cast<uint32_t>(state_->kernel_calls.size()), 0});
+            state_->instruction_names.push_back(sy::str("instruction ", pc, " (", op.operator_name().toString(), ")"));
+            state_->kernel_calls.push_back(std::move(*prepared));
+            break;
+          }
+          case pte::InstructionArguments::DelegateCall: {
+            const pte::DelegateCall* call = ins->instr_args_as_DelegateCall();
+            const size_t index = static_cast<size_t>(call->delegate_index());
+            const DelegateInstance& instance = *state_->delegates[index];
+            PreparedDelegateCall& prepared = state_->delegate_calls.emplace_back();
+            std::vector<Tensor> tensors;
+            if (call->args() != nullptr) {
+              for (int32_t ref : *call->args()) {
+                IValue* value = &state_->values[static_cast<size_t>(ref)];
+                prepared.args.push_back(value);
+                if (value->isTensor()) tensors.push_back(value->toTensor());
+              }
+            }
+            prepared.arguments.emplace_back(instance.backend_name);
+            prepared.arguments.emplace_back(static_cast<int64_t>(index));
+            prepared.arguments.emplace_back(std::move(tensors));
+            prepared.frame.backend = instance.backend;
+            prepared.frame.handle = instance.handle;
+            prepared.frame.context = BackendExecutionContext{state_->name, index};
+            prepared.frame.args = absl::MakeSpan(prepared.args);
+            state_->instructions.push_back(
+                {InstructionKind::Delegate, static_cast<uint32_t>(state_->delegate_calls.size() - 1), 0});
+            state_->instruction_names.push_back(sy::str("instruction ", pc, " (delegate ", index, ", backend '",
+                                                             instance.backend_name, "')"));
+            break;
+          }
+          case pte::InstructionArguments::MoveCall: {
+            const pte::MoveCall* call = ins->instr_args_as_MoveCall();
+            state_->instructions.push_back({InstructionKind::Move, static_cast<uint32_t>(call->move_from()),
+                                            static_cast<uint32_t>(call->move_to())});
+            state_->instruction_names.push_back(sy::str("instruction ", pc, " (move)"));
+            break;
+          }
+          case pte::InstructionArguments::JumpFalseCall: {
+            const pte::JumpFalseCall* call = ins->instr_args_as_JumpFalseCall();
+            state_->instructions.push_back({InstructionKind::JumpFalse, static_cast<uint32_t>(call->cond_value_index()),
+                                            chain_start + static_cast<uint32_t>(call->destination_instruction())});
+            state_->instruction_names.push_back(sy::str("instruction ", pc, " (jump if false)"));
+            break;
+          }
+          default:  // FreeCall: planned memory is reused by plan, not freed
+            state_->instructions.push_back({InstructionKind::Free, 0, 0});
+            state_->instruction_names.push_back(sy::str("instruction ", pc, " (free)"));
+            break;
+        }
+      }
+    }
+    state_->stack.reserve(max_stack);
+    return absl::OkStatus();
+  }
+
+  void bindInputsAndOutputs() {
+    if (plan_.inputs() != nullptr) {
+      for (int32_t i : *plan_.inputs()) {
+        const pte::Tensor* t = plan_.values()->Get(static_cast<uint32_t>(i))->val_as_Tensor();
+        state_->inputs.push_back(static_cast<uint32_t>(i));
+        state_->input_bindings.push_back(t == nullptr ? InputBinding::Value
+                                         : t->allocation_info() != nullptr || t->data_buffer_idx() != 0 ? InputBinding::Copy
+                                                                                                        : InputBinding::Share);
+      }
+    }
+    if (plan_.outputs() != nullptr) {
+      for (int32_t i : *plan_.outputs()) state_->outputs.push_back(static_cast<uint32_t>(i));
+    }
+  }
+
+  const pte::ExecutionPlan& plan_;
+  const MethodOptions& options_;
+  std::unique_ptr<MethodState> state_;
+  std::vector<OperatorHandle> operators_;
+  std::vector<BackendInterface*> backends_;
+  std::vector<absl::Span<uint8_t>> buffers_;
+};
+
+}  // namespace
+
+absl::StatusOr<Method> Program::load_method(std::string_view method, const MethodOptions& options) const {
+  const pte::ExecutionPlan* plan = data_->findPlan(method);
+  if (plan == nullptr) {
+    return absl::NotFoundError(sy::str(data_->where(), " has no method '", method, "'; its methods: ",
+                                            absl::StrJoin(method_names(), ", ")));
+  }
+  absl::StatusOr<std::unique_ptr<MethodState>> state = MethodBuilder(data_, *plan, options).build();
+  if (!state.ok()) return state.status();
+  return Method(std::move(*state));
+}
+
+}  // namespace sy

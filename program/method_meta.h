@@ -1,0 +1,64 @@
+// MethodMeta: what a program's method needs and provides, read from the file without loading it.
+//
+//   sy::Program program = *sy::Program::load("add.pte");
+//   sy::MethodMeta meta = *program.method_meta("forward");
+//   meta.inputs[0].dtype;                 // ProgramScalarType::Float
+//   meta.operators[0].toString();         // "aten::add.out"
+//   meta.delegates;                       // backend ids, blob sizes, compile specs
+//   meta.planned_buffer_sizes;            // bytes per planned buffer (entry 0 is reserved)
+//
+// Everything here is a copy: it stays valid after the Program is gone. This is what
+// `switchyard inspect` prints.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "switchyard/dispatcher/function_schema.h"
+#include "switchyard/program/program_scalar_type.h"
+
+namespace sy {
+
+// One value of a method as the file declares it (an input or output).
+struct ValueInfo {
+  size_t value_index = 0;
+  // "Tensor", "Int", "Double", "Bool", "String", "None", "IntList", "DoubleList", "BoolList",
+  // "TensorList", "OptionalTensorList".
+  std::string kind;
+  // Tensors only.
+  std::optional<ProgramScalarType> dtype;
+  std::vector<int64_t> sizes;
+  std::vector<int64_t> dim_order;
+  bool planned = false;  // has planned memory (allocation_info)
+  // Tensors whose data lives in a .ptd file: their fully qualified name.
+  std::string external_name;
+};
+
+struct CompileSpecInfo {
+  std::string key;
+  std::vector<uint8_t> value;
+};
+
+struct DelegateInfo {
+  std::string backend;        // the registered backend name it needs, e.g. "XnnpackBackend"
+  uint64_t processed_size = 0;
+  bool processed_inline = false;  // in the FlatBuffers data rather than a segment
+  std::vector<CompileSpecInfo> compile_specs;
+};
+
+struct MethodMeta {
+  std::string name;
+  std::vector<ValueInfo> inputs;
+  std::vector<ValueInfo> outputs;
+  std::vector<OperatorName> operators;
+  std::vector<DelegateInfo> delegates;
+  std::vector<int64_t> planned_buffer_sizes;
+  // Fully qualified names of the tensors the method needs from a .ptd data file.
+  std::vector<std::string> external_tensors;
+  size_t num_values = 0;
+  size_t num_instructions = 0;
+};
+
+}  // namespace sy

@@ -1,0 +1,75 @@
+// Internal to program/: everything a loaded Method owns. Built by Program::load_method
+// (method_loader.cpp), run by Method::execute (method.cpp).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "switchyard/delegate/backend_interface.h"
+#include "switchyard/delegate/delegate_call.h"
+#include "switchyard/ivalue/stack.h"
+#include "switchyard/program/data_file.h"
+#include "switchyard/program/kernel_call.h"
+#include "switchyard/program/program_internal.h"
+
+namespace sy {
+namespace program_internal {
+
+enum class InstructionKind : uint8_t { Kernel, Delegate, Move, JumpFalse, Free };
+
+struct Instruction {
+  InstructionKind kind;
+  uint32_t a;  // Kernel/Delegate: index into kernel_calls/delegate_calls; Move: from; JumpFalse: condition
+  uint32_t b;  // Move: to; JumpFalse: destination
+};
+
+// A delegate's backend and the handle its init returned; destroyed exactly once, with the method.
+struct DelegateInstance {
+  const BackendInterface* backend = nullptr;
+  DelegateHandle* handle = nullptr;
+  std::string backend_name;
+  DelegateInstance() = default;
+  DelegateInstance(const DelegateInstance&) = delete;
+  DelegateInstance& operator=(const DelegateInstance&) = delete;
+  ~DelegateInstance() {
+    if (backend != nullptr) backend->destroy(handle);
+  }
+};
+
+struct PreparedDelegateCall {
+  DelegateCallFrame frame;
+  std::vector<IValue*> args;       // the method's values, in the call's order
+  std::vector<IValue> arguments;   // the operator's three arguments (name, index, tensors)
+};
+
+// Per input: how set_input delivers a tensor.
+enum class InputBinding : uint8_t {
+  Copy,   // planned or constant memory: the caller's data is copied in
+  Share,  // no memory of its own: the method's tensor shares the caller's storage
+  Value,  // not a tensor: the value is replaced
+};
+
+struct MethodState {
+  std::shared_ptr<const ProgramData> program;
+  std::vector<std::shared_ptr<const DataFile>> data_files;
+  std::string name;
+  std::string where;  // "program 'x.pte': method 'forward'"
+  std::vector<std::unique_ptr<uint8_t[]>> owned_buffers;
+  std::vector<IValue> values;
+  std::vector<std::vector<int32_t>> list_items;  // per value: the indices a list value refers to
+  std::vector<uint32_t> inputs;
+  std::vector<InputBinding> input_bindings;
+  std::vector<uint32_t> outputs;
+  std::vector<Instruction> instructions;
+  std::vector<std::string> instruction_names;  // "instruction 3 (aten::add.out)", for errors
+  std::vector<PreparedKernelCall> kernel_calls;
+  std::vector<PreparedDelegateCall> delegate_calls;
+  Stack stack;
+  // Last, so that delegates are destroyed first, while everything they might refer to still exists.
+  std::vector<std::unique_ptr<DelegateInstance>> delegates;
+};
+
+}  // namespace program_internal
+}  // namespace sy
