@@ -24,18 +24,19 @@ size_t Method::outputs_size() const { return state_->outputs.size(); }
 namespace {
 
 absl::Status setTensorInput(const MethodState& m, size_t index, InputBinding binding, Tensor& dst, const Tensor& src) {
-  const std::string where = sy::str(m.where, ": input ", index);
-  if (!src.defined()) return absl::InvalidArgumentError(sy::str(where, " expects a tensor, but the one given is undefined"));
+  // Messages are built only on failure: setting an input allocates nothing.
+  auto where = [&] { return sy::str(m.where, ": input ", index); };
+  if (!src.defined()) return absl::InvalidArgumentError(sy::str(where(), " expects a tensor, but the one given is undefined"));
   if (src.dtype() != dst.dtype()) {
-    return absl::InvalidArgumentError(sy::str(where, " expects a ", toString(dst.dtype()), " tensor, but the one given is ",
+    return absl::InvalidArgumentError(sy::str(where(), " expects a ", toString(dst.dtype()), " tensor, but the one given is ",
                                                    toString(src.dtype())));
   }
   if (!sameSizes(src.sizes(), dst.sizes())) {
-    return absl::InvalidArgumentError(sy::str(where, " expects sizes ", formatSizes(dst.sizes()),
+    return absl::InvalidArgumentError(sy::str(where(), " expects sizes ", formatSizes(dst.sizes()),
                                                    ", but the tensor given has sizes ", formatSizes(src.sizes())));
   }
   if (!src.is_cpu()) {
-    return absl::InvalidArgumentError(sy::str(where, ": the tensor given is on ", src.device().str(),
+    return absl::InvalidArgumentError(sy::str(where(), ": the tensor given is on ", src.device().str(),
                                                    "; copy it to the CPU first"));
   }
   if (binding == InputBinding::Share) {
@@ -52,7 +53,7 @@ absl::Status setTensorInput(const MethodState& m, size_t index, InputBinding bin
   try {
     dst.copy_(src);
   } catch (const std::exception& e) {
-    return absl::InvalidArgumentError(sy::str(where, ": copying the tensor in failed: ", e.what()));
+    return absl::InvalidArgumentError(sy::str(where(), ": copying the tensor in failed: ", e.what()));
   }
   return absl::OkStatus();
 }

@@ -20,6 +20,12 @@ absl::Status invalid(const MethodState& m, const std::string& what) {
   return absl::InvalidArgumentError(sy::str(m.where, ": ", what));
 }
 
+// A list value's items (value indices), empty when the file leaves them out.
+template <class T>
+std::vector<T> itemsOf(const flatbuffers::Vector<T>* items) {
+  return items == nullptr ? std::vector<T>() : std::vector<T>(items->begin(), items->end());
+}
+
 SizesVector stridesForDimOrder(const std::vector<int64_t>& sizes, const std::vector<int64_t>& dim_order) {
   SizesVector strides(sizes.size(), 1);
   int64_t stride = 1;
@@ -117,11 +123,13 @@ class MethodBuilder {
         }
         buffers_[id] = given[id];
       } else {
-        if (size > (uint64_t{1} << 40)) {
-          return invalid(*state_, sy::str("planned buffer ", id, " asks for ", size, " bytes, more than this runtime allocates"));
+        if (auto s = reserve(size, sy::str("planned buffer ", id)); !s.ok()) return s;
+        ZeroedBuffer buffer(static_cast<uint8_t*>(std::calloc(static_cast<size_t>(size) + 1, 1)));
+        if (buffer == nullptr) {
+          return absl::ResourceExhaustedError(sy::str(state_->where, ": cannot allocate the ", size, " bytes of planned buffer ", id));
         }
-        state_->owned_buffers.push_back(std::make_unique<uint8_t[]>(static_cast<size_t>(size) + 1));
-        buffers_[id] = absl::Span<uint8_t>(state_->owned_buffers.back().get(), static_cast<size_t>(size));
+        buffers_[id] = absl::Span<uint8_t>(buffer.get(), static_cast<size_t>(size));
+        state_->owned_buffers.push_back(std::move(buffer));
       }
     }
     return absl::OkStatus();
@@ -180,7 +188,19 @@ class MethodBuilder {
       // Constant data read in place. Kernels do not write their inputs; the bytes are the program's own copy.
       return IValue(makeTensor(*dtype, *g, const_cast<uint8_t*>(initial.data()), nbytes, t.storage_offset()));
     }
+    if (auto s = reserve(nbytes, sy::str("value ", index)); !s.ok()) return s;
     return IValue(makeTensor(*dtype, *g, nullptr, nbytes, t.storage_offset()));
+  }
+
+  // Counts `bytes` against kMaxMethodAllocationBytes, so that a hostile file cannot make loading
+  // exhaust memory.
+  absl::Status reserve(uint64_t bytes, const std::string& what) {
+    if (bytes > kMaxMethodAllocationBytes - allocated_) {
+      return absl::ResourceExhaustedError(sy::str(state_->where, ": ", what, " needs ", bytes, " bytes, which would take the method past ",
+                                                  kMaxMethodAllocationBytes, " bytes of memory allocated at load"));
+    }
+    allocated_ += bytes;
+    return absl::OkStatus();
   }
 
   absl::Status buildValues() {
@@ -223,21 +243,21 @@ class MethodBuilder {
       std::vector<int32_t>& items = state_->list_items[i];
       if (const pte::IntList* list = v->val_as_IntList()) {
         std::vector<int64_t> ints;
-        for (int64_t ref : *list->items()) {
+        for (int64_t ref : itemsOf(list->items())) {
           items.push_back(static_cast<int32_t>(ref));
           ints.push_back(state_->values[static_cast<size_t>(ref)].toInt());
         }
         state_->values[i] = IValue(ints);
       } else if (const pte::TensorList* list = v->val_as_TensorList()) {
         std::vector<Tensor> tensors;
-        for (int32_t ref : *list->items()) {
+        for (int32_t ref : itemsOf(list->items())) {
           items.push_back(ref);
           tensors.push_back(state_->values[static_cast<size_t>(ref)].toTensor());
         }
         state_->values[i] = IValue(std::move(tensors));
       } else if (const pte::OptionalTensorList* list = v->val_as_OptionalTensorList()) {
         std::vector<IValue> elements;
-        for (int32_t ref : *list->items()) {
+        for (int32_t ref : itemsOf(list->items())) {
           items.push_back(ref);
           elements.push_back(state_->values[static_cast<size_t>(ref)]);
         }
@@ -382,6 +402,7 @@ class MethodBuilder {
   std::vector<OperatorHandle> operators_;
   std::vector<BackendInterface*> backends_;
   std::vector<absl::Span<uint8_t>> buffers_;
+  uint64_t allocated_ = 0;
 };
 
 }  // namespace
@@ -392,9 +413,15 @@ absl::StatusOr<Method> Program::load_method(std::string_view method, const Metho
     return absl::NotFoundError(sy::str(data_->where(), " has no method '", method, "'; its methods: ",
                                             absl::StrJoin(method_names(), ", ")));
   }
-  absl::StatusOr<std::unique_ptr<MethodState>> state = MethodBuilder(data_, *plan, options).build();
-  if (!state.ok()) return state.status();
-  return Method(std::move(*state));
+  try {
+    absl::StatusOr<std::unique_ptr<MethodState>> state = MethodBuilder(data_, *plan, options).build();
+    if (!state.ok()) return state.status();
+    return Method(std::move(*state));
+  } catch (const std::bad_alloc&) {
+    return absl::ResourceExhaustedError(sy::str(data_->where(*plan), ": out of memory while loading the method"));
+  } catch (const std::exception& e) {
+    return absl::InternalError(sy::str(data_->where(*plan), ": loading the method failed: ", e.what()));
+  }
 }
 
 }  // namespace sy

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,12 +52,21 @@ enum class InputBinding : uint8_t {
   Value,  // not a tensor: the value is replaced
 };
 
+// Memory from calloc: large planned buffers cost nothing until touched.
+struct FreeMemory {
+  void operator()(uint8_t* p) const { std::free(p); }
+};
+using ZeroedBuffer = std::unique_ptr<uint8_t, FreeMemory>;
+
+// The most a method may allocate at load (planned buffers plus tensors that get memory at run time).
+inline constexpr uint64_t kMaxMethodAllocationBytes = uint64_t{1} << 34;
+
 struct MethodState {
   std::shared_ptr<const ProgramData> program;
   std::vector<std::shared_ptr<const DataFile>> data_files;
   std::string name;
   std::string where;  // "program 'x.pte': method 'forward'"
-  std::vector<std::unique_ptr<uint8_t[]>> owned_buffers;
+  std::vector<ZeroedBuffer> owned_buffers;
   std::vector<IValue> values;
   std::vector<std::vector<int32_t>> list_items;  // per value: the indices a list value refers to
   std::vector<uint32_t> inputs;

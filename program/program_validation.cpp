@@ -154,6 +154,10 @@ class PlanValidator {
   absl::Status checkValue(size_t i) {
     const pte::EValue* value = values_->Get(static_cast<uint32_t>(i));
     const std::string what = sy::str("value ", i);
+    if (value->val_type() != pte::KernelTypes::NONE && value->val() == nullptr) {
+      // The verifier accepts a union whose type is set but whose table is absent.
+      return invalid(where_, sy::str(what, " says it is a ", pte::EnumNameKernelTypes(value->val_type()), " but holds none"));
+    }
     switch (value->val_type()) {
       case pte::KernelTypes::NONE:
         return invalid(where_, sy::str(what, " has no type (an unknown union member?)"));
@@ -242,6 +246,9 @@ class PlanValidator {
     for (size_t i = 0; i < n; ++i) {
       const pte::Instruction* ins = instructions->Get(static_cast<uint32_t>(i));
       const std::string what = sy::str("chain ", c, " instruction ", i);
+      if (ins->instr_args() == nullptr) {
+        return invalid(where_, sy::str(what, " has no arguments (kind ", pte::EnumNameInstructionArguments(ins->instr_args_type()), ")"));
+      }
       switch (ins->instr_args_type()) {
         case pte::InstructionArguments::KernelCall: {
           const pte::KernelCall* call = ins->instr_args_as_KernelCall();
@@ -276,6 +283,12 @@ class PlanValidator {
           if (call->destination_instruction() < 0 || static_cast<size_t>(call->destination_instruction()) >= n) {
             return invalid(where_, sy::str(what, " (JumpFalseCall) jumps to instruction ", call->destination_instruction(),
                                                 ", but the chain has ", n, " instructions"));
+          }
+          // Exporters emit forward jumps only (branches of a cond); refusing the others guarantees
+          // that every method terminates.
+          if (static_cast<size_t>(call->destination_instruction()) <= i) {
+            return invalid(where_, sy::str(what, " (JumpFalseCall) jumps back to instruction ", call->destination_instruction(),
+                                                "; only forward jumps are supported, so that a method always terminates"));
           }
           break;
         }

@@ -248,13 +248,19 @@ TEST(ProgramLoader, RejectsAJumpOutsideTheChain) {
   EXPECT_THAT(loadError(b).message(), HasSubstr("(JumpFalseCall) jumps to instruction 9, but the chain has 1 instructions"));
 }
 
-TEST(ProgramLoader, RejectsADelegateWhoseDataIsMissing) {
+TEST(ProgramLoader, RejectsABackwardJumpThatCouldLoopForever) {
   ProgramBuilder b;
-  b.delegate("TestBackend", {1, 2, 3});
-  std::vector<uint8_t> bytes = b.finish();
+  int c = b.boolValue(false);
+  b.freeCall(b.plannedTensor(ScalarType::Float, {1}, 1, 0));
+  b.jumpFalseCall(c, 1).bufferSizes({0, 16});
+  EXPECT_THAT(loadError(b).message(), HasSubstr("instruction 1 (JumpFalseCall) jumps back to instruction 1; only forward jumps"));
+}
+
+TEST(ProgramLoader, RejectsADelegateCallOfADelegateThatDoesNotExist) {
   ProgramBuilder c;
+  c.delegate("TestBackend", {1, 2, 3});
   c.delegateCall(2, {});
-  EXPECT_THAT(loadError(c).message(), HasSubstr("(DelegateCall) calls delegate 2, but the method has 0 delegates"));
+  EXPECT_THAT(loadError(c).message(), HasSubstr("(DelegateCall) calls delegate 2, but the method has 1 delegates"));
 }
 
 TEST(ProgramLoader, ReadsConstantsFromASegmentBehindEitherHeaderLength) {

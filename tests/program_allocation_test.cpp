@@ -1,0 +1,104 @@
+// execute() allocates nothing for a static-shape program: counted by replacing the global
+// operator new of this test binary. The replacement counts only while a CountAllocations scope is
+// active on the calling thread, so every other test in the binary is unaffected.
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include <gtest/gtest.h>
+
+#include "switchyard/ivalue/tensor_factories.h"
+#include "switchyard/program/program.h"
+#include "program_builder.h"
+#include "program_test_support.h"
+
+namespace {
+thread_local bool counting = false;
+thread_local long allocations = 0;
+}  // namespace
+
+void* operator new(std::size_t size) {
+  if (counting) ++allocations;
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace sy {
+namespace {
+
+using testing::ProgramBuilder;
+
+// Heap allocations made by `fn` on this thread.
+template <class F>
+long allocationsDuring(F&& fn) {
+  allocations = 0;
+  counting = true;
+  fn();
+  counting = false;
+  return allocations;
+}
+
+TEST(ProgramAllocations, TheCounterSeesAnAllocation) {
+  EXPECT_EQ(allocationsDuring([] {
+              int* p = new int(3);
+              asm volatile("" : : "r"(p) : "memory");  // keep the compiler from eliding the pair
+              delete p;
+            }),
+            1);
+}
+
+TEST(ProgramAllocations, ExecuteAllocatesNothingForChainedKernelCalls) {
+  ProgramBuilder b;
+  int x = b.plannedTensor(ScalarType::Float, {4}, 1, 0);
+  int slots[2] = {b.plannedTensor(ScalarType::Float, {4}, 1, 16), b.plannedTensor(ScalarType::Float, {4}, 1, 32)};
+  int alpha = b.intValue(1);
+  int add = b.op("aten::add", "out");
+  int mul = b.op("aten::mul", "out");
+  int previous = x;
+  for (int i = 0; i < 16; ++i) {
+    int out = slots[i % 2];
+    if (i % 3 == 2) {
+      b.kernelCall(mul, {previous, x, out, out});
+    } else {
+      b.kernelCall(add, {previous, x, alpha, out, out});
+    }
+    previous = out;
+  }
+  b.inputs({x}).outputs({previous}).bufferSizes({0, 48});
+  absl::StatusOr<Program> program = Program::loadFromBuffer(b.finish());
+  ASSERT_TRUE(program.ok()) << program.status();
+  absl::StatusOr<Method> m = program->load_method("forward");
+  ASSERT_TRUE(m.ok()) << m.status();
+  Tensor input = tensor(std::vector<float>{1, 2, 3, 4}, {4});
+  ASSERT_TRUE(m->set_input(0, input).ok());
+  ASSERT_TRUE(m->execute().ok());
+  long during = allocationsDuring([&] {
+    for (int i = 0; i < 50; ++i) {
+      if (!m->set_input(0, input).ok() || !m->execute().ok()) std::abort();
+    }
+  });
+  EXPECT_EQ(during, 0);
+}
+
+TEST(ProgramAllocations, ExecuteAllocatesNothingForExecuTorchsPrograms) {
+  for (const char* file : {"add.pte", "module_linear.pte", "add_constant_segment.pte"}) {
+    SY_REFERENCE_PROGRAM_OR_SKIP(path, file);
+    absl::StatusOr<Program> program = Program::load(path);
+    ASSERT_TRUE(program.ok()) << program.status();
+    absl::StatusOr<Method> m = program->load_method("forward");
+    ASSERT_TRUE(m.ok()) << m.status();
+    ASSERT_TRUE(m->execute().ok());
+    EXPECT_EQ(allocationsDuring([&] {
+                for (int i = 0; i < 20; ++i) {
+                  if (!m->execute().ok()) std::abort();
+                }
+              }),
+              0)
+        << file;
+  }
+}
+
+}  // namespace
+}  // namespace sy
