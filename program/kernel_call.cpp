@@ -92,7 +92,7 @@ absl::StatusOr<IValue> prepareArgument(const Argument& arg, const Type& type, IV
 absl::StatusOr<PreparedKernelCall> prepareKernelCall(OperatorHandle op, absl::Span<const int32_t> args,
                                                      std::vector<IValue>& values,
                                                      const std::vector<std::vector<int32_t>>& list_items,
-                                                     const std::string& what) {
+                                                     const std::vector<bool>& changing, const std::string& what) {
   const FunctionSchema& schema = op.schema();
   const size_t num_arguments = schema.arguments().size();
   const size_t num_returns = schema.returns().size();
@@ -123,6 +123,20 @@ absl::StatusOr<PreparedKernelCall> prepareKernelCall(OperatorHandle op, absl::Sp
     absl::StatusOr<IValue> prepared = prepareArgument(arg, *arg.type, values[args[i]], args[i], what);
     if (!prepared.ok()) return prepared.status();
     if (holdsReference(*prepared)) call.owned.push_back(static_cast<uint32_t>(i));
+    const size_t v = static_cast<size_t>(args[i]);
+    if (changing[v] && !prepared->isNone()) {
+      if (!(prepared->isInt() || prepared->isDouble() || prepared->isBool())) {
+        return absl::UnimplementedError(sy::str(what, ": argument '", arg.name, "' reads value ", v,
+                                                ", which instructions change at run time; only numbers may change"));
+      }
+      call.refreshes.push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(v)});
+    }
+    for (int32_t item : list_items[v]) {
+      if (changing[static_cast<size_t>(item)]) {
+        return absl::UnimplementedError(sy::str(what, ": argument '", arg.name, "' is list value ", v, ", whose item ", item,
+                                                " instructions change at run time; such lists are not supported yet"));
+      }
+    }
     call.arguments.push_back(std::move(*prepared));
   }
   for (size_t r = 0; r < num_returns; ++r) {
@@ -140,6 +154,7 @@ void runKernelCall(const PreparedKernelCall& call, Stack& stack, std::vector<IVa
   IValue* slots = stack.data();
   std::memcpy(static_cast<void*>(slots), static_cast<const void*>(call.arguments.data()), n * sizeof(IValue));
   for (uint32_t p : call.owned) new (&slots[p]) IValue(call.arguments[p]);
+  for (const PreparedKernelCall::Refresh& r : call.refreshes) new (&slots[r.position]) IValue(values[r.value]);
   call.op.callBoxed(&stack);
   if (__builtin_expect(!call.write_backs.empty(), 0)) {
     SY_CHECK(stack.size() == call.num_results, call.op.operator_name().toString(), " left ", stack.size(),

@@ -16,7 +16,9 @@
 //
 // The borrowed IValues point at the method's value table, which never reallocates after load and
 // whose tensors keep their TensorImpl for the method's life: set_input copies into them or swaps
-// their storage, MoveCall assigns into the slot the borrow points at.
+// their storage, MoveCall assigns into the slot the borrow points at. A number that instructions
+// change at run time (a kernel's int result, a MoveCall's destination) is copied from its value at
+// every call instead; a list of such numbers is refused at load.
 #pragma once
 
 #include <cstdint>
@@ -38,17 +40,25 @@ struct PreparedKernelCall {
     uint32_t value;   // method value that receives it
   };
   std::vector<WriteBack> write_backs;
+  // Arguments read from values that instructions change at run time (a kernel's number result, a
+  // MoveCall's destination): copied from the value at each call instead of prepared once.
+  struct Refresh {
+    uint32_t position;
+    uint32_t value;
+  };
+  std::vector<Refresh> refreshes;
   uint32_t num_results = 0;
 };
 
 // Prepares a call of `op` (which has a schema) with the method's values at `args` (the schema's
 // arguments, then its results: one value each, or one TensorList of them). `list_items[v]` holds
-// the value indices a list value v was built from. `what` starts error messages
+// the value indices a list value v was built from; `changing[v]` is true for the non-tensor values
+// that instructions write at run time. `what` starts error messages
 // ("program 'm.pte': method 'forward': instruction 3 (aten::add.out)").
 absl::StatusOr<PreparedKernelCall> prepareKernelCall(OperatorHandle op, absl::Span<const int32_t> args,
                                                      std::vector<IValue>& values,
                                                      const std::vector<std::vector<int32_t>>& list_items,
-                                                     const std::string& what);
+                                                     const std::vector<bool>& changing, const std::string& what);
 
 // Runs a prepared call on `stack` (empty before and after). Kernel errors propagate as sy::Error.
 void runKernelCall(const PreparedKernelCall& call, Stack& stack, std::vector<IValue>& values);

@@ -309,6 +309,23 @@ class MethodBuilder {
       }
     }
     state_->delegate_calls.reserve(num_delegate_calls);  // frames point into their own elements
+    // The numbers instructions write at run time (See Note [Prepared kernel calls]).
+    std::vector<bool> changing(state_->values.size(), false);
+    for (const pte::Chain* chain : *plan_.chains()) {
+      if (chain->instructions() == nullptr) continue;
+      for (const pte::Instruction* ins : *chain->instructions()) {
+        if (const pte::MoveCall* move = ins->instr_args_as_MoveCall()) {
+          changing[static_cast<size_t>(move->move_to())] = !state_->values[static_cast<size_t>(move->move_to())].isTensor();
+        } else if (const pte::KernelCall* call = ins->instr_args_as_KernelCall()) {
+          const OperatorHandle& op = operators_[static_cast<size_t>(call->op_index())];
+          const size_t num_arguments = op.schema().arguments().size();
+          for (size_t k = num_arguments; call->args() != nullptr && k < call->args()->size(); ++k) {
+            const size_t v = static_cast<size_t>(call->args()->Get(static_cast<uint32_t>(k)));
+            if (!state_->values[v].isTensor() && !state_->values[v].isTensorList()) changing[v] = true;
+          }
+        }
+      }
+    }
     size_t max_stack = 3;
     for (const pte::Chain* chain : *plan_.chains()) {
       const uint32_t chain_start = static_cast<uint32_t>(state_->instructions.size());
@@ -322,7 +339,7 @@ class MethodBuilder {
             std::string what = sy::str(state_->where, ": instruction ", pc, " (", op.operator_name().toString(), ")");
             absl::Span<const int32_t> args;
             if (call->args() != nullptr) args = absl::Span<const int32_t>(call->args()->data(), call->args()->size());
-            absl::StatusOr<PreparedKernelCall> prepared = prepareKernelCall(op, args, state_->values, state_->list_items, what);
+            absl::StatusOr<PreparedKernelCall> prepared = prepareKernelCall(op, args, state_->values, state_->list_items, changing, what);
             if (!prepared.ok()) return prepared.status();
             max_stack = std::max<size_t>(max_stack, std::max(prepared->arguments.size(), size_t{prepared->num_results}));
             state_->instructions.push_back({InstructionKind::Kernel, static_cast<uint32_t>(state_->kernel_calls.size()), 0});

@@ -302,6 +302,23 @@ TEST(ProgramMethod, MovesAValueIntoAnother) {
   EXPECT_EQ(m->get_output(0).toInt(), 7);
 }
 
+TEST(ProgramMethod, AKernelReadsANumberAsAMoveCallLeftIt) {
+  // alpha = 1; alpha = three (a MoveCall); out = x + alpha * x.
+  ProgramBuilder b;
+  int x = b.plannedTensor(ScalarType::Float, {2}, 1, 0);
+  int out = b.plannedTensor(ScalarType::Float, {2}, 1, 16);
+  int alpha = b.intValue(1);
+  int three = b.intValue(3);
+  b.moveCall(three, alpha);
+  b.kernelCall(b.op("aten::add", "out"), {x, x, alpha, out, out}).inputs({x}).outputs({out}).bufferSizes({0, 32});
+  absl::StatusOr<Program> program = Program::loadFromBuffer(b.finish());
+  absl::StatusOr<Method> m = program->load_method("forward");
+  ASSERT_TRUE(m.ok()) << m.status();
+  ASSERT_TRUE(m->set_input(0, tensor(std::vector<float>{1, 2}, {2})).ok());
+  ASSERT_TRUE(m->execute().ok());
+  EXPECT_EQ(values(m->get_output(0).toTensor()), (std::vector<float>{4, 8}));
+}
+
 TEST(ProgramMethod, ReportsAKernelErrorAsAStatusNamingTheInstruction) {
   // aten::add.out with a Bool out tensor and Float inputs: the kernel refuses the cast.
   ProgramBuilder b;
