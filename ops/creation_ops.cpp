@@ -28,6 +28,8 @@ const auto ones_op = handle<SizeFactory>("aten::ones", "");
 const auto ones_out_op = handle<Tensor&(IntArrayRef, Tensor&)>("aten::ones", "out");
 const auto full_op = handle<Tensor(IntArrayRef, const Scalar&, SY_FACTORY_OPTIONS)>("aten::full", "");
 const auto full_out_op = handle<Tensor&(IntArrayRef, const Scalar&, Tensor&)>("aten::full", "out");
+const auto scalar_tensor_op = handle<Tensor(const Scalar&, SY_FACTORY_OPTIONS)>("aten::scalar_tensor", "");
+const auto scalar_tensor_out_op = handle<Tensor&(const Scalar&, Tensor&)>("aten::scalar_tensor", "out");
 
 const auto arange_op = handle<Tensor(const Scalar&, SY_FACTORY_OPTIONS)>("aten::arange", "");
 const auto arange_start_op = handle<Tensor(const Scalar&, const Scalar&, SY_FACTORY_OPTIONS)>("aten::arange", "start");
@@ -80,6 +82,10 @@ Tensor full(IntArrayRef size, const Scalar& fill_value, TensorOptions options) {
 Tensor& full_out(Tensor& out, IntArrayRef size, const Scalar& fill_value) {
   return full_out_op.call(size, fill_value, out);
 }
+Tensor scalar_tensor(const Scalar& s, TensorOptions options) {
+  return scalar_tensor_op.call(s, dtypeOf(options), std::nullopt, options.device_, std::nullopt);
+}
+Tensor& scalar_tensor_out(Tensor& out, const Scalar& s) { return scalar_tensor_out_op.call(s, out); }
 
 Tensor arange(const Scalar& end, TensorOptions options) {
   return arange_op.call(end, dtypeOf(options), std::nullopt, options.device_, std::nullopt);

@@ -34,6 +34,11 @@ Tensor& ones_out(Tensor& out, IntArrayRef size);
 Tensor full(IntArrayRef size, const Scalar& fill_value, TensorOptions options = {});
 Tensor& full_out(Tensor& out, IntArrayRef size, const Scalar& fill_value);
 
+// aten::scalar_tensor / scalar_tensor.out: a 0-dim tensor holding `s`; Float unless options name a
+// dtype (PyTorch's default dtype, whatever the value), out's dtype for the out= form.
+Tensor scalar_tensor(const Scalar& s, TensorOptions options = {});
+Tensor& scalar_tensor_out(Tensor& out, const Scalar& s);
+
 // aten::arange (.start, .start_step, .out, .start_out): [start, end) in steps of `step`; Long
 // when all bounds are integers, else Float, unless options name a dtype.
 Tensor arange(const Scalar& end, TensorOptions options = {});

@@ -16,6 +16,9 @@ SY_LIBRARY_FRAGMENT(aten, m) {
   m.def("full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, "
         "Device? device=None, bool? pin_memory=None) -> Tensor");
   m.def("full.out(SymInt[] size, Scalar fill_value, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def("scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+        "bool? pin_memory=None) -> Tensor");
+  m.def("scalar_tensor.out(Scalar s, *, Tensor(a!) out) -> Tensor(a!)");
 
   m.def("arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
         "bool? pin_memory=None) -> Tensor");

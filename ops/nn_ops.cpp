@@ -31,6 +31,12 @@ const auto max_pool2d_op =
 const auto max_pool2d_out_op =
     handle<Tensor&(const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, IntArrayRef, bool, Tensor&)>(
         "aten::max_pool2d", "out");
+const auto max_pool2d_with_indices_op =
+    handle<std::tuple<Tensor, Tensor>(const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, IntArrayRef, bool)>(
+        "aten::max_pool2d_with_indices", "");
+const auto max_pool2d_with_indices_out_op =
+    handle<std::tuple<Tensor&, Tensor&>(const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, IntArrayRef, bool,
+                                        Tensor&, Tensor&)>("aten::max_pool2d_with_indices", "out");
 const auto avg_pool2d_op =
     handle<Tensor(const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, bool, bool, std::optional<int64_t>)>(
         "aten::avg_pool2d", "");
@@ -78,6 +84,15 @@ Tensor max_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef strid
 Tensor& max_pool2d_out(Tensor& out, const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
                        IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {
   return max_pool2d_out_op.call(self, kernel_size, stride, padding, dilation, ceil_mode, out);
+}
+std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
+                                                   IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {
+  return max_pool2d_with_indices_op.call(self, kernel_size, stride, padding, dilation, ceil_mode);
+}
+std::tuple<Tensor&, Tensor&> max_pool2d_with_indices_out(Tensor& out, Tensor& indices, const Tensor& self,
+                                                         IntArrayRef kernel_size, IntArrayRef stride,
+                                                         IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {
+  return max_pool2d_with_indices_out_op.call(self, kernel_size, stride, padding, dilation, ceil_mode, out, indices);
 }
 Tensor avg_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
                   bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor_override) {

@@ -41,6 +41,16 @@ Tensor max_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef strid
 Tensor& max_pool2d_out(Tensor& out, const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
                        IntArrayRef padding = {0, 0}, IntArrayRef dilation = {1, 1}, bool ceil_mode = false);
 
+// aten::max_pool2d_with_indices / .out: (the maxima, where each was as a Long flat index h * W + w
+// into its input plane). The first maximum in a window wins.
+std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
+                                                   IntArrayRef padding = {0, 0}, IntArrayRef dilation = {1, 1},
+                                                   bool ceil_mode = false);
+std::tuple<Tensor&, Tensor&> max_pool2d_with_indices_out(Tensor& out, Tensor& indices, const Tensor& self,
+                                                         IntArrayRef kernel_size, IntArrayRef stride = {},
+                                                         IntArrayRef padding = {0, 0}, IntArrayRef dilation = {1, 1},
+                                                         bool ceil_mode = false);
+
 // aten::avg_pool2d / aten::avg_pool2d.out: the mean of each window.
 Tensor avg_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {}, IntArrayRef padding = {0, 0},
                   bool ceil_mode = false, bool count_include_pad = true,

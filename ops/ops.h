@@ -19,11 +19,13 @@
 // One header per operator family; this file declares the first operators and includes the rest.
 #include "switchyard/ops/binary_ops.h"
 #include "switchyard/ops/creation_ops.h"
+#include "switchyard/ops/index_ops.h"
 #include "switchyard/ops/linalg_ops.h"
 #include "switchyard/ops/nn_ops.h"
 #include "switchyard/ops/reduction_ops.h"
 #include "switchyard/ops/shape_ops.h"
 #include "switchyard/ops/unary_ops.h"
+#include "switchyard/ops/view_copy_ops.h"
 
 namespace sy::ops {
 

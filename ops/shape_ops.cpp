@@ -21,6 +21,7 @@ const auto transpose_op = handle<Tensor(const Tensor&, int64_t, int64_t)>("aten:
 const auto unsqueeze_op = handle<Tensor(const Tensor&, int64_t)>("aten::unsqueeze", "");
 const auto squeeze_op = handle<Tensor(const Tensor&)>("aten::squeeze", "");
 const auto squeeze_dim_op = handle<Tensor(const Tensor&, int64_t)>("aten::squeeze", "dim");
+const auto squeeze_dims_op = handle<Tensor(const Tensor&, IntArrayRef)>("aten::squeeze", "dims");
 const auto expand_op = handle<Tensor(const Tensor&, IntArrayRef, bool)>("aten::expand", "");
 const auto slice_op =
     handle<Tensor(const Tensor&, int64_t, std::optional<int64_t>, std::optional<int64_t>, int64_t)>("aten::slice",
@@ -41,6 +42,7 @@ Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1) { return transp
 Tensor unsqueeze(const Tensor& self, int64_t dim) { return unsqueeze_op.call(self, dim); }
 Tensor squeeze(const Tensor& self) { return squeeze_op.call(self); }
 Tensor squeeze(const Tensor& self, int64_t dim) { return squeeze_dim_op.call(self, dim); }
+Tensor squeeze(const Tensor& self, IntArrayRef dim) { return squeeze_dims_op.call(self, dim); }
 Tensor expand(const Tensor& self, IntArrayRef size, bool implicit) { return expand_op.call(self, size, implicit); }
 Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end, int64_t step) {
   return slice_op.call(self, dim, start, end, step);

@@ -38,6 +38,8 @@ Tensor unsqueeze(const Tensor& self, int64_t dim);
 Tensor squeeze(const Tensor& self);
 // aten::squeeze.dim: drops dimension `dim` if its size is 1 (else returns a plain alias).
 Tensor squeeze(const Tensor& self, int64_t dim);
+// aten::squeeze.dims: drops each listed dimension whose size is 1 (others are kept).
+Tensor squeeze(const Tensor& self, IntArrayRef dim);
 // aten::expand: broadcasts size-1 dimensions to `size` (stride 0, no copy); -1 keeps a size.
 Tensor expand(const Tensor& self, IntArrayRef size, bool implicit = false);
 // aten::slice.Tensor: elements start, start+step, ... before end along `dim`; Python slicing

@@ -15,6 +15,7 @@ SY_LIBRARY_FRAGMENT(aten, m) {
   m.def("unsqueeze(Tensor(a) self, int dim) -> Tensor(a)");
   m.def("squeeze(Tensor(a) self) -> Tensor(a)");
   m.def("squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)");
+  m.def("squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)");
   m.def("expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)");
   m.def("slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)");
   m.def("select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)");

@@ -1,4 +1,4 @@
-// The creation operators on the CPU: zeros, ones, full, arange, empty_like, zeros_like,
+// The creation operators on the CPU: zeros, ones, full, scalar_tensor, arange, empty_like, zeros_like,
 // ones_like, full_like (each with its out= form); and allocateLike, the layout rules of the
 // *_like family, which clone and _to_copy share.
 //
@@ -321,6 +321,12 @@ Tensor full_cpu(IntArrayRef size, const Scalar& fill_value, std::optional<Scalar
 Tensor& full_out_cpu(IntArrayRef size, const Scalar& fill_value, Tensor& out) {
   return filledOut("aten::full.out", size, fill_value, out);
 }
+// scalar_tensor is full with no dimensions, except that its dtype defaults to Float.
+Tensor scalar_tensor_cpu(const Scalar& s, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                         std::optional<Device> device, std::optional<bool> pin_memory) {
+  return filledFactory("aten::scalar_tensor", {}, s, dtype.value_or(ScalarType::Float), layout, device);
+}
+Tensor& scalar_tensor_out_cpu(const Scalar& s, Tensor& out) { return filledOut("aten::scalar_tensor.out", {}, s, out); }
 
 Tensor arange_cpu(const Scalar& end, std::optional<ScalarType> dtype, std::optional<Layout> layout,
                   std::optional<Device> device, std::optional<bool> pin_memory) {
@@ -394,6 +400,8 @@ SY_LIBRARY_IMPL(aten, CPU, m) {
   m.impl("ones.out", SY_FN(sy::cpu::ones_out_cpu));
   m.impl("full", SY_FN(sy::cpu::full_cpu));
   m.impl("full.out", SY_FN(sy::cpu::full_out_cpu));
+  m.impl("scalar_tensor", SY_FN(sy::cpu::scalar_tensor_cpu));
+  m.impl("scalar_tensor.out", SY_FN(sy::cpu::scalar_tensor_out_cpu));
   m.impl("arange", SY_FN(sy::cpu::arange_cpu));
   m.impl("arange.start", SY_FN(sy::cpu::arange_start_cpu));
   m.impl("arange.start_step", SY_FN(sy::cpu::arange_start_step_cpu));

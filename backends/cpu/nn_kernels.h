@@ -32,11 +32,17 @@ Tensor& convolution_out_cpu(const Tensor& input, const Tensor& weight, const std
                             IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, bool transposed,
                             IntArrayRef output_padding, int64_t groups, Tensor& out);
 
-// aten::max_pool2d, aten::avg_pool2d and their out= forms (pooling.cpp)
+// aten::max_pool2d, aten::max_pool2d_with_indices, aten::avg_pool2d and their out= forms (pooling.cpp)
 Tensor max_pool2d_cpu(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
                       IntArrayRef dilation, bool ceil_mode);
 Tensor& max_pool2d_out_cpu(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
                            IntArrayRef dilation, bool ceil_mode, Tensor& out);
+std::tuple<Tensor, Tensor> max_pool2d_with_indices_cpu(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
+                                                       IntArrayRef padding, IntArrayRef dilation, bool ceil_mode);
+std::tuple<Tensor&, Tensor&> max_pool2d_with_indices_out_cpu(const Tensor& self, IntArrayRef kernel_size,
+                                                             IntArrayRef stride, IntArrayRef padding,
+                                                             IntArrayRef dilation, bool ceil_mode, Tensor& out,
+                                                             Tensor& indices);
 Tensor avg_pool2d_cpu(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
                       bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor_override);
 Tensor& avg_pool2d_out_cpu(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,

@@ -1,11 +1,14 @@
-// aten::max_pool2d and aten::avg_pool2d (and their out= forms) on the CPU, for Int, Long, Float and
-// Double inputs of shape (N, C, H, W) or unbatched (C, H, W); the result has self's dtype.
+// aten::max_pool2d, aten::max_pool2d_with_indices and aten::avg_pool2d (and their out= forms) on
+// the CPU, for Int, Long, Float and Double inputs of shape (N, C, H, W) or unbatched (C, H, W); the
+// result has self's dtype.
 //
 // Semantics, as PyTorch's: stride [] means stride = kernel_size; padding is at most half the kernel;
 // the output size is floor((in + 2 * pad - dilation * (kernel - 1) - 1) / stride) + 1, or rounded up
 // with ceil_mode, except that a ceil_mode window must start inside the input or the left padding.
 // max_pool2d ignores padded positions (a window that holds no input element gives the dtype's
-// lowest value, -inf for floats) and a NaN in a window wins. avg_pool2d divides the window's sum by
+// lowest value, -inf for floats) and a NaN in a window wins. max_pool2d_with_indices also gives,
+// as Long, where each maximum was: its flat index h * W + w within its (H, W) plane; of equal
+// maxima the first in the window (row-major) wins, and of NaNs the last. avg_pool2d divides the window's sum by
 // divisor_override when given, else by the window size clipped to the padded input
 // (count_include_pad=True) or by the number of input elements it covers (False); a window that
 // covers no input element gives 0. Integer averages truncate toward zero, as in PyTorch.
@@ -99,8 +102,10 @@ PoolGeometry checkPool2d(const char* op, const Tensor& self, IntArrayRef kernel_
 
 // ---- max_pool2d ---------------------------------------------------------------------------------
 
-template <class T>
-void maxPool(const PoolGeometry& g, const T* input, T* out) {
+// Writes each window's maximum to `out` and, when kWithIndices, its flat position in the plane to
+// `indices` (-1 for a window that holds no input element).
+template <class T, bool kWithIndices>
+void maxPool(const PoolGeometry& g, const T* input, T* out, int64_t* indices) {
   // Per kernel column, the output columns whose input column is inside the input.
   std::vector<std::pair<int64_t, int64_t>> valid_columns(static_cast<size_t>(g.kernel_w));
   for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
@@ -114,6 +119,11 @@ void maxPool(const PoolGeometry& g, const T* input, T* out) {
     for (int64_t oh = 0; oh < g.out_h; ++oh) {
       T* __restrict row = out_plane + oh * g.out_w;
       std::fill(row, row + g.out_w, lowest);
+      int64_t* __restrict index_row = nullptr;
+      if constexpr (kWithIndices) {
+        index_row = indices + (p * g.out_h + oh) * g.out_w;
+        std::fill(index_row, index_row + g.out_w, int64_t{-1});
+      }
       for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
         const int64_t ih = oh * g.stride_h - g.pad_h + kh * g.dilation_h;
         if (ih < 0 || ih >= g.height) continue;
@@ -123,7 +133,14 @@ void maxPool(const PoolGeometry& g, const T* input, T* out) {
           const auto [first, last] = valid_columns[kw];
           for (int64_t ow = first; ow < last; ++ow) {
             const T x = src[ow * g.stride_w + offset];
-            if constexpr (std::is_floating_point_v<T>) {
+            if constexpr (kWithIndices) {
+              bool better = x > row[ow] || index_row[ow] < 0;
+              if constexpr (std::is_floating_point_v<T>) better = better || std::isnan(x);
+              if (better) {
+                row[ow] = x;
+                index_row[ow] = ih * g.width + ow * g.stride_w + offset;
+              }
+            } else if constexpr (std::is_floating_point_v<T>) {
               row[ow] = (x > row[ow] || std::isnan(x)) ? x : row[ow];
             } else {
               row[ow] = x > row[ow] ? x : row[ow];
@@ -141,10 +158,27 @@ Tensor& maxPoolInto(const char* op, const PoolGeometry& g, const Tensor& self, T
   nn_detail::computeIntoDenseOutput(op, out, self.scalar_type(), {&self}, [&](const Tensor& dst) {
     dispatchDtype<kPoolDtypes>(self.scalar_type(), op, "self", [&](auto tag) {
       using T = typename decltype(tag)::type;
-      maxPool<T>(g, static_cast<const T*>(input.data_ptr()), static_cast<T*>(dst.data_ptr()));
+      maxPool<T, false>(g, static_cast<const T*>(input.data_ptr()), static_cast<T*>(dst.data_ptr()), nullptr);
     });
   });
   return out;
+}
+
+void maxPoolWithIndicesInto(const char* op, const PoolGeometry& g, const Tensor& self, const Tensor& out,
+                            const Tensor& indices) {
+  if (out.numel() == 0) return;
+  const Tensor input = nn_detail::contiguousCopyIfNeeded(op, "self", self);
+  const bool indices_direct = indices.is_contiguous() && !nn_detail::sharesStorage(indices, self) &&
+                              !nn_detail::sharesStorage(indices, out);
+  const Tensor index_dst = indices_direct ? indices : sy::empty(indices.sizes(), ScalarType::Long);
+  nn_detail::computeIntoDenseOutput(op, out, self.scalar_type(), {&self, &indices}, [&](const Tensor& dst) {
+    dispatchDtype<kPoolDtypes>(self.scalar_type(), op, "self", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      maxPool<T, true>(g, static_cast<const T*>(input.data_ptr()), static_cast<T*>(dst.data_ptr()),
+                       index_dst.data_ptr<int64_t>());
+    });
+  });
+  if (!indices_direct) copyIntoCPU(op, indices, index_dst, "indices", "result");
 }
 
 // ---- avg_pool2d ---------------------------------------------------------------------------------
@@ -256,6 +290,32 @@ Tensor& max_pool2d_out_cpu(const Tensor& self, IntArrayRef kernel_size, IntArray
   return maxPoolInto(op, g, self, out);
 }
 
+std::tuple<Tensor, Tensor> max_pool2d_with_indices_cpu(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
+                                                       IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {
+  constexpr const char* op = "aten::max_pool2d_with_indices";
+  const PoolGeometry g = checkPool2d(op, self, kernel_size, stride, padding, dilation, ceil_mode);
+  Tensor out = allocatePoolResult(g, self);
+  Tensor indices = ops::empty(g.outputSizes(), TensorOptions(ScalarType::Long).device(kCPU));
+  maxPoolWithIndicesInto(op, g, self, out, indices);
+  return {out, indices};
+}
+
+std::tuple<Tensor&, Tensor&> max_pool2d_with_indices_out_cpu(const Tensor& self, IntArrayRef kernel_size,
+                                                             IntArrayRef stride, IntArrayRef padding,
+                                                             IntArrayRef dilation, bool ceil_mode, Tensor& out,
+                                                             Tensor& indices) {
+  constexpr const char* op = "aten::max_pool2d_with_indices.out";
+  const PoolGeometry g = checkPool2d(op, self, kernel_size, stride, padding, dilation, ceil_mode);
+  checkOnCPU(op, "indices", indices);
+  SY_CHECK(indices.scalar_type() == ScalarType::Long, op, ": expected 'indices' to have dtype Long but got ",
+           indices.scalar_type());
+  prepareOut(op, g, self, out);
+  resizeOutput(indices, g.outputSizes());
+  nn_detail::checkNoInternalOverlap(op, "indices", indices);
+  maxPoolWithIndicesInto(op, g, self, out, indices);
+  return {out, indices};
+}
+
 Tensor avg_pool2d_cpu(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
                       bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor_override) {
   constexpr const char* op = "aten::avg_pool2d";
@@ -281,6 +341,8 @@ Tensor& avg_pool2d_out_cpu(const Tensor& self, IntArrayRef kernel_size, IntArray
 SY_LIBRARY_IMPL(aten, CPU, m) {
   m.impl("max_pool2d", SY_FN(sy::cpu::max_pool2d_cpu));
   m.impl("max_pool2d.out", SY_FN(sy::cpu::max_pool2d_out_cpu));
+  m.impl("max_pool2d_with_indices", SY_FN(sy::cpu::max_pool2d_with_indices_cpu));
+  m.impl("max_pool2d_with_indices.out", SY_FN(sy::cpu::max_pool2d_with_indices_out_cpu));
   m.impl("avg_pool2d", SY_FN(sy::cpu::avg_pool2d_cpu));
   m.impl("avg_pool2d.out", SY_FN(sy::cpu::avg_pool2d_out_cpu));
 }

@@ -12,11 +12,11 @@
 // typed handles of an operator to agree): arguments in schema order, so out= comes last.
 //
 // Where each one lives and which key it is registered for:
-//   view_ops.cpp      view, reshape, permute, transpose.int, unsqueeze, squeeze(.dim), expand,
+//   view_ops.cpp      view, reshape, permute, transpose.int, unsqueeze, squeeze(.dim, .dims), expand,
 //                     slice.Tensor, select.int: CompositeExplicit (metadata only, any strided
 //                     backend); reshape and contiguous: CompositeImplicit (they may copy).
 //   cat_ops.cpp       cat(.out), clone(.out), _to_copy(.out): CPU.
-//   creation_ops.cpp  zeros, ones, full, arange, empty_like, zeros_like, ones_like, full_like and
+//   creation_ops.cpp  zeros, ones, full, scalar_tensor, arange, empty_like, zeros_like, ones_like, full_like and
 //                     their out= forms: CPU.
 #pragma once
 
@@ -38,6 +38,7 @@ Tensor transpose_int(const Tensor& self, int64_t dim0, int64_t dim1);
 Tensor unsqueeze(const Tensor& self, int64_t dim);
 Tensor squeeze(const Tensor& self);
 Tensor squeeze_dim(const Tensor& self, int64_t dim);
+Tensor squeeze_dims(const Tensor& self, IntArrayRef dim);
 Tensor expand(const Tensor& self, IntArrayRef size, bool implicit);
 Tensor slice_Tensor(const Tensor& self, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
                     int64_t step);
@@ -68,6 +69,9 @@ Tensor& ones_out_cpu(IntArrayRef size, Tensor& out);
 Tensor full_cpu(IntArrayRef size, const Scalar& fill_value, std::optional<ScalarType> dtype,
                 std::optional<Layout> layout, std::optional<Device> device, std::optional<bool> pin_memory);
 Tensor& full_out_cpu(IntArrayRef size, const Scalar& fill_value, Tensor& out);
+Tensor scalar_tensor_cpu(const Scalar& s, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                         std::optional<Device> device, std::optional<bool> pin_memory);
+Tensor& scalar_tensor_out_cpu(const Scalar& s, Tensor& out);
 
 Tensor arange_cpu(const Scalar& end, std::optional<ScalarType> dtype, std::optional<Layout> layout,
                   std::optional<Device> device, std::optional<bool> pin_memory);

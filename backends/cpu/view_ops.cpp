@@ -1,5 +1,5 @@
 // The view operators: view, reshape, permute, transpose.int, unsqueeze, squeeze, squeeze.dim,
-// expand, slice.Tensor, select.int; and contiguous.
+// squeeze.dims, expand, slice.Tensor, select.int; and contiguous.
 //
 // A view is a new TensorImpl over the base's Storage with other sizes, strides and offset, so
 // writes through either are visible in the other. Views keep the base's dtype, device and key set
@@ -238,6 +238,26 @@ Tensor squeeze_dim(const Tensor& self, int64_t dim) {
   return makeView(self, sizes, strides, self.storage_offset());
 }
 
+Tensor squeeze_dims(const Tensor& self, IntArrayRef dim) {
+  constexpr const char* op = "aten::squeeze.dims";
+  checkDefined(op, self);
+  const int64_t ndim = self.dim();
+  absl::InlinedVector<bool, 8> listed(static_cast<size_t>(ndim > 0 ? ndim : 1), false);
+  for (int64_t d : dim) {
+    const int64_t wrapped = wrapDimScalarAsOne(op, "dim", d, ndim);
+    SY_CHECK(!listed[wrapped], op, ": dim ", wrapped, " appears multiple times in the list of dims ", bracketed(dim));
+    listed[wrapped] = true;
+  }
+  SizesVector sizes, strides;
+  for (int64_t d = 0; d < ndim; ++d) {
+    // Listed dimensions other than 1 are left alone, as squeeze.dim does.
+    if (listed[d] && self.size(d) == 1) continue;
+    sizes.push_back(self.size(d));
+    strides.push_back(self.stride(d));
+  }
+  return makeView(self, sizes, strides, self.storage_offset());
+}
+
 // `implicit` only tells PyTorch's tracer that the expansion came from broadcasting; the view is
 // the same either way.
 Tensor expand(const Tensor& self, IntArrayRef size, bool implicit) {
@@ -352,6 +372,7 @@ SY_LIBRARY_IMPL(aten, CompositeExplicit, m) {
   m.impl("unsqueeze", SY_FN(sy::cpu::unsqueeze));
   m.impl("squeeze", SY_FN(sy::cpu::squeeze));
   m.impl("squeeze.dim", SY_FN(sy::cpu::squeeze_dim));
+  m.impl("squeeze.dims", SY_FN(sy::cpu::squeeze_dims));
   m.impl("expand", SY_FN(sy::cpu::expand));
   m.impl("slice.Tensor", SY_FN(sy::cpu::slice_Tensor));
   m.impl("select.int", SY_FN(sy::cpu::select_int));

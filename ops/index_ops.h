@@ -1,0 +1,28 @@
+// sy::ops:: helpers for the indexing operators gather and scatter (value form). PyTorch's at::
+// names and argument order; out= forms take `out` first.
+//
+//   sy::Tensor x = sy::tensor<float>({1, 2, 3, 4}, {2, 2});
+//   sy::Tensor picks = sy::tensor<int64_t>({1, 0}, {2, 1});
+//   sy::ops::gather(x, 1, picks);               // [[2], [3]]: row i's element picks[i][0]
+//   sy::ops::scatter(x, 1, picks, 0.0);         // [[1, 0], [0, 4]]: those elements set to 0
+//
+// `index` is Long, has self's number of dimensions and is no larger than self along every other
+// dimension; its values must lie in [0, self.size(dim)). Every function is one dispatch.
+#pragma once
+
+#include <cstdint>
+
+#include "switchyard/ivalue/scalar.h"
+#include "switchyard/ivalue/tensor.h"
+
+namespace sy::ops {
+
+// aten::gather / gather.out: out[i][j] = self[i][index[i][j]] (for dim = 1); index's shape.
+Tensor gather(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad = false);
+Tensor& gather_out(Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad = false);
+
+// aten::scatter.value / scatter.value_out: self with out[i][index[i][j]] = value (for dim = 1).
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value);
+Tensor& scatter_out(Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value);
+
+}  // namespace sy::ops
