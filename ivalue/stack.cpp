@@ -9,6 +9,21 @@ static void relocate(IValue* destination, IValue* source, size_t count) {
   if (count > 0) std::memcpy(static_cast<void*>(destination), static_cast<void*>(source), count * sizeof(IValue));
 }
 
+void throwStackUnderflow(const char* operation, size_t requested, size_t size) {
+  SY_ERROR("Stack::", operation, " needs ", requested, " value(s) but the stack holds ", size,
+           ": a boxed kernel took more values than it was given (check the operator's number of arguments)");
+}
+
+std::vector<IValue> pop(Stack& stack, size_t n) {
+  stack.checkHolds("pop", n);
+  std::vector<IValue> values;
+  values.reserve(n);
+  IValue* first = stack.data() + stack.size() - n;
+  for (size_t i = 0; i < n; ++i) values.push_back(std::move(first[i]));
+  stack.truncateBy(n);
+  return values;
+}
+
 void Stack::grow(size_t min_capacity) {
   boxDeferredArguments();  // relocate values, not the bytes of slots that were never written
   const size_t new_capacity = std::max(min_capacity, 2 * capacity());

@@ -43,7 +43,9 @@
 #include <cstring>
 #include <initializer_list>
 #include <new>
+#include <iterator>
 #include <utility>
+#include <vector>
 
 #include "absl/types/span.h"
 #include "switchyard/ivalue/ivalue.h"
@@ -51,6 +53,14 @@
 namespace sy {
 
 inline constexpr size_t kInlineStackSize = 8;
+
+// Note [Stack underflow is checked]
+// A boxed kernel that pops more values than the Stack holds would otherwise read and destroy
+// memory below the Stack's storage. pop, drop, peek, last, at, back and pop_back check the count
+// first, always: one comparison against a size the kernel was about to compute anyway, with the
+// error built out of line (bench/overhead.py shows no change). The dispatcher's own boxing code
+// knows its counts and uses the unchecked forgetLast.
+[[noreturn]] void throwStackUnderflow(const char* operation, size_t requested, size_t size);
 
 // The arguments of an unboxed call that reached a boxed kernel, not yet boxed (Note [Deferred
 // boxing]). The bridge derives from this to hold the arguments themselves.
@@ -71,9 +81,16 @@ class Stack {
 
   Stack() noexcept
       : begin_(inlineSlots()), end_(begin_), capacity_end_(begin_ + kInlineStackSize), deferred_(nullptr) {}
-  Stack(std::initializer_list<IValue> values) : Stack() {
+  Stack(std::initializer_list<IValue> values) : Stack(values.begin(), values.end()) {}
+  // From any range of values convertible to IValue, as torch::jit::Stack (a std::vector) can be.
+  template <class InputIt, class = typename std::iterator_traits<InputIt>::iterator_category>
+  Stack(InputIt first, InputIt last) : Stack() {
+    for (; first != last; ++first) emplace_back(*first);
+  }
+  Stack(const std::vector<IValue>& values) : Stack(values.begin(), values.end()) {}  // NOLINT: a vector, as in PyTorch
+  Stack(std::vector<IValue>&& values) : Stack() {                                    // NOLINT
     reserve(values.size());
-    for (const IValue& v : values) new (end_++) IValue(v);
+    for (IValue& v : values) new (end_++) IValue(std::move(v));
   }
   Stack(const Stack& other) : Stack() {
     reserve(other.size());
@@ -122,9 +139,29 @@ class Stack {
   }
   IValue& operator[](size_t i) { return boxed()[i]; }
   const IValue& operator[](size_t i) const { return boxed()[i]; }
-  IValue& front() { return *boxed(); }
-  IValue& back() { return *(end() - 1); }
-  const IValue& back() const { return *(end() - 1); }
+  // Bounds-checked, as std::vector's.
+  IValue& at(size_t i) {
+    if (__builtin_expect(i >= size(), 0)) throwStackUnderflow("at", i + 1, size());
+    return boxed()[i];
+  }
+  const IValue& at(size_t i) const {
+    if (__builtin_expect(i >= size(), 0)) throwStackUnderflow("at", i + 1, size());
+    return boxed()[i];
+  }
+  IValue& front() { return at(0); }
+  const IValue& front() const { return at(0); }
+  IValue& back() {
+    checkHolds("back", 1);
+    return *(end() - 1);
+  }
+  const IValue& back() const {
+    checkHolds("back", 1);
+    return *(end() - 1);
+  }
+  // Raises unless the Stack holds at least n values (Note [Stack underflow is checked]).
+  void checkHolds(const char* operation, size_t n) const {
+    if (__builtin_expect(n > size(), 0)) throwStackUnderflow(operation, n, size());
+  }
 
   template <class... Args>
   IValue& emplace_back(Args&&... args) {
@@ -142,12 +179,14 @@ class Stack {
   void push_back(const IValue& v) { emplace_back(v); }
   void push_back(IValue&& v) { emplace_back(std::move(v)); }
   void pop_back() {
+    checkHolds("pop_back", 1);
     IValue* last = end() - 1;
     last->~IValue();
     end_ = last;
   }
   // Destroys the last n values. Dropping every deferred argument boxes none of them.
   void truncateBy(size_t n) {
+    checkHolds("drop", n);
     if (__builtin_expect(deferred_ != nullptr, 0) && dropDeferredArguments(n)) return;
     IValue* old_end = end_;
     end_ -= n;
@@ -198,6 +237,14 @@ class Stack {
   iterator erase(iterator first, iterator last);
   iterator erase(iterator pos) { return erase(pos, pos + 1); }
   iterator insert(iterator pos, IValue value);
+  // Inserts copies of [first, last) before pos, as std::vector's insert.
+  template <class InputIt, class = typename std::iterator_traits<InputIt>::iterator_category>
+  iterator insert(iterator pos, InputIt first, InputIt last) {
+    const size_t index = static_cast<size_t>(pos - begin());
+    Stack values(first, last);  // copied first: the range may be this Stack's own values
+    for (size_t i = 0; i < values.size(); ++i) insert(begin() + index + i, std::move(values[i]));
+    return begin() + index;
+  }
 
  private:
   IValue* inlineSlots() { return reinterpret_cast<IValue*>(inline_storage_); }
@@ -246,21 +293,31 @@ class Stack {
   alignas(IValue) unsigned char inline_storage_[kInlineStackSize * sizeof(IValue)];
 };
 
+// These check the Stack holds what they take (Note [Stack underflow is checked]).
 inline IValue pop(Stack& stack) {
+  stack.checkHolds("pop", 1);
   IValue v = std::move(stack.back());
   stack.pop_back();
   return v;
 }
 inline IValue pop(Stack* stack) { return pop(*stack); }
+// The last n values, first pushed first, removed from the Stack.
+std::vector<IValue> pop(Stack& stack, size_t n);
+inline std::vector<IValue> pop(Stack* stack, size_t n) { return pop(*stack, n); }
 
 inline void drop(Stack& stack, size_t n) { stack.truncateBy(n); }
 inline void drop(Stack* stack, size_t n) { drop(*stack, n); }
 
 // The i-th of the last n values.
-inline IValue& peek(Stack& stack, size_t i, size_t n) { return *(stack.end() - n + i); }
+inline IValue& peek(Stack& stack, size_t i, size_t n) {
+  stack.checkHolds("peek", n);
+  SY_CHECK(i < n, "peek(stack, ", i, ", ", n, "): the index must be less than the number of values looked at");
+  return *(stack.end() - n + i);
+}
 inline IValue& peek(Stack* stack, size_t i, size_t n) { return peek(*stack, i, n); }
 
 inline absl::Span<IValue> last(Stack& stack, size_t n) {
+  stack.checkHolds("last", n);
   return absl::Span<IValue>(stack.data() + stack.size() - n, n);
 }
 inline absl::Span<IValue> last(Stack* stack, size_t n) { return last(*stack, n); }

@@ -1,4 +1,5 @@
 // Stack (ivalue/stack.h): the vector-like container of boxed calls, with inline slots.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -53,6 +54,42 @@ TEST(Stack, CopyAssigningBetweenStacksOnTheHeapReleasesTheOldValues) {
   const Stack source = countingStack(static_cast<int64_t>(sy::kInlineStackSize) * 3);
   target = source;  // the target's old buffer is freed (LeakSanitizer)
   EXPECT_EQ(intsOf(target), intsOf(source));
+}
+
+// Issue 11 item 7: a boxed kernel that takes more than it was given gets an error, not corruption.
+TEST(StackUnderflow, PoppingAnEmptyStackRaisesAndLeavesItEmpty) {
+  Stack stack;
+  try {
+    sy::pop(stack);
+    FAIL() << "pop on an empty stack did not raise";
+  } catch (const sy::Error& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("Stack::pop needs 1 value(s) but the stack holds 0"));
+  }
+  EXPECT_TRUE(stack.empty());
+}
+
+TEST(StackUnderflow, DroppingMoreThanTheStackHoldsRaisesAndKeepsEveryValue) {
+  Stack stack = countingStack(2);
+  try {
+    sy::drop(stack, 3);
+    FAIL() << "drop(stack, 3) on two values did not raise";
+  } catch (const sy::Error& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("Stack::drop needs 3 value(s) but the stack holds 2"));
+  }
+  EXPECT_EQ(intsOf(stack), (std::vector<int64_t>{0, 1}));
+}
+
+TEST(StackUnderflow, PoppingSeveralPeekingAndLastCheckTheCountToo) {
+  Stack stack = countingStack(2);
+  EXPECT_THROW(sy::pop(stack, 3), sy::Error);
+  EXPECT_THROW(sy::peek(stack, 0, 3), sy::Error);
+  EXPECT_THROW(sy::peek(stack, 2, 2), sy::Error);
+  EXPECT_THROW(sy::last(stack, 3), sy::Error);
+  EXPECT_THROW(stack.at(2), sy::Error);
+  EXPECT_EQ(intsOf(stack), (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(sy::pop(stack, 2).size(), 2u);
+  EXPECT_THROW(stack.back(), sy::Error);
+  EXPECT_THROW(stack.pop_back(), sy::Error);
 }
 
 }  // namespace
