@@ -10,11 +10,23 @@
 //   }
 //
 // The names are aliases of the sy:: ones (c10::DispatchKey is sy::DispatchKey), so both spellings
-// mix freely. Only the dispatch keys Switchyard has exist: map your backend to CPU, Accel or one of
-// PrivateUse1..3.
+// mix freely. at::empty, at::zeros, at::ones and at::full are operator calls through the
+// dispatcher, as in PyTorch, so modes and fallbacks see them.
+//
+// Note [Keys free for a backend of your own]
+// Only the dispatch keys Switchyard has exist. The library's own backends and fallbacks take CPU,
+// Accel, ZeroTensor and Profiler, so a backend of your own goes on PrivateUse1, PrivateUse2 or
+// PrivateUse3 (and its autograd key on AutogradPrivateUse1..3). PyTorch's other device types
+// (c10::DeviceType::CUDA, HIP, XLA, MPS, XPU, Meta, Lazy) name no backend here: allocating on one
+// or registering a kernel with `torch::dispatch(c10::DeviceType::CUDA, fn)` raises an error that
+// says so. Port such code by naming PrivateUse1 where it names CUDA.
 #pragma once
 
+#include <initializer_list>
 #include <optional>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "switchyard/switchyard.h"
 
@@ -28,6 +40,7 @@ using sy::Error;
 using sy::FunctionSchema;
 using sy::IntArrayRef;
 using sy::IValue;
+using sy::KernelFunction;
 using sy::Layout;
 using sy::MemoryFormat;
 using sy::OperatorHandle;
@@ -35,17 +48,190 @@ using sy::OperatorKernel;
 using sy::OperatorName;
 using sy::Scalar;
 using sy::ScalarType;
+using sy::Stack;
+using sy::TensorImpl;
 using sy::TypedOperatorHandle;
 using sy::intrusive_ptr;
 using sy::make_intrusive;
+using sy::toString;
 template <class T>
 using optional = std::optional<T>;
 using std::nullopt;
+template <class T>
+using ArrayRef = absl::Span<const T>;
+
+inline constexpr DeviceType kCPU = DeviceType::CPU;
+inline constexpr DeviceType kPrivateUse1 = DeviceType::PrivateUse1;
+// Device types without a backend here (Note [Keys free for a backend of your own]).
+inline constexpr DeviceType kCUDA = DeviceType::CUDA;
+inline constexpr DeviceType kMeta = DeviceType::Meta;
+
+// Every autograd key: what at::AutoDispatchBelowAutograd excludes.
+inline constexpr DispatchKeySet autograd_dispatch_keyset = sy::kAutogradKeys;
+
 namespace impl {
 using sy::ExcludeDispatchKeyGuard;
 using sy::IncludeDispatchKeyGuard;
 }  // namespace impl
+
+// c10::List<T>: a list of T that boxes as the matching IValue list (int[], float[], bool[],
+// Tensor[], or a generic list for List<IValue>). Unlike PyTorch's, a copy is a copy: two Lists
+// never share elements.
+template <class T>
+class List {
+ public:
+  using value_type = T;
+  using iterator = typename std::vector<T>::iterator;
+  using const_iterator = typename std::vector<T>::const_iterator;
+
+  List() = default;
+  List(std::initializer_list<T> values) : elements_(values) {}
+  explicit List(std::vector<T> values) : elements_(std::move(values)) {}
+  explicit List(ArrayRef<T> values) : elements_(values.begin(), values.end()) {}
+
+  size_t size() const { return elements_.size(); }
+  bool empty() const { return elements_.empty(); }
+  T get(size_t i) const { return elements_.at(i); }
+  void set(size_t i, T value) { elements_.at(i) = std::move(value); }
+  T operator[](size_t i) const { return get(i); }
+  void push_back(T value) { elements_.push_back(std::move(value)); }
+  template <class... Args>
+  void emplace_back(Args&&... args) {
+    elements_.emplace_back(std::forward<Args>(args)...);
+  }
+  void reserve(size_t n) { elements_.reserve(n); }
+  void clear() { elements_.clear(); }
+  void resize(size_t n) { elements_.resize(n); }
+  iterator begin() { return elements_.begin(); }
+  iterator end() { return elements_.end(); }
+  const_iterator begin() const { return elements_.begin(); }
+  const_iterator end() const { return elements_.end(); }
+  // A copy of the elements.
+  std::vector<T> vec() const { return elements_; }
+
+  operator IValue() const {  // NOLINT: boxes implicitly, as in PyTorch
+    if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, sy::Tensor> || std::is_same_v<T, IValue>) {
+      return IValue(elements_);
+    } else if constexpr (std::is_floating_point_v<T>) {
+      return IValue(std::vector<double>(elements_.begin(), elements_.end()));
+    } else if constexpr (std::is_integral_v<T>) {
+      return IValue(std::vector<int64_t>(elements_.begin(), elements_.end()));
+    } else {
+      std::vector<IValue> boxed(elements_.begin(), elements_.end());
+      return IValue(std::move(boxed));
+    }
+  }
+
+  friend bool operator==(const List& a, const List& b) { return a.elements_ == b.elements_; }
+  friend bool operator!=(const List& a, const List& b) { return !(a == b); }
+
+ private:
+  std::vector<T> elements_;
+};
+
+// c10::Dict<K, V>: an insertion-ordered map with PyTorch's interface. Switchyard's IValue has no
+// dict type, so a Dict holds kernel-local data only; it cannot be an operator argument or result.
+template <class Key, class Value>
+class Dict {
+ public:
+  class Entry {
+   public:
+    Entry(Key key, Value value) : key_(std::move(key)), value_(std::move(value)) {}
+    const Key& key() const { return key_; }
+    const Value& value() const { return value_; }
+    void setValue(Value value) { value_ = std::move(value); }
+
+   private:
+    Key key_;
+    Value value_;
+  };
+  using iterator = typename std::vector<Entry>::iterator;
+  using const_iterator = typename std::vector<Entry>::const_iterator;
+
+  size_t size() const { return entries_.size(); }
+  bool empty() const { return entries_.empty(); }
+  iterator begin() { return entries_.begin(); }
+  iterator end() { return entries_.end(); }
+  const_iterator begin() const { return entries_.begin(); }
+  const_iterator end() const { return entries_.end(); }
+
+  iterator find(const Key& key) {
+    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+      if (it->key() == key) return it;
+    }
+    return entries_.end();
+  }
+  const_iterator find(const Key& key) const { return const_cast<Dict*>(this)->find(key); }
+  bool contains(const Key& key) const { return find(key) != end(); }
+  Value at(const Key& key) const {
+    auto it = find(key);
+    SY_CHECK(it != end(), "c10::Dict::at: no such key");
+    return it->value();
+  }
+  // Adds the entry unless the key is present; returns where it is and whether it was added.
+  std::pair<iterator, bool> insert(Key key, Value value) {
+    auto it = find(key);
+    if (it != end()) return {it, false};
+    entries_.emplace_back(std::move(key), std::move(value));
+    return {entries_.end() - 1, true};
+  }
+  std::pair<iterator, bool> insert_or_assign(Key key, Value value) {
+    auto it = find(key);
+    if (it != end()) {
+      it->setValue(std::move(value));
+      return {it, false};
+    }
+    entries_.emplace_back(std::move(key), std::move(value));
+    return {entries_.end() - 1, true};
+  }
+  size_t erase(const Key& key) {
+    auto it = find(key);
+    if (it == end()) return 0;
+    entries_.erase(it);
+    return 1;
+  }
+  void clear() { entries_.clear(); }
+
+ private:
+  std::vector<Entry> entries_;
+};
 }  // namespace c10
+
+namespace sy {
+// IValue::to<c10::List<T>>().
+template <class T>
+struct IValueTo<c10::List<T>> {
+  static c10::List<T> get(const IValue& v) {
+    if constexpr (std::is_same_v<T, IValue>) {
+      return c10::List<T>(v.toList());
+    } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      c10::List<T> list;
+      for (int64_t x : v.toIntList()) list.push_back(static_cast<T>(x));
+      return list;
+    } else {
+      return c10::List<T>(v.to<std::vector<T>>());
+    }
+  }
+};
+}  // namespace sy
+
+namespace caffe2 {
+// PyTorch's dtype object, as far as making tensors needs it: converts to and from ScalarType.
+class TypeMeta {
+ public:
+  constexpr TypeMeta(sy::ScalarType t = sy::ScalarType::Float) : type_(t) {}  // NOLINT
+  template <class T>
+  static constexpr TypeMeta Make() {
+    return TypeMeta(sy::CppTypeToScalarType<T>::value);
+  }
+  static constexpr TypeMeta fromScalarType(sy::ScalarType t) { return TypeMeta(t); }
+  constexpr sy::ScalarType toScalarType() const { return type_; }
+  constexpr operator sy::ScalarType() const { return type_; }  // NOLINT
+
+ private:
+  sy::ScalarType type_;
+};
+}  // namespace caffe2
 
 namespace torch {
 using sy::CppFunction;
@@ -62,22 +248,47 @@ using sy::push;
 }  // namespace torch
 
 namespace at {
+using c10::ArrayRef;
+using c10::kCPU;
 using sy::Device;
+using sy::DeviceType;
+using sy::DispatchKey;
+using sy::DispatchKeySet;
 using sy::IntArrayRef;
 using sy::Scalar;
 using sy::ScalarType;
 using sy::Tensor;
+using sy::TensorImpl;
 using sy::TensorList;
 using sy::TensorOptions;
-using sy::empty;
-using sy::full;
-using sy::ones;
-using sy::zeros;
+// Operator calls through the dispatcher (aten::empty.memory_format, aten::zeros, ...).
+using sy::ops::empty;
+using sy::ops::full;
+using sy::ops::ones;
+using sy::ops::zeros;
 inline constexpr ScalarType kFloat = ScalarType::Float;
 inline constexpr ScalarType kDouble = ScalarType::Double;
 inline constexpr ScalarType kInt = ScalarType::Int;
 inline constexpr ScalarType kLong = ScalarType::Long;
 inline constexpr ScalarType kBool = ScalarType::Bool;
+
+// Calls below this guard skip every autograd key: what an autograd kernel uses to reach the
+// backend kernel it wraps.
+class AutoDispatchBelowAutograd {
+ public:
+  AutoDispatchBelowAutograd() : guard_(c10::autograd_dispatch_keyset) {}
+
+ private:
+  sy::ExcludeDispatchKeyGuard guard_;
+};
+
+namespace detail {
+// A Tensor whose impl is a new Impl(args...): how a backend makes its own tensors.
+template <class Impl, class... Args>
+Tensor make_tensor(Args&&... args) {
+  return Tensor(sy::make_intrusive<Impl>(std::forward<Args>(args)...));
+}
+}  // namespace detail
 }  // namespace at
 
 #define TORCH_LIBRARY SY_LIBRARY
@@ -85,3 +296,7 @@ inline constexpr ScalarType kBool = ScalarType::Bool;
 #define TORCH_LIBRARY_IMPL SY_LIBRARY_IMPL
 #define TORCH_FN SY_FN
 #define TORCH_CHECK SY_CHECK
+// A Library object for the scope it is stored in, rather than for the whole process.
+#define MAKE_TORCH_LIBRARY(ns) ::torch::Library(::torch::Library::DEF, #ns, std::nullopt, __FILE__, __LINE__)
+#define MAKE_TORCH_LIBRARY_IMPL(ns, k) \
+  ::torch::Library(::torch::Library::IMPL, #ns, ::c10::DispatchKey::k, __FILE__, __LINE__)

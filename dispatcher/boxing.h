@@ -13,7 +13,9 @@
 // An out or in-place kernel returns `Tensor&`, the very object the caller passed. When such a call
 // goes through a boxed kernel, the result on the stack is a new handle; we return the caller's
 // original reference instead (found through the schema's alias annotations), after checking that
-// the kernel returned the same TensorImpl. A boxed kernel may resize and write an out argument,
+// the kernel returned the same TensorImpl. Without alias annotations, the returns of a kernel that
+// returns several `Tensor&` are its last parameters, in order, as in PyTorch (an operator with
+// several out arguments takes them last). A boxed kernel may resize and write an out argument,
 // but rebinding it to another TensorImpl would silently detach the caller's tensor from the
 // result, so that raises an error.
 #pragma once
@@ -171,6 +173,20 @@ constexpr int soleMutableTensorParameter() {
   return found;
 }
 
+// For a kernel returning a tuple of kNumReturns `Tensor&`: the index of the first of its last
+// kNumReturns parameters when they are all `Tensor&` (where a return without an alias annotation
+// is found by position), else -1.
+template <size_t kNumReturns, class... Args>
+constexpr int firstOfTrailingMutableTensorParameters() {
+  constexpr bool is_mutable_tensor[] = {std::is_same_v<Args, Tensor&>..., false};
+  constexpr size_t kNumArgs = sizeof...(Args);
+  if (kNumReturns == 0 || kNumReturns > kNumArgs) return -1;
+  for (size_t i = kNumArgs - kNumReturns; i < kNumArgs; ++i) {
+    if (!is_mutable_tensor[i]) return -1;
+  }
+  return static_cast<int>(kNumArgs - kNumReturns);
+}
+
 // ---- boxed caller -> unboxed kernel -----------------------------------------------------------
 
 // Parameter types whose IValues, once unboxed successfully, are known to hold nothing to release.
@@ -310,14 +326,16 @@ const Tensor* tensorAddress(const T& arg) {
   }
 }
 
-// Pops one return value of C++ type R from stack slot `index`.
-template <class R, int kSoleOut>
+// Pops one return value of C++ type R from stack slot `index`. kPositionalOut is the argument a
+// `Tensor&` return without an alias annotation is, or -1.
+template <class R, int kSoleOut, int kPositionalOut = -1>
 struct ReturnPopper {
   static R pop(const BridgedCall& call, IValue& slot, size_t index, const Tensor* const* tensor_args) {
     using Decayed = std::decay_t<R>;
     if constexpr (std::is_reference_v<R> && std::is_same_v<Decayed, Tensor>) {
       // Note [Out arguments come back as the caller's own object]
-      const int arg = kSoleOut >= 0 ? kSoleOut : aliasedArgumentOfReturn(*call.op, index);
+      int arg = kSoleOut >= 0 ? kSoleOut : aliasedArgumentOfReturn(*call.op, index);
+      if (arg < 0) arg = kPositionalOut;
       const Tensor* original = arg >= 0 ? tensor_args[arg] : nullptr;
       if (__builtin_expect(original == nullptr ||
                                std::as_const(slot).toTensor().unsafeGetTensorImpl() !=
@@ -331,21 +349,23 @@ struct ReturnPopper {
     }
   }
 };
-template <int kSoleOut>
-struct ReturnPopper<Tensor, kSoleOut> {
+template <int kSoleOut, int kPositionalOut>
+struct ReturnPopper<Tensor, kSoleOut, kPositionalOut> {
   static Tensor pop(const BridgedCall&, IValue& slot, size_t, const Tensor* const*) {
     return std::move(slot).toTensor();
   }
 };
 
-template <class Ret, int kSoleOut, size_t... I>
+template <class Ret, int kSoleOut, int kFirstPositionalOut, size_t... I>
 Ret popReturns(const BridgedCall& call, IValue* results, const Tensor* const* tensor_args,
                std::index_sequence<I...>) {
   if constexpr (sizeof...(I) == 1 && !IsTuple<std::decay_t<Ret>>::value) {
     return ReturnPopper<Ret, kSoleOut>::pop(call, results[0], 0, tensor_args);
   } else {
-    // Several returns: the schema says which argument each aliases.
-    return Ret(ReturnPopper<std::tuple_element_t<I, Ret>, -1>::pop(call, results[I], I, tensor_args)...);
+    // Several returns: the schema says which argument each aliases, or else their position does.
+    return Ret(ReturnPopper<std::tuple_element_t<I, Ret>, -1,
+                            (kFirstPositionalOut >= 0 ? kFirstPositionalOut + static_cast<int>(I) : -1)>::pop(
+        call, results[I], I, tensor_args)...);
   }
 }
 
@@ -383,7 +403,9 @@ Ret callBoxedWithUnboxedArguments(void (*boxed)(OperatorKernel*, const OperatorH
       }
     }
     const Tensor* tensor_args[] = {tensorAddress(args)..., nullptr};
-    Ret result = popReturns<Ret, kSoleOut>(call, results, tensor_args, std::make_index_sequence<kNumReturns>{});
+    constexpr int kFirstPositionalOut = firstOfTrailingMutableTensorParameters<kNumReturns, Args...>();
+    Ret result = popReturns<Ret, kSoleOut, kFirstPositionalOut>(call, results, tensor_args,
+                                                                std::make_index_sequence<kNumReturns>{});
     // A tensor moved out of its slot leaves None or a borrow behind: nothing to destroy.
     if constexpr (std::is_same_v<Ret, Tensor>) stack.forgetAll();
     return result;

@@ -72,11 +72,19 @@ class CppFunction {
 };
 
 // Registers `func` for `key` regardless of the library's own key (for SY_LIBRARY blocks).
+// DispatchKey::CatchAll (Undefined) names no key: the library's own, as PyTorch has it.
 template <class Func>
 CppFunction dispatch(DispatchKey key, Func&& func) {
   CppFunction f(std::forward<Func>(func));
-  f.dispatch_key_ = key;
+  if (key != DispatchKey::Undefined) f.dispatch_key_ = key;
   return f;
+}
+// The same for the backend of a device type (DeviceType::CPU -> DispatchKey::CPU). Device types
+// without a backend here (CUDA, Meta, ...) are refused, naming the free keys.
+template <class Func>
+CppFunction dispatch(DeviceType type, Func&& func) {
+  checkHasBackend(type, "dispatch(DeviceType, kernel)");
+  return dispatch(backendKeyFor(type), std::forward<Func>(func));
 }
 
 }  // namespace sy

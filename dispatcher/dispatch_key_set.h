@@ -6,7 +6,9 @@
 // entry.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <initializer_list>
 #include <string>
 
@@ -18,12 +20,17 @@ class DispatchKeySet {
  public:
   enum Raw : uint64_t {};
   enum Full : uint8_t { FULL };
+  enum FullAfter : uint8_t { FULL_AFTER };
 
   constexpr DispatchKeySet() = default;
   constexpr DispatchKeySet(Raw, uint64_t bits) : bits_(bits) {}
   // Every runtime key.
   constexpr explicit DispatchKeySet(Full)
       : bits_(((uint64_t{1} << kNumRuntimeKeys) - 1) & ~uint64_t{1}) {}
+  // Every runtime key dispatched after `k` (of lower priority), `k` itself excluded: what a kernel
+  // for `k` may redispatch to, `ks & DispatchKeySet(DispatchKeySet::FULL_AFTER, k)`.
+  constexpr DispatchKeySet(FullAfter, DispatchKey k)
+      : bits_(((uint64_t{1} << (isRuntimeKey(k) ? static_cast<int>(k) : kNumRuntimeKeys)) - 1) & ~uint64_t{1}) {}
   constexpr DispatchKeySet(DispatchKey k)  // NOLINT: implicit, as in PyTorch
       : bits_(k == DispatchKey::Undefined ? 0 : uint64_t{1} << static_cast<uint8_t>(k)) {}
   constexpr DispatchKeySet(std::initializer_list<DispatchKey> keys) {
@@ -67,7 +74,36 @@ class DispatchKeySet {
   // "DispatchKeySet(CPU, Tracer)"
   std::string toString() const;
 
-  // Iterates keys from lowest to highest.
+  // Iterates keys from lowest to highest priority: `for (DispatchKey k : ks)`.
+  class iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = DispatchKey;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const DispatchKey*;
+    using reference = DispatchKey;
+
+    constexpr explicit iterator(uint64_t remaining = 0) : remaining_(remaining) {}
+    DispatchKey operator*() const { return static_cast<DispatchKey>(__builtin_ctzll(remaining_)); }
+    iterator& operator++() {
+      remaining_ &= remaining_ - 1;
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator before = *this;
+      ++*this;
+      return before;
+    }
+    friend constexpr bool operator==(iterator a, iterator b) { return a.remaining_ == b.remaining_; }
+    friend constexpr bool operator!=(iterator a, iterator b) { return a.remaining_ != b.remaining_; }
+
+   private:
+    uint64_t remaining_;  // the keys not yet visited
+  };
+  iterator begin() const { return iterator(bits_); }
+  iterator end() const { return iterator(0); }
+
+  // Calls fn on each key from lowest to highest.
   template <class F>
   void forEach(F&& fn) const {
     for (uint64_t b = bits_; b != 0; b &= b - 1) fn(static_cast<DispatchKey>(__builtin_ctzll(b)));
@@ -79,5 +115,10 @@ class DispatchKeySet {
 };
 
 std::ostream& operator<<(std::ostream& os, DispatchKeySet ks);
+
+// Every autograd key (Note [Autograd keys sit between backends and functionality]).
+inline constexpr DispatchKeySet kAutogradKeys{DispatchKey::AutogradCPU, DispatchKey::AutogradAccel,
+                                              DispatchKey::AutogradPrivateUse1, DispatchKey::AutogradPrivateUse2,
+                                              DispatchKey::AutogradPrivateUse3};
 
 }  // namespace sy

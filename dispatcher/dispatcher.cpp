@@ -88,9 +88,9 @@ RegistrationHandle Dispatcher::registerLibrary(const std::string& ns, SourceLoca
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = state_->library_sites.find(ns);
   if (it != state_->library_sites.end()) {
-    SY_ERROR("Only one SY_LIBRARY block may be defined for namespace '", ns, "', but a second one is registered at ",
+    SY_ERROR("Only one SY_LIBRARY/TORCH_LIBRARY block may be defined for namespace '", ns, "', but a second one is registered at ",
              site.str(), " (the first is at ", it->second,
-             "). Use SY_LIBRARY_FRAGMENT to add definitions to a namespace from several places.");
+             "). Use SY_LIBRARY_FRAGMENT/TORCH_LIBRARY_FRAGMENT to add definitions to a namespace from several places.");
   }
   state_->library_sites.emplace(ns, site.str());
   return RegistrationHandle([this, ns] {
@@ -216,7 +216,13 @@ std::string Dispatcher::describeMissingKernel(const OperatorHandle& op, Dispatch
   const std::string name = entry.name().toString();
   DispatchKey key = ks.highestPriorityTypeId();
   std::string headline;
-  if (key == DispatchKey::Undefined) {
+  if (key == DispatchKey::Undefined && entry.hasSchema() && entry.schema().deviceArgumentMask() != 0) {
+    // A Device argument always names a backend key, unless its device type has none.
+    headline = str("Could not run '", name, "': its Device argument names a device type that has no backend here (",
+                   "Switchyard has no CUDA, HIP, XLA, MPS, XPU, Meta or Lazy backend; map your backend to one of the "
+                   "free keys PrivateUse1, PrivateUse2, PrivateUse3), or the thread-local excluded set removed the "
+                   "device's backend key.");
+  } else if (key == DispatchKey::Undefined) {
     headline = str("Could not run '", name,
                    "': the call has no tensor arguments to take a dispatch key from (nor a Device argument), "
                    "no key in the thread-local included set, and the operator has no CompositeExplicit or "

@@ -273,7 +273,7 @@ std::ostream& operator<<(std::ostream& os, const Argument& arg) {
 }
 
 std::ostream& operator<<(std::ostream& os, const FunctionSchema& schema) {
-  os << schema.name().toString() << '(';
+  os << schema.operator_name().toString() << '(';
   bool marked_kwarg_only = false;
   for (size_t i = 0; i < schema.arguments().size(); ++i) {
     const Argument& argument = schema.arguments()[i];

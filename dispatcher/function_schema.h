@@ -1,7 +1,7 @@
 // FunctionSchema: the typed signature of an operator, parsed from PyTorch's schema language.
 //
 //   sy::FunctionSchema s = sy::parseSchema("aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)");
-//   s.name().toString();          // "aten::add.out"
+//   s.operator_name().toString(); // "aten::add.out"
 //   s.arguments()[3].is_out();    // true
 //
 // Supported: overload names, the kwarg-only marker `*`, defaults, `T?` (optional), `T[]` and
@@ -33,6 +33,7 @@ struct OperatorName {
     return a.name == b.name && a.overload_name == b.overload_name;
   }
   friend bool operator!=(const OperatorName& a, const OperatorName& b) { return !(a == b); }
+  friend std::ostream& operator<<(std::ostream& os, const OperatorName& n) { return os << n.toString(); }
   template <class H>
   friend H AbslHashValue(H h, const OperatorName& n) {
     return H::combine(std::move(h), n.name, n.overload_name);
@@ -109,7 +110,9 @@ class FunctionSchema {
   FunctionSchema(OperatorName name, std::vector<Argument> arguments, std::vector<Argument> returns);
 
   const OperatorName& operator_name() const { return name_; }
-  const OperatorName& name() const { return name_; }
+  // As PyTorch's: the qualified name without the overload ("aten::add"), and the overload ("out").
+  const std::string& name() const { return name_.name; }
+  const std::string& overload_name() const { return name_.overload_name; }
   const std::vector<Argument>& arguments() const { return arguments_; }
   const std::vector<Argument>& returns() const { return returns_; }
 

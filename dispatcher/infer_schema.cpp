@@ -48,4 +48,23 @@ std::optional<std::string> findSignatureMismatch(const FunctionSchema& schema, c
   return std::nullopt;
 }
 
+FunctionSchema schemaFromSignature(OperatorName name, const InferredSignature& signature) {
+  std::vector<Argument> arguments;
+  arguments.reserve(signature.arguments.size());
+  for (size_t i = 0; i < signature.arguments.size(); ++i) {
+    Argument argument;
+    argument.name = str("_", i);
+    argument.type = signature.arguments[i];
+    arguments.push_back(std::move(argument));
+  }
+  std::vector<Argument> returns;
+  returns.reserve(signature.returns.size());
+  for (const TypePtr& type : signature.returns) {
+    Argument result;
+    result.type = type;
+    returns.push_back(std::move(result));
+  }
+  return FunctionSchema(std::move(name), std::move(arguments), std::move(returns));
+}
+
 }  // namespace sy

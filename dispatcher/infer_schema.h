@@ -41,6 +41,10 @@ std::optional<std::string> findSignatureMismatch(const FunctionSchema& schema, c
 
 std::string demangle(const char* mangled_name);
 
+// The schema PyTorch infers for `m.def("name", fn)`: arguments named _0, _1, ... with the types
+// of `signature`, no defaults, no alias annotations: "ns::name(Tensor _0, int _1) -> Tensor".
+FunctionSchema schemaFromSignature(OperatorName name, const InferredSignature& signature);
+
 namespace detail {
 
 template <class T>

@@ -5,13 +5,14 @@
 namespace sy {
 namespace {
 
+// Our macro and PyTorch's, so that an error names the one its reader wrote.
 std::string_view kindName(Library::Kind kind) {
   switch (kind) {
-    case Library::DEF: return "SY_LIBRARY";
-    case Library::FRAGMENT: return "SY_LIBRARY_FRAGMENT";
-    case Library::IMPL: return "SY_LIBRARY_IMPL";
+    case Library::DEF: return "SY_LIBRARY/TORCH_LIBRARY";
+    case Library::FRAGMENT: return "SY_LIBRARY_FRAGMENT/TORCH_LIBRARY_FRAGMENT";
+    case Library::IMPL: return "SY_LIBRARY_IMPL/TORCH_LIBRARY_IMPL";
   }
-  return "SY_LIBRARY";
+  return "SY_LIBRARY/TORCH_LIBRARY";
 }
 
 }  // namespace
@@ -19,8 +20,8 @@ std::string_view kindName(Library::Kind kind) {
 Library::Library(Kind kind, std::string ns, std::optional<DispatchKey> key, SourceLocation site)
     : kind_(kind), ns_(std::move(ns)), key_(key), site_(site) {
   SY_CHECK(ns_ != "_" || kind_ == IMPL, kindName(kind_), "(_) at ", site_.str(),
-           ": the namespace _ is only for SY_LIBRARY_IMPL(_, Key, m) blocks that register fallbacks");
-  SY_CHECK(kind_ != IMPL || key_.has_value(), "SY_LIBRARY_IMPL(", ns_, ") at ", site_.str(), " needs a dispatch key");
+           ": the namespace _ is only for SY_LIBRARY_IMPL/TORCH_LIBRARY_IMPL(_, Key, m) blocks that register fallbacks");
+  SY_CHECK(kind_ != IMPL || key_.has_value(), kindName(kind_), "(", ns_, ") at ", site_.str(), " needs a dispatch key");
   if (kind_ == DEF) registrations_.push_back(Dispatcher::singleton().registerLibrary(ns_, site_));
 }
 
@@ -57,7 +58,7 @@ OperatorName Library::qualify(std::string_view name, SourceLocation site) const 
 
 Library& Library::def(std::string_view schema, SourceLocation site) {
   SY_CHECK(kind_ != IMPL, "def() at ", site.str(), " is not allowed in ", describe(),
-           "; define operators in a SY_LIBRARY or SY_LIBRARY_FRAGMENT block");
+           "; define operators in a SY_LIBRARY/TORCH_LIBRARY or SY_LIBRARY_FRAGMENT/TORCH_LIBRARY_FRAGMENT block");
   std::string text(schema);
   std::string_view name = schemaName(schema);
   if (name.find("::") == std::string_view::npos) {
@@ -76,9 +77,19 @@ Library& Library::def(std::string_view schema, SourceLocation site) {
   return *this;
 }
 
+void Library::defInferred(std::string_view name, CppFunction& func, SourceLocation site) {
+  SY_CHECK(kind_ != IMPL, "def() at ", site.str(), " is not allowed in ", describe(),
+           "; define operators in a SY_LIBRARY/TORCH_LIBRARY or SY_LIBRARY_FRAGMENT/TORCH_LIBRARY_FRAGMENT block");
+  SY_CHECK(func.signature().has_value(), "def(\"", name, "\", ...) at ", site.str(),
+           ": a schema can only be inferred from an unboxed kernel (a function, SY_FN/TORCH_FN or a lambda); give "
+           "a boxed kernel its schema, def(\"", name, "(...) -> ...\", ...)");
+  registrations_.push_back(
+      Dispatcher::singleton().registerDef(schemaFromSignature(qualify(name, site), *func.signature()), site));
+}
+
 Library& Library::registerImpl(std::string_view name, CppFunction func, SourceLocation site) {
   SY_CHECK(ns_ != "_", "impl() at ", site.str(), " is not allowed in ", describe(),
-           ": the _ namespace only takes fallback(); register per-operator kernels in SY_LIBRARY_IMPL(<namespace>, ",
+           ": the _ namespace only takes fallback(); register per-operator kernels in SY_LIBRARY_IMPL/TORCH_LIBRARY_IMPL(<namespace>, ",
            key_ ? std::string(toString(*key_)) : std::string("<key>"), ", m)");
   DispatchKey key = DispatchKey::CompositeImplicit;
   if (kind_ == IMPL) key = *key_;
@@ -95,7 +106,7 @@ Library& Library::registerImpl(std::string_view name, CppFunction func, SourceLo
 
 Library& Library::fallback(CppFunction func, SourceLocation site) {
   SY_CHECK(kind_ == IMPL && ns_ == "_", "fallback() at ", site.str(), " is not allowed in ", describe(),
-           ": backend fallbacks apply to every operator, so they are registered in SY_LIBRARY_IMPL(_, Key, m) blocks");
+           ": backend fallbacks apply to every operator, so they are registered in SY_LIBRARY_IMPL/TORCH_LIBRARY_IMPL(_, Key, m) blocks");
   DispatchKey key = func.dispatchKey().value_or(*key_);
   registrations_.push_back(Dispatcher::singleton().registerFallback(key, std::move(func.kernel()), site));
   return *this;

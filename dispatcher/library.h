@@ -48,11 +48,18 @@ class Library {
 
   // Defines an operator from its schema; the namespace may be omitted ("scale(Tensor self) -> Tensor").
   Library& def(std::string_view schema, SourceLocation site = SourceLocation::current());
-  // Defines an operator and registers `func` as its CompositeImplicit kernel.
+  // Defines an operator and registers `func` as its CompositeImplicit kernel. Given a name alone
+  // ("scale" rather than "scale(Tensor self, float s) -> Tensor"), the schema is inferred from
+  // `func`'s C++ signature, with arguments named _0, _1, ... (schemaFromSignature).
   template <class Func>
-  Library& def(std::string_view schema, Func&& func, SourceLocation site = SourceLocation::current()) {
-    def(schema, site);
-    return registerImpl(schemaName(schema), CppFunction(std::forward<Func>(func)), site);
+  Library& def(std::string_view name_or_schema, Func&& func, SourceLocation site = SourceLocation::current()) {
+    CppFunction f = toCppFunction(std::forward<Func>(func));
+    if (name_or_schema.find('(') == std::string_view::npos) {
+      defInferred(name_or_schema, f, site);
+    } else {
+      def(name_or_schema, site);
+    }
+    return registerImpl(schemaName(name_or_schema), std::move(f), site);
   }
 
   // Registers a kernel for the operator `name` ("acos.out" or "aten::acos.out") on this library's
@@ -60,6 +67,15 @@ class Library {
   template <class Func>
   Library& impl(std::string_view name, Func&& func, SourceLocation site = SourceLocation::current()) {
     return registerImpl(name, toCppFunction(std::forward<Func>(func)), site);
+  }
+
+  // PyTorch's `m.impl(name, key, fn)`: the same as `impl(name, dispatch(key, fn))`, for a
+  // DispatchKey or a DeviceType.
+  template <class Key, class Func,
+            std::enable_if_t<std::is_same_v<std::decay_t<Key>, DispatchKey> || std::is_same_v<std::decay_t<Key>, DeviceType>,
+                             int> = 0>
+  Library& impl(std::string_view name, Key key, Func&& func, SourceLocation site = SourceLocation::current()) {
+    return registerImpl(name, dispatch(key, std::forward<Func>(func)), site);
   }
 
   // Registers a boxed fallback for every operator on this library's key. Only in
@@ -79,6 +95,7 @@ class Library {
     }
   }
   static std::string_view schemaName(std::string_view schema);
+  void defInferred(std::string_view name, CppFunction& func, SourceLocation site);
   Library& registerImpl(std::string_view name, CppFunction func, SourceLocation site);
   OperatorName qualify(std::string_view name, SourceLocation site) const;
   // "SY_LIBRARY_IMPL(aten, CPU) at file:line"

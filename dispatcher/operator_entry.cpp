@@ -111,6 +111,19 @@ ComputedEntry OperatorEntry::computeEntry(DispatchKey key, const BackendFallback
       if (!aliased.empty()) return {&aliased.front()->kernel, EntrySource::AliasKernel, aliased.front().get()};
     }
   }
+  if (isAutogradKey(key)) {
+    // A composite kernel differentiates through the operators it calls, unless the backend has a
+    // kernel of its own, whose gradient the composite one would not describe.
+    const DispatchKey backend = backendKeyOfAutograd(key);
+    const bool backend_has_kernel = !kernels_[static_cast<uint8_t>(backend)].empty() ||
+                                    !kernels_[static_cast<uint8_t>(DispatchKey::CompositeExplicit)].empty();
+    const KernelStack& implicit = kernels_[static_cast<uint8_t>(DispatchKey::CompositeImplicit)];
+    if (!implicit.empty() && !backend_has_kernel) {
+      return {&implicit.front()->kernel, EntrySource::AliasKernel, implicit.front().get()};
+    }
+    const KernelStack& autograd = kernels_[static_cast<uint8_t>(DispatchKey::Autograd)];
+    if (!autograd.empty()) return {&autograd.front()->kernel, EntrySource::AliasKernel, autograd.front().get()};
+  }
   const AnnotatedKernelPtr& fallback = fallbacks[static_cast<uint8_t>(key)];
   if (key != DispatchKey::Undefined && fallback) {
     return {&fallback->kernel, EntrySource::BackendFallback, fallback.get()};

@@ -6,7 +6,9 @@
 // in this order of precedence:
 //   1. a kernel registered for the key itself (the newest of a stack of them);
 //   2. an alias kernel: CompositeExplicit, then CompositeImplicit, for backend keys and for
-//      Undefined (so operators without tensor arguments can run composite kernels);
+//      Undefined (so operators without tensor arguments can run composite kernels); for an
+//      autograd key, CompositeImplicit when its backend has neither a kernel nor a
+//      CompositeExplicit one, then the Autograd alias kernel;
 //   3. the backend fallback registered for the key;
 //   4. the missing-kernel entry, which raises an error listing what is registered.
 // A call is then `table[highest key of (argument keys | TLS included) & ~TLS excluded & mask]`.

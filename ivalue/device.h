@@ -14,10 +14,25 @@ enum class DeviceType : int8_t {
   PrivateUse1 = 2,
   PrivateUse2 = 3,
   PrivateUse3 = 4,
+
+  // PyTorch's other device types, so that code naming them compiles. Switchyard has no backend for
+  // them: allocating on one, or registering a kernel for one, raises an error that says to map
+  // the backend to PrivateUse1..3 (the keys no part of the library uses).
+  CUDA,
+  HIP,
+  XLA,
+  MPS,
+  XPU,
+  Meta,
+  Lazy,
 };
+// The device types with a backend: CPU, Accel and PrivateUse1..3.
 inline constexpr int kNumDeviceTypes = 5;
+constexpr bool hasBackend(DeviceType t) { return static_cast<int>(t) >= 0 && static_cast<int>(t) < kNumDeviceTypes; }
 
 std::string_view toString(DeviceType t);
+// Raises, naming `what` and the free keys, when `t` has no backend (CUDA, Meta, ...).
+void checkHasBackend(DeviceType t, std::string_view what);
 
 struct Device {
   DeviceType type = DeviceType::CPU;

@@ -58,6 +58,12 @@ namespace sy {
 
 class IValue;
 
+// How IValue::to<T>() converts, per T; specialize it to make to<T>() work for a type of your own.
+template <class T, class Enable = void>
+struct IValueTo {
+  static_assert(sizeof(T) == 0, "IValue::to<T>(): no conversion to this type (see IValueTo in ivalue/ivalue.h)");
+};
+
 // Base class for opaque objects carried by IValues (delegate handles, user state).
 class CustomObject : public IntrusiveTarget {};
 
@@ -329,7 +335,15 @@ class IValue {
   // Mutable access for fallbacks that rewrite list elements in place (the list must not be shared).
   std::vector<Tensor>& toTensorVectorMut() { return heap<ListImpl<Tensor>>(Tag::TensorList)->elements; }
   const std::vector<IValue>& toList() const;
+  // A generic list's elements, as PyTorch's toListRef.
+  absl::Span<const IValue> toListRef() const { return toList(); }
   const std::vector<IValue>& toTupleElements() const;
+  // The value as C++ type T (Tensor, int64_t, double, bool, std::string, Scalar, ScalarType,
+  // Device, std::vector<...> of those, std::optional<...>, IValue), as PyTorch's to<T>().
+  template <class T>
+  T to() const {
+    return IValueTo<T>::get(*this);
+  }
   template <class T>
   intrusive_ptr<T> toObject() const {
     T* p = dynamic_cast<T*>(heap<CustomObject>(Tag::Object));
@@ -464,6 +478,40 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "IValue::setHeader writ
 
 std::string_view toString(IValue::Tag tag);
 std::ostream& operator<<(std::ostream& os, const IValue& v);
+
+#define SY_IVALUE_TO(T, expr)                              \
+  template <>                                              \
+  struct IValueTo<T> {                                     \
+    static T get(const IValue& v) { return expr; }         \
+  };
+SY_IVALUE_TO(IValue, v)
+SY_IVALUE_TO(Tensor, v.toTensor())
+SY_IVALUE_TO(bool, v.toBool())
+SY_IVALUE_TO(std::string, v.toStringRef())
+SY_IVALUE_TO(Scalar, v.toScalar())
+SY_IVALUE_TO(ScalarType, v.toScalarType())
+SY_IVALUE_TO(Device, v.toDevice())
+SY_IVALUE_TO(std::vector<int64_t>, v.toIntVector())
+SY_IVALUE_TO(std::vector<double>, v.toDoubleList())
+SY_IVALUE_TO(std::vector<bool>, v.toBoolList())
+SY_IVALUE_TO(std::vector<Tensor>, v.toTensorVector())
+SY_IVALUE_TO(std::vector<IValue>, v.toList())
+#undef SY_IVALUE_TO
+template <class T>
+struct IValueTo<T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>>> {
+  static T get(const IValue& v) { return static_cast<T>(v.toInt()); }
+};
+template <class T>
+struct IValueTo<T, std::enable_if_t<std::is_floating_point_v<T>>> {
+  static T get(const IValue& v) { return static_cast<T>(v.toDouble()); }
+};
+template <class T>
+struct IValueTo<std::optional<T>> {
+  static std::optional<T> get(const IValue& v) {
+    if (v.isNone()) return std::nullopt;
+    return v.to<T>();
+  }
+};
 
 struct TupleImpl final : IntrusiveTarget {
   explicit TupleImpl(std::vector<IValue> v) : elements(std::move(v)) {}

@@ -43,6 +43,7 @@ std::array<std::atomic<Allocator*>, kNumDeviceTypes>& allocators() {
 }  // namespace
 
 Allocator* getAllocator(DeviceType type) {
+  checkHasBackend(type, "allocating memory");
   Allocator* a = allocators()[static_cast<int>(type)].load(std::memory_order_acquire);
   SY_CHECK(a != nullptr, "no allocator is registered for device type '", toString(type),
            "'; a backend registers one with sy::setAllocator(DeviceType::", toString(type), ", ...)");
@@ -50,6 +51,7 @@ Allocator* getAllocator(DeviceType type) {
 }
 
 void setAllocator(DeviceType type, Allocator* allocator) {
+  checkHasBackend(type, "setAllocator");
   allocators()[static_cast<int>(type)].store(allocator, std::memory_order_release);
 }
 

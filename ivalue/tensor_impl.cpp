@@ -9,6 +9,11 @@ TensorImpl::TensorImpl(Storage storage, ScalarType dtype, Device device)
   refreshNumelAndContiguity();
 }
 
+TensorImpl::TensorImpl(DispatchKeySet key_set, ScalarType dtype, Device device)
+    : key_set_(key_set), dtype_(dtype), device_(device), sizes_{0}, strides_{1} {
+  refreshNumelAndContiguity();
+}
+
 UndefinedTensorImpl UndefinedTensorImpl::instance_;
 
 UndefinedTensorImpl::UndefinedTensorImpl() : TensorImpl(Storage(), ScalarType::Undefined, kCPU) {

@@ -25,6 +25,9 @@ class TensorImpl : public IntrusiveTarget {
  public:
   // A tensor viewing `storage` (which may be null for tensors that own no memory).
   TensorImpl(Storage storage, ScalarType dtype, Device device);
+  // A tensor without storage and with the dispatch keys given, for a backend's own tensors (as
+  // PyTorch's TensorImpl(DispatchKeySet, dtype, device)); its sizes start as {0}.
+  TensorImpl(DispatchKeySet key_set, ScalarType dtype, Device device);
   ~TensorImpl() override = default;
 
   // The dispatcher reads this on every call; it is the first field after the refcount.

@@ -161,9 +161,9 @@ TEST(FunctionSchema, ArgumentIndexWithNameFindsArgumentsByName) {
 
 TEST(FunctionSchema, NameAndNamespaceComeFromTheOperatorName) {
   const FunctionSchema s = parseSchema("aten::sum.dim_IntList(Tensor self, int[1]? dim) -> Tensor");
-  EXPECT_EQ(s.name().name, "aten::sum");
+  EXPECT_EQ(s.name(), "aten::sum");
   EXPECT_EQ(s.operator_name().overload_name, "dim_IntList");
-  EXPECT_EQ(s.name().getNamespace(), "aten");
+  EXPECT_EQ(s.operator_name().getNamespace(), "aten");
   EXPECT_EQ((OperatorName{"plain", ""}).getNamespace(), "");
 }
 

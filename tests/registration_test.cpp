@@ -152,7 +152,8 @@ TEST(Registration, DumpShowsEachEntrysSourceAndSite) {
   fallthrough.fallback(sy::CppFunction::makeFallthrough()); const int fallthrough_line = __LINE__;
   std::string dump = dispatcher().findSchemaOrThrow("reg_dump::op", "").dumpComputedTable();
   EXPECT_THAT(dump, StartsWith("reg_dump::op (nonFallthroughKeys: DispatchKeySet(CPU, Accel, PrivateUse1, PrivateUse2, "
-                               "ZeroTensor, Tracer, Profiler, TESTING_ONLY_GenericWrapper, "
+                               "ZeroTensor, AutogradCPU, AutogradAccel, AutogradPrivateUse1, AutogradPrivateUse2, "
+                               "AutogradPrivateUse3, Tracer, Profiler, TESTING_ONLY_GenericWrapper, "
                                "TESTING_ONLY_GenericMode))\n"));
   EXPECT_THAT(dump, HasSubstr("  Undefined: missing\n"));
   EXPECT_THAT(dump, HasSubstr("  CPU: kernel [registered at " + site(line) + "]\n"));
@@ -208,9 +209,9 @@ TEST(RegistrationErrors, DuplicateLibraryForANamespaceNamesBothSites) {
   int second_line = 0;
   const std::string error = errorMessageOf([&] { second_line = __LINE__; Library second(Library::DEF, "reg_duplib"); });
   EXPECT_EQ(error,
-            "Only one SY_LIBRARY block may be defined for namespace 'reg_duplib', but a second one is registered at " +
+            "Only one SY_LIBRARY/TORCH_LIBRARY block may be defined for namespace 'reg_duplib', but a second one is registered at " +
                 site(second_line) + " (the first is at " + site(first_line) +
-                "). Use SY_LIBRARY_FRAGMENT to add definitions to a namespace from several places.");
+                "). Use SY_LIBRARY_FRAGMENT/TORCH_LIBRARY_FRAGMENT to add definitions to a namespace from several places.");
 }
 
 TEST(RegistrationErrors, DuplicateFallbackForAKeyNamesBothSites) {
@@ -225,8 +226,8 @@ TEST(RegistrationErrors, DuplicateFallbackForAKeyNamesBothSites) {
 TEST(RegistrationErrors, FallbackOutsideTheUnderscoreNamespace) {
   Library lib(Library::IMPL, "aten", DispatchKey::CPU); const int lib_line = __LINE__;
   EXPECT_EQ(errorMessageOf([&] { lib.fallback(sy::CppFunction::makeFallthrough()); }),
-            "fallback() at " + site(__LINE__ - 1) + " is not allowed in SY_LIBRARY_IMPL(aten, CPU) at " + site(lib_line) +
-                ": backend fallbacks apply to every operator, so they are registered in SY_LIBRARY_IMPL(_, Key, m) "
+            "fallback() at " + site(__LINE__ - 1) + " is not allowed in SY_LIBRARY_IMPL/TORCH_LIBRARY_IMPL(aten, CPU) at " + site(lib_line) +
+                ": backend fallbacks apply to every operator, so they are registered in SY_LIBRARY_IMPL/TORCH_LIBRARY_IMPL(_, Key, m) "
                 "blocks");
 }
 

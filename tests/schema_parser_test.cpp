@@ -32,15 +32,15 @@ std::string expectedError(std::string_view schema, size_t column, std::string_vi
 
 TEST(SchemaParser, OperatorNameWithoutOverloadHasEmptyOverloadName) {
   const FunctionSchema s = parseSchema("aten::acos(Tensor self) -> Tensor");
-  EXPECT_EQ(s.name(), (OperatorName{"aten::acos", ""}));
+  EXPECT_EQ(s.operator_name(), (OperatorName{"aten::acos", ""}));
 }
 
 TEST(SchemaParser, OverloadNameFollowsTheDot) {
-  EXPECT_EQ(parseSchema("aten::div.Tensor_mode(Tensor self) -> Tensor").name(), (OperatorName{"aten::div", "Tensor_mode"}));
+  EXPECT_EQ(parseSchema("aten::div.Tensor_mode(Tensor self) -> Tensor").operator_name(), (OperatorName{"aten::div", "Tensor_mode"}));
 }
 
 TEST(SchemaParser, OverloadNameMayBeATypeKeyword) {
-  EXPECT_EQ(parseSchema("aten::add.int(int a, int b) -> int").name().overload_name, "int");
+  EXPECT_EQ(parseSchema("aten::add.int(int a, int b) -> int").overload_name(), "int");
 }
 
 TEST(SchemaParser, ParseOperatorNameReadsANameWithoutSignature) {
