@@ -2,6 +2,7 @@
 
 #include <array>
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -21,6 +22,9 @@ class CPUAllocator final : public Allocator {
   DataPtr allocate(size_t nbytes) override {
     void* p = nullptr;
     if (nbytes > 0) {
+      // Sizes reach here through checkedStorageBytes; this guards the rounding below for any caller.
+      SY_CHECK(nbytes <= static_cast<size_t>(PTRDIFF_MAX), "CPU allocator: ", nbytes,
+               " bytes is more than can be addressed");
       p = nbytes < kAlignedThreshold ? std::malloc(nbytes) : std::aligned_alloc(64, (nbytes + 63) / 64 * 64);
       SY_CHECK(p != nullptr, "CPU allocator: out of memory allocating ", nbytes, " bytes");
     }

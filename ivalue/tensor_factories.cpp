@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "switchyard/ivalue/checked_size.h"
 #include "switchyard/ivalue/storage.h"
 
 namespace sy {
@@ -47,28 +48,6 @@ void forEachElement(IntArrayRef sizes, const std::array<IntArrayRef, N>& strides
       for (size_t k = 0; k < N; ++k) offsets[k] -= strides[k][d] * (sizes[d] - 1);
     }
   }
-}
-
-int64_t checkedNumel(IntArrayRef sizes, std::string_view op) {
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    SY_CHECK(sizes[i] >= 0, op, ": negative dimension ", sizes[i], " at index ", i, " of size ", formatSizes(sizes));
-  }
-  if (std::find(sizes.begin(), sizes.end(), 0) != sizes.end()) return 0;
-  int64_t numel = 1;
-  for (int64_t s : sizes) {
-    SY_CHECK(!__builtin_mul_overflow(numel, s, &numel), op, ": size ", formatSizes(sizes), " has too many elements");
-  }
-  return numel;
-}
-
-// The storage size of `elements` elements of `dtype`; refuses sizes no allocator could serve
-// rather than letting the multiplication wrap around to a small allocation.
-size_t checkedByteCount(int64_t elements, ScalarType dtype, IntArrayRef sizes, std::string_view op) {
-  size_t nbytes = 0;
-  SY_CHECK(!__builtin_mul_overflow(static_cast<uint64_t>(elements), elementSize(dtype), &nbytes) &&
-               nbytes <= static_cast<size_t>(PTRDIFF_MAX),
-           op, ": size ", formatSizes(sizes), " of ", dtype, " needs more bytes than can be addressed");
-  return nbytes;
 }
 
 Tensor allocate(IntArrayRef sizes, IntArrayRef strides, size_t nbytes, const TensorOptions& options) {
@@ -113,27 +92,15 @@ bool isClose(double a, double b, double rtol, double atol, bool equal_nan) {
 
 Tensor empty(IntArrayRef sizes, TensorOptions options) {
   checkAllocatableDtype(options.dtype_, "empty");
-  int64_t numel = checkedNumel(sizes, "empty");
-  size_t nbytes = checkedByteCount(numel, options.dtype_, sizes, "empty");
-  return allocate(sizes, contiguousStrides(sizes), nbytes, options);
+  const int64_t numel = checkedNumel("empty", sizes);
+  const size_t nbytes = checkedStorageBytes("empty", 0, numel, options.dtype_, sizes);
+  return allocate(sizes, checkedContiguousStrides("empty", sizes), nbytes, options);
 }
 
 Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides, TensorOptions options) {
   checkAllocatableDtype(options.dtype_, "empty_strided");
-  SY_CHECK(sizes.size() == strides.size(), "empty_strided: ", sizes.size(), " sizes but ", strides.size(),
-           " strides");
-  int64_t numel = checkedNumel(sizes, "empty_strided");
-  // Enough elements to reach the farthest index: 1 + sum((size - 1) * stride).
-  int64_t extent = numel == 0 ? 0 : 1;
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    SY_CHECK(strides[i] >= 0, "empty_strided: negative stride ", strides[i], " at index ", i);
-    int64_t reach = 0;
-    SY_CHECK(numel == 0 || (!__builtin_mul_overflow(sizes[i] - 1, strides[i], &reach) &&
-                            !__builtin_add_overflow(extent, reach, &extent)),
-             "empty_strided: size ", formatSizes(sizes), " with strides ", formatSizes(strides),
-             " reaches past the largest addressable element");
-  }
-  size_t nbytes = checkedByteCount(extent, options.dtype_, sizes, "empty_strided");
+  const int64_t extent = checkedStridedExtent("empty_strided", sizes, strides);
+  const size_t nbytes = checkedStorageBytes("empty_strided", 0, extent, options.dtype_, sizes);
   return allocate(sizes, strides, nbytes, options);
 }
 
@@ -196,7 +163,7 @@ Tensor tensor(const std::vector<T>& values, IntArrayRef sizes) {
   } else {
     shape.assign(sizes.begin(), sizes.end());
   }
-  int64_t numel = checkedNumel(shape, "tensor");
+  int64_t numel = checkedNumel("tensor", shape);
   SY_CHECK(numel == static_cast<int64_t>(values.size()), "tensor: ", values.size(), " values do not fill size ",
            formatSizes(shape), " (", numel, " elements)");
   Tensor t = empty(shape, TensorOptions(CppTypeToScalarType<T>::value));

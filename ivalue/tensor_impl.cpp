@@ -1,5 +1,8 @@
 #include "switchyard/ivalue/tensor_impl.h"
 
+#include <algorithm>
+
+#include "switchyard/ivalue/checked_size.h"
 #include "switchyard/ivalue/error.h"
 
 namespace sy {
@@ -35,35 +38,26 @@ void* TensorImpl::data() const {
   return static_cast<char*>(storage_->data()) + storage_offset_ * static_cast<int64_t>(elementSize(dtype_));
 }
 
-SizesVector contiguousStrides(IntArrayRef sizes) {
-  SizesVector strides(sizes.size());
-  int64_t running = 1;
-  for (int64_t i = static_cast<int64_t>(sizes.size()) - 1; i >= 0; --i) {
-    strides[i] = running;
-    running *= std::max<int64_t>(sizes[i], 1);
-  }
-  return strides;
-}
+SizesVector contiguousStrides(IntArrayRef sizes) { return checkedContiguousStrides("contiguousStrides", sizes); }
 
 void TensorImpl::resize(IntArrayRef sizes) {
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    SY_CHECK(sizes[i] >= 0, "resize: negative dimension ", sizes[i], " at index ", i);
-  }
-  int64_t numel = 1;
-  for (int64_t s : sizes) numel *= s;
-  size_t needed = static_cast<size_t>(storage_offset_ + numel) * elementSize(dtype_);
+  // Everything is checked before anything changes, so a refused size leaves the tensor as it was.
+  const int64_t numel = checkedNumel("resize_", sizes);
+  SizesVector strides = checkedContiguousStrides("resize_", sizes);
+  const size_t needed = checkedStorageBytes("resize_", storage_offset_, numel, dtype_, sizes);
   if (numel > 0) {
-    SY_CHECK(storage_ != nullptr, "resize: tensor has no storage");
+    SY_CHECK(storage_ != nullptr, "resize_: tensor has no storage");
     storage_->reserve(needed);
   }
   sizes_.assign(sizes.begin(), sizes.end());
-  strides_ = contiguousStrides(sizes);
+  strides_ = std::move(strides);
   refreshNumelAndContiguity();
 }
 
 void TensorImpl::set_sizes_and_strides(IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset) {
   SY_CHECK(sizes.size() == strides.size(), "set_sizes_and_strides: ", sizes.size(), " sizes but ",
            strides.size(), " strides");
+  checkedNumel("set_sizes_and_strides", sizes);
   sizes_.assign(sizes.begin(), sizes.end());
   strides_.assign(strides.begin(), strides.end());
   storage_offset_ = storage_offset;
@@ -71,15 +65,19 @@ void TensorImpl::set_sizes_and_strides(IntArrayRef sizes, IntArrayRef strides, i
 }
 
 void TensorImpl::refreshNumelAndContiguity() {
-  numel_ = 1;
+  // Sizes were checked (checkedNumel) before they were stored, so the product fits once sizes
+  // with a 0 (whose other dimensions may multiply past 64 bits) are set aside.
+  numel_ = std::find(sizes_.begin(), sizes_.end(), 0) == sizes_.end() ? 1 : 0;
   for (int64_t s : sizes_) numel_ *= s;
-  // Contiguous = row-major dense; size-1 dimensions may have any stride (as in PyTorch).
+  // Contiguous = row-major dense; size-1 dimensions may have any stride (as in PyTorch). A tensor
+  // without elements is contiguous whatever its strides (and their product need not fit).
   is_contiguous_ = true;
+  if (numel_ == 0) return;
   int64_t expected = 1;
   for (int64_t i = dim() - 1; i >= 0; --i) {
     if (sizes_[i] == 1) continue;
     if (strides_[i] != expected) {
-      is_contiguous_ = numel_ == 0;
+      is_contiguous_ = false;
       break;
     }
     expected *= sizes_[i];

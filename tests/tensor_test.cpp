@@ -252,7 +252,7 @@ TEST(TensorResize, ReturnsTheSameTensor) {
 
 TEST(TensorResize, RejectsNegativeSize) {
   Tensor t = zeros({1});
-  EXPECT_EQ(errorMessageOf([&] { t.resize_({-2}); }), "resize: negative dimension -2 at index 0");
+  EXPECT_EQ(errorMessageOf([&] { t.resize_({-2}); }), "resize_: negative dimension -2 at index 0 of size (-2,)");
 }
 
 TEST(TensorItem, ConvertsToTheRequestedType) {

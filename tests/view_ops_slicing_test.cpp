@@ -66,7 +66,7 @@ TEST(ViewExpand, RejectsTooFewSizesAndALeadingMinusOne) {
 TEST(ViewExpand, RejectsSizesWhoseElementCountOverflows) {
   const int64_t big = int64_t{1} << 40;
   EXPECT_EQ(errorMessageOf([&] { ops::expand(iota({1, 1}), {big, big}); }),
-            "aten::expand: the expanded size [1099511627776, 1099511627776] has too many elements");
+            "aten::expand: size (1099511627776, 1099511627776) has too many elements");
 }
 
 // ---- slice ---------------------------------------------------------------------------------------

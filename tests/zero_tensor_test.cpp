@@ -120,7 +120,7 @@ TEST(ZeroTensor, NegativeSizeIsAnError) {
     sy::zero_tensor({2, -1});
     FAIL();
   } catch (const sy::Error& e) {
-    EXPECT_STREQ(e.what(), "zero_tensor: negative dimension -1 at index 1");
+    EXPECT_STREQ(e.what(), "zero_tensor: negative dimension -1 at index 1 of size (2, -1)");
   }
 }
 

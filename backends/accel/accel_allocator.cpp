@@ -101,7 +101,8 @@ char* checkedAddress(const void* handle, size_t nbytes, const char* what) {
   SY_CHECK(isAccelHandle(handle), "Accel ", what, ": ", handle, " is not an Accel handle");
   const Buffer buffer = table().lookup(idOf(handle));
   const uint64_t offset = offsetOf(handle);
-  SY_CHECK(offset + nbytes <= buffer.size, "Accel ", what, ": ", nbytes, " bytes at offset ", offset,
+  // Compared without adding, so no nbytes can wrap the end around to inside the buffer.
+  SY_CHECK(offset <= buffer.size && nbytes <= buffer.size - offset, "Accel ", what, ": ", nbytes, " bytes at offset ", offset,
            " overrun a buffer of ", buffer.size, " bytes");
   return buffer.data + offset;
 }

@@ -2,6 +2,7 @@
 
 #include "switchyard/backends/accel/accel_allocator.h"
 #include "switchyard/backends/cpu/kernels.h"
+#include "switchyard/ivalue/checked_size.h"
 #include "switchyard/ivalue/tensor_factories.h"
 
 namespace sy::accel {
@@ -39,13 +40,9 @@ Tensor toAccel(const Tensor& cpu) {
 
 void resizeAccel(const Tensor& accel, IntArrayRef sizes) {
   SY_CHECK(isAccel(accel), "Accel resize: expected an Accel tensor");
-  int64_t numel = 1;
-  for (int64_t s : sizes) {
-    SY_CHECK(s >= 0, "Accel resize: negative dimension ", s, " in ", formatSizes(sizes));
-    numel *= s;
-  }
   TensorImpl* impl = accel.unsafeGetTensorImpl();
-  const size_t needed = static_cast<size_t>(impl->storage_offset() + numel) * elementSize(impl->dtype());
+  const int64_t numel = checkedNumel("Accel resize", sizes);
+  const size_t needed = checkedStorageBytes("Accel resize", impl->storage_offset(), numel, impl->dtype(), sizes);
   const Storage& old = impl->storage();
   // StorageImpl::reserve cannot grow device memory (it would memcpy a handle), so the backend
   // moves the impl to a fresh buffer itself; other views of the old buffer keep the old one.
@@ -70,9 +67,13 @@ void throwMixedDevices(std::string_view op, Device other) {
            "! (", op, ": move the tensors to one device first, e.g. with .to(sy::kAccel))");
 }
 
-void checkSameDevice(std::string_view op, std::initializer_list<const Tensor*> tensors) {
+void checkSameDevice(std::string_view op, std::initializer_list<const Tensor*> tensors,
+                     std::initializer_list<const Tensor*> written) {
   for (const Tensor* t : tensors) {
     if (t->defined() && !isAccel(*t) && !isCpuScalar(*t)) throwMixedDevices(op, t->device());
+  }
+  for (const Tensor* t : written) {
+    if (t->defined() && !isAccel(*t)) throwMixedDevices(op, t->device());
   }
 }
 

@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "switchyard/backends/cpu/shape_kernels.h"
+#include "switchyard/ivalue/checked_size.h"
 #include "switchyard/dispatcher/library.h"
 #include "switchyard/ops/shape_ops.h"
 
@@ -294,11 +295,7 @@ Tensor expand(const Tensor& self, IntArrayRef size, bool implicit) {
     sizes[i] = target;
     strides[i] = stride;
   }
-  int64_t numel = 1;
-  for (int64_t s : sizes) {
-    SY_CHECK(!__builtin_mul_overflow(numel, s, &numel), op, ": the expanded size ", bracketed(size),
-             " has too many elements");
-  }
+  checkedNumel(op, sizes);
   return makeView(self, sizes, strides, self.storage_offset());
 }
 

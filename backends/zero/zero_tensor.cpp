@@ -1,13 +1,13 @@
 #include "switchyard/backends/zero/zero_tensor.h"
 
+#include "switchyard/ivalue/checked_size.h"
+
 namespace sy {
 
 Tensor zero_tensor(IntArrayRef sizes, TensorOptions options) {
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    SY_CHECK(sizes[i] >= 0, "zero_tensor: negative dimension ", sizes[i], " at index ", i);
-  }
+  checkedNumel("zero_tensor", sizes);
   auto impl = make_intrusive<TensorImpl>(Storage(), options.dtype_, options.device_);
-  impl->set_sizes_and_strides(sizes, contiguousStrides(sizes), 0);
+  impl->set_sizes_and_strides(sizes, checkedContiguousStrides("zero_tensor", sizes), 0);
   impl->set_key_set(impl->key_set().add(DispatchKey::ZeroTensor));
   return Tensor(std::move(impl));
 }

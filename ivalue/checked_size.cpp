@@ -1,0 +1,64 @@
+#include "switchyard/ivalue/checked_size.h"
+
+#include <algorithm>
+
+#include "switchyard/ivalue/error.h"
+#include "switchyard/ivalue/tensor.h"
+
+namespace sy {
+
+int64_t checkedNumel(std::string_view op, absl::Span<const int64_t> sizes) {
+  bool empty = false;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    SY_CHECK(sizes[i] >= 0, op, ": negative dimension ", sizes[i], " at index ", i, " of size ", formatSizes(sizes));
+    empty = empty || sizes[i] == 0;
+  }
+  if (empty) return 0;
+  int64_t numel = 1;
+  for (int64_t s : sizes) {
+    SY_CHECK(checkedMul(numel, s, &numel), op, ": size ", formatSizes(sizes), " has too many elements");
+  }
+  return numel;
+}
+
+absl::InlinedVector<int64_t, 5> checkedContiguousStrides(std::string_view op, absl::Span<const int64_t> sizes) {
+  absl::InlinedVector<int64_t, 5> strides(sizes.size());
+  int64_t running = 1;
+  for (size_t i = sizes.size(); i-- > 0;) {
+    strides[i] = running;
+    // The outermost dimension's size is never part of a stride.
+    if (i > 0) {
+      SY_CHECK(checkedMul(running, std::max<int64_t>(sizes[i], 1), &running), op, ": the strides of size ",
+               formatSizes(sizes), " do not fit in 64 bits (stride calculation overflowed)");
+    }
+  }
+  return strides;
+}
+
+int64_t checkedStridedExtent(std::string_view op, absl::Span<const int64_t> sizes, absl::Span<const int64_t> strides) {
+  SY_CHECK(sizes.size() == strides.size(), op, ": ", sizes.size(), " sizes but ", strides.size(), " strides");
+  if (checkedNumel(op, sizes) == 0) return 0;
+  int64_t extent = 1;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    SY_CHECK(strides[i] >= 0, op, ": negative stride ", strides[i], " at index ", i);
+    int64_t reach = 0;
+    SY_CHECK(checkedMul(sizes[i] - 1, strides[i], &reach) && checkedAdd(extent, reach, &extent), op, ": size ",
+             formatSizes(sizes), " with strides ", formatSizes(strides),
+             " reaches past the largest addressable element");
+  }
+  return extent;
+}
+
+size_t checkedStorageBytes(std::string_view op, int64_t storage_offset, int64_t elements, ScalarType dtype,
+                           absl::Span<const int64_t> sizes) {
+  int64_t total = 0;
+  int64_t nbytes = 0;
+  SY_CHECK(storage_offset >= 0 && elements >= 0 && checkedAdd(storage_offset, elements, &total) &&
+               checkedMul(total, static_cast<int64_t>(elementSize(dtype)), &nbytes),
+           op, ": size ", formatSizes(sizes), " of ", dtype,
+           storage_offset > 0 ? str(" at storage offset ", storage_offset) : std::string(),
+           " needs more bytes than can be addressed");
+  return static_cast<size_t>(nbytes);
+}
+
+}  // namespace sy
