@@ -36,14 +36,17 @@ void forEachTensor(const IValue& v, F&& f) {
 }
 
 // Mixed devices are an error only when some tensor is on Accel: a call that reached Accel through
-// a `device=` argument alone (zeros_like(cpu_x, device=accel)) legitimately takes CPU tensors.
-void checkDevices(const std::string& name, const IValue* args, size_t n) {
+// a `device=` argument alone (zeros_like(cpu_x, device=accel)) legitimately takes CPU tensors. A
+// 0-dim CPU tensor may accompany Accel tensors as an input, never as a written argument (an out=
+// or in-place self), as in accel::checkSameDevice.
+void checkDevices(const FunctionSchema& schema, const std::string& name, const IValue* args, size_t n) {
   bool any_accel = false;
   std::optional<Device> other;
   for (size_t i = 0; i < n; ++i) {
+    const bool written = schema.arguments()[i].is_write();
     forEachTensor(args[i], [&](const Tensor& t) {
       if (isAccel(t)) any_accel = true;
-      if (t.defined() && !isAccel(t) && !isCpuScalar(t) && !other) other = t.device();
+      if (t.defined() && !isAccel(t) && (written || !isCpuScalar(t)) && !other) other = t.device();
     });
   }
   if (any_accel && other) throwMixedDevices(name, *other);
@@ -125,7 +128,7 @@ void accelCpuFallback(const OperatorHandle& op, DispatchKeySet ks, Stack* stack)
   SY_CHECK(stack->size() >= n, name, ": the Accel fallback expected ", n, " arguments on the stack but found ",
            stack->size());
   IValue* args = stack->data() + (stack->size() - n);
-  checkDevices(name, args, n);
+  checkDevices(schema, name, args, n);
   detail::recordFallback(name);
 
   // The caller's arguments, kept to write back into and to return for out/in-place results.

@@ -77,7 +77,7 @@ Tensor add_accel(const Tensor& self, const Tensor& other, const Scalar& alpha) {
 }
 
 Tensor& add_out_accel(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out) {
-  checkSameDevice("aten::add.out", {&self, &other, &out});
+  checkSameDevice("aten::add.out", {&self, &other}, {&out});
   detail::recordNativeCall("aten::add.out");
   return outViaHost(out, [&](Tensor& host_out) {
     cpu::add_out_cpu(hostOperand(self), hostOperand(other), alpha, host_out);
@@ -85,7 +85,7 @@ Tensor& add_out_accel(const Tensor& self, const Tensor& other, const Scalar& alp
 }
 
 Tensor& add_inplace_accel(Tensor& self, const Tensor& other, const Scalar& alpha) {
-  checkSameDevice("aten::add_.Tensor", {&self, &other});
+  checkSameDevice("aten::add_.Tensor", {&other}, {&self});
   detail::recordNativeCall("aten::add_.Tensor");
   // In place on the host view: the shape cannot change, and other may alias self (x.add_(x)).
   Tensor view = hostView(self);
@@ -100,13 +100,13 @@ Tensor mul_accel(const Tensor& self, const Tensor& other) {
 }
 
 Tensor& mul_out_accel(const Tensor& self, const Tensor& other, Tensor& out) {
-  checkSameDevice("aten::mul.out", {&self, &other, &out});
+  checkSameDevice("aten::mul.out", {&self, &other}, {&out});
   detail::recordNativeCall("aten::mul.out");
   return outViaHost(out, [&](Tensor& host_out) { cpu::mul_out_cpu(hostOperand(self), hostOperand(other), host_out); });
 }
 
 Tensor& mul_inplace_accel(Tensor& self, const Tensor& other) {
-  checkSameDevice("aten::mul_.Tensor", {&self, &other});
+  checkSameDevice("aten::mul_.Tensor", {&other}, {&self});
   detail::recordNativeCall("aten::mul_.Tensor");
   Tensor view = hostView(self);
   cpu::mul_inplace_cpu(view, hostOperand(other));
@@ -144,7 +144,7 @@ Tensor mm_accel(const Tensor& self, const Tensor& mat2) {
 }
 
 Tensor& mm_out_accel(const Tensor& self, const Tensor& mat2, Tensor& out) {
-  checkSameDevice("aten::mm.out", {&self, &mat2, &out});
+  checkSameDevice("aten::mm.out", {&self, &mat2}, {&out});
   detail::recordNativeCall("aten::mm.out");
   return outViaHost(out, [&](Tensor& host_out) { cpu::mm_out_cpu(hostOperand(self), hostOperand(mat2), host_out); });
 }
@@ -155,7 +155,7 @@ Tensor relu_accel(const Tensor& self) {
 }
 
 Tensor& relu_out_accel(const Tensor& self, Tensor& out) {
-  checkSameDevice("aten::relu.out", {&self, &out});
+  checkSameDevice("aten::relu.out", {&self}, {&out});
   detail::recordNativeCall("aten::relu.out");
   return outViaHost(out, [&](Tensor& host_out) { cpu::relu_out_cpu(hostOperand(self), host_out); });
 }

@@ -37,8 +37,11 @@ void resizeAccel(const Tensor& accel, IntArrayRef sizes);
 void copyInto(const Tensor& dst, const Tensor& cpu_value);
 
 // Raises PyTorch's message when `tensors` mix Accel and CPU memory. A 0-dim CPU tensor is allowed
-// next to Accel tensors, as PyTorch allows CPU scalars next to CUDA tensors. Undefined are skipped.
-void checkSameDevice(std::string_view op, std::initializer_list<const Tensor*> tensors);
+// next to Accel tensors as an input, as PyTorch allows CPU scalars next to CUDA tensors, but never
+// as one of the `written` tensors (an out= or in-place self): the result is computed on Accel.
+// Undefined tensors are skipped.
+void checkSameDevice(std::string_view op, std::initializer_list<const Tensor*> tensors,
+                     std::initializer_list<const Tensor*> written = {});
 // The message itself, for callers that collect devices on their own (the boxed fallback).
 [[noreturn]] void throwMixedDevices(std::string_view op, Device other);
 // True for a CPU tensor that may accompany Accel tensors (see checkSameDevice).

@@ -100,9 +100,9 @@ Tensor& arithmeticInto(const char* op, const Tensor& self, const BinaryOperands&
   const ScalarType result = operands.result;
   if constexpr (kOp == Arithmetic::kSub) checkSubtractable(op, self.scalar_type(), operands.other_dtype);
   if constexpr (kOp == Arithmetic::kAdd || kOp == Arithmetic::kSub) checkAlpha(op, result, alpha);
-  prepareBinaryOutput(op, self, operands.other, out, result, role);
+  const BinaryInputs inputs = prepareBinaryOutput(op, self, operands.other, out, result, role);
   constexpr unsigned kComputeDtypes = kOp == Arithmetic::kSub ? (kIntegralDtypes | kFloatingDtypes) : kAllDtypes;
-  runBinaryLoop<kComputeDtypes>(op, self, operands.other, out, result, result, [&](const LoopGeometry& geometry, auto tag) {
+  runBinaryLoop<kComputeDtypes>(op, inputs.self(), inputs.other(), out, result, result, [&](const LoopGeometry& geometry, auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (kOp == Arithmetic::kAdd || kOp == Arithmetic::kSub) {
       auto combine = [](T x, T y) {

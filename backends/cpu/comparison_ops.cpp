@@ -37,8 +37,9 @@ struct Greater {
 template <class Compare>
 Tensor& compareInto(const char* op, const Tensor& self, const BinaryOperands& operands, Tensor& out, OutputRole role) {
   // Bool converts to every dtype, so out= needs no cast check.
-  prepareBinaryOutput(op, self, operands.other, out, ScalarType::Bool, role, /*check_cast=*/false);
-  runBinaryLoop<kAllDtypes>(op, self, operands.other, out, operands.result, ScalarType::Bool,
+  const BinaryInputs inputs =
+      prepareBinaryOutput(op, self, operands.other, out, ScalarType::Bool, role, /*check_cast=*/false);
+  runBinaryLoop<kAllDtypes>(op, inputs.self(), inputs.other(), out, operands.result, ScalarType::Bool,
                             [](const LoopGeometry& geometry, auto tag) {
                               using T = typename decltype(tag)::type;
                               runElementwise<bool, T, T>(geometry, [](T a, T b) { return Compare{}(a, b); });

@@ -70,7 +70,7 @@ void copyIntoCPU(const char* op, const Tensor& dst, const Tensor& src, const cha
     return;
   }
   // An identical source (x.copy_(x)) is already in place.
-  if (dst.storage().get() == src.storage().get() && dst.storage().get() != nullptr) return;
+  if (sameMemory(dst, src)) return;
   copyElements(op, dst, src, dst_name, src_name);
 }
 
@@ -80,6 +80,7 @@ Tensor& copy_cpu(Tensor& self, const Tensor& src, bool non_blocking) {
   SY_CHECK(self.is_cpu() && src.is_cpu(), op, ": the CPU kernel copies between CPU tensors, but self is on ",
            self.device(), " and src is on ", src.device(),
            "; the backend that owns the non-CPU memory must register its own aten::copy_");
+  checkNoInternalOverlap(op, self);
   copyIntoCPU(op, self, src);
   return self;
 }

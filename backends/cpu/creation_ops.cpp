@@ -42,29 +42,11 @@ void checkSizes(const char* op, IntArrayRef size) {
   }
 }
 
-// `value` as a T, or an error when T cannot represent it.
+// `value` as a T, or an error naming `op` when T cannot represent it (Scalar::fits; see Note
+// [Scalars convert only to types that can hold them]).
 template <class T>
 T checkedFillValue(const char* op, const Scalar& value, ScalarType dtype) {
-  bool fits = true;
-  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-    constexpr double kLow = static_cast<double>(std::numeric_limits<T>::min());  // -2^31 or -2^63, exact
-    constexpr double kHigh = -kLow;
-    if (value.isFloatingPoint()) {
-      // Truncation toward zero must land in range (-2^31 - 0.5 becomes -2^31); false for NaN.
-      // -2^63 - 1 is not a double, so for Long the lower bound is -2^63 itself.
-      const double v = value.toDouble();
-      fits = (sizeof(T) < sizeof(int64_t) ? v > kLow - 1.0 : v >= kLow) && v < kHigh;
-    } else {
-      if constexpr (sizeof(T) < sizeof(int64_t)) {
-        const int64_t v = value.toLong();
-        fits = v >= std::numeric_limits<T>::min() && v <= std::numeric_limits<T>::max();
-      }
-    }
-  } else if constexpr (std::is_same_v<T, float>) {
-    const double v = value.toDouble();
-    fits = !std::isfinite(v) || std::abs(v) <= static_cast<double>(std::numeric_limits<float>::max());
-  }
-  SY_CHECK(fits, op, ": value ", value, " cannot be converted to type ", dtype, " without overflow");
+  SY_CHECK(value.fits<T>(), op, ": value ", value, " cannot be converted to type ", dtype, " without overflow");
   return value.to<T>();
 }
 

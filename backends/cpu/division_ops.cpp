@@ -87,9 +87,9 @@ Tensor& divideInto(const char* op, const Tensor& self, const BinaryOperands& ope
   SY_CHECK(compute != ScalarType::Bool, op, ": rounding_mode='", roundingName(rounding),
            "' is not supported for Bool inputs (self is ", self.scalar_type(), ", other is ", operands.other_dtype,
            ")");
-  prepareBinaryOutput(op, self, operands.other, out, compute, role);
+  const BinaryInputs inputs = prepareBinaryOutput(op, self, operands.other, out, compute, role);
   runBinaryLoop<kIntegralDtypes | kFloatingDtypes>(
-      op, self, operands.other, out, compute, compute, [&](const LoopGeometry& geometry, auto tag) {
+      op, inputs.self(), inputs.other(), out, compute, compute, [&](const LoopGeometry& geometry, auto tag) {
         using T = typename decltype(tag)::type;
         if constexpr (std::is_integral_v<T>) {
           if (rounding == Rounding::kTrunc) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <type_traits>
 
 #include "switchyard/ops/ops.h"
 
@@ -176,14 +177,43 @@ Tensor convertedTo(const char* op, const char* argument, const Tensor& t, Scalar
   return converted;
 }
 
+namespace {
+
+// A Scalar operand's value in the computation's dtype. PyTorch keeps the operand as a Long, Double
+// or Bool and casts it inside the loop, so an integer wraps into a narrower integral dtype
+// (int32 + 2**40) and a double beyond Float's range becomes an infinity; the same casts, done once.
+// Anything else (a double into an integral dtype, which type promotion never asks for) goes
+// through the checked Scalar::to.
+template <class T>
+T operandValue(const Scalar& value) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (value.isFloatingPoint()) return static_cast<T>(value.toDouble());
+  } else if constexpr (!std::is_same_v<T, bool>) {
+    if (value.isIntegral(/*include_bool=*/false)) return static_cast<T>(value.toLong());
+  }
+  return value.to<T>();
+}
+
+}  // namespace
+
 Tensor scalarTensor(const Scalar& value, ScalarType dtype) {
   Tensor t = sy::empty({}, dtype);
-  fillCPU(t, value);
+  SY_DISPATCH_ALL_TYPES(dtype, "scalarTensor", "dtype", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    *static_cast<T*>(t.data_ptr()) = operandValue<T>(value);
+  });
   return t;
 }
 
+Tensor unaffectedByResizeOf(const Tensor& out, const Tensor& input) {
+  if (!input.is_same(out)) return input;
+  auto impl = make_intrusive<TensorImpl>(input.storage(), input.scalar_type(), input.device());
+  impl->set_sizes_and_strides(input.sizes(), input.strides(), input.storage_offset());
+  return Tensor(std::move(impl));
+}
+
 bool partiallyOverlaps(const Tensor& out, const Tensor& input) {
-  if (out.storage().get() != input.storage().get() || out.storage().get() == nullptr) return false;
+  if (!sameMemory(out, input)) return false;
   const bool same_geometry = out.storage_offset() == input.storage_offset() && sameSizes(out.sizes(), input.sizes()) &&
                              sameSizes(out.strides(), input.strides()) && out.scalar_type() == input.scalar_type();
   return !same_geometry;
@@ -292,12 +322,22 @@ BinaryOperands binaryOperands(const char* op, const Tensor& self, const Scalar& 
   return {scalarTensor(other, result), other.type(), result};
 }
 
-void prepareBinaryOutput(const char* op, const Tensor& self, const Tensor& other, const Tensor& out,
-                         ScalarType result, OutputRole role, bool check_cast) {
+BinaryInputs::BinaryInputs(const char* op, const Tensor& out, IntArrayRef shape, OutputRole role, const Tensor& self,
+                           const Tensor& other)
+    : resized_(role == OutputRole::kOut && !sameSizes(out.sizes(), shape)),
+      pinned_self_(resized_ ? unaffectedByResizeOf(out, self) : Tensor()),
+      pinned_other_(resized_ ? unaffectedByResizeOf(out, other) : Tensor()),
+      self_(resized_ ? pinned_self_ : self),
+      other_(resized_ ? pinned_other_ : other) {
+  shapeOutput(op, out, shape, role);
+}
+
+BinaryInputs prepareBinaryOutput(const char* op, const Tensor& self, const Tensor& other, const Tensor& out,
+                                 ScalarType result, OutputRole role, bool check_cast) {
   checkOnCPU(op, "out", out);
   checkDtypeSupported(op, "out", out.scalar_type());
   if (check_cast) checkCanCastToOutput(op, result, out);
-  shapeOutput(op, out, broadcastShapes(op, self.sizes(), other.sizes()), role);
+  return BinaryInputs(op, out, broadcastShapes(op, self.sizes(), other.sizes()), role, self, other);
 }
 
 Tensor allocateBinaryResult(const char* op, const Tensor& self, const Tensor& other, ScalarType result) {

@@ -8,8 +8,9 @@
 //     const char* op = "aten::mul.out";
 //     checkBinaryInputs(op, self, other);
 //     const ScalarType result = binaryResultType(self, other);
-//     prepareBinaryOutput(op, self, other, out, result, OutputRole::kOut);
-//     runBinaryLoop<kAllDtypes>(op, self, other, out, result, result, [](const LoopGeometry& geometry, auto tag) {
+//     const BinaryInputs inputs = prepareBinaryOutput(op, self, other, out, result, OutputRole::kOut);
+//     runBinaryLoop<kAllDtypes>(op, inputs.self(), inputs.other(), out, result, result,
+//                               [](const LoopGeometry& geometry, auto tag) {
 //       using T = typename decltype(tag)::type;
 //       runElementwise<T, T, T>(geometry, [](T x, T y) { return x * y; });
 //     });
@@ -120,6 +121,21 @@ enum class OutputRole { kOut, kInPlace };
 // Resizes (kOut) or checks (kInPlace) `out` against `shape`, then checks it has no internal overlap.
 void shapeOutput(const char* op, const Tensor& out, IntArrayRef shape, OutputRole role);
 
+// Note [An out= that is also an input keeps the input's values]
+// add_out(a, a, b) with a of shape (3,) and b of shape (2, 3) resizes `out` to (2, 3) before the
+// loop reads `self`, and since both are one TensorImpl, self would be read as (2, 3) too: three
+// values and three uninitialised ones. So before an out= kernel resizes out, each input that is
+// out itself is replaced by another handle with the input's geometry on the same memory
+// (unaffectedByResizeOf). After the resize that handle and out share storage with different
+// geometry, so the loop computes into a fresh buffer and moves the values into out
+// (computeIntoOutput's partial-overlap staging), and the result is the one of an unaliased out.
+// Every kernel that resizes an out= argument which may also be one of its inputs reads its inputs
+// through such handles (prepareBinaryOutput does it for the binary operators).
+
+// `input` itself, or, when `out` is that very tensor, another handle with the input's geometry on
+// the same memory, so that resizing out does not reshape the input under the kernel.
+Tensor unaffectedByResizeOf(const Tensor& out, const Tensor& input);
+
 // ---- Conversions and staging -------------------------------------------------------------------
 
 // `t` (the operator's argument named `argument`) itself when it already has `dtype`, else a
@@ -136,8 +152,17 @@ Tensor scalarTensor(const Scalar& value, ScalarType dtype);
 void copyIntoCPU(const char* op, const Tensor& dst, const Tensor& src, const char* dst_name = "self",
                  const char* src_name = "src");
 
-// True when `out` and `input` share storage with different geometry, so that writing an element
-// of `out` could clobber an element of `input` still to be read.
+// True when `a` and `b` live in one allocation. Compared by the memory itself, not by the Storage
+// object: a backend's host views (accel::hostView) are separate Storage objects over one device
+// buffer, and views of one buffer must be seen to overlap whatever objects hold them.
+inline bool sameMemory(const Tensor& a, const Tensor& b) {
+  const StorageImpl* sa = a.storage().get();
+  const StorageImpl* sb = b.storage().get();
+  return sa != nullptr && sb != nullptr && (sa == sb || (sa->data() != nullptr && sa->data() == sb->data()));
+}
+
+// True when `out` and `input` share memory (sameMemory) with different geometry, so that writing
+// an element of `out` could clobber an element of `input` still to be read.
 bool partiallyOverlaps(const Tensor& out, const Tensor& input);
 
 // Runs compute(dst) with a `dst` of dtype `compute_dtype` and out's shape: `out` itself when it
@@ -346,12 +371,35 @@ struct BinaryOperands {
 BinaryOperands binaryOperands(const char* op, const Tensor& self, const Tensor& other);
 BinaryOperands binaryOperands(const char* op, const Tensor& self, const Scalar& other);
 
+// The operands a binary loop reads once prepareBinaryOutput has shaped `out`: the arguments
+// themselves, except one that is `out` itself when out changed shape, which is then read through
+// the handle unaffectedByResizeOf made (see Note [An out= that is also an input keeps the input's
+// values]). Not copyable: it may point into itself.
+class BinaryInputs {
+ public:
+  // Pins self and other when `out` is about to change shape (only an out= does), then shapes out
+  // (shapeOutput).
+  BinaryInputs(const char* op, const Tensor& out, IntArrayRef shape, OutputRole role, const Tensor& self,
+               const Tensor& other);
+  BinaryInputs(const BinaryInputs&) = delete;
+  BinaryInputs& operator=(const BinaryInputs&) = delete;
+  const Tensor& self() const { return self_; }
+  const Tensor& other() const { return other_; }
+
+ private:
+  bool resized_;
+  Tensor pinned_self_, pinned_other_;
+  const Tensor& self_;
+  const Tensor& other_;
+};
+
 // Everything a binary out= or in-place kernel checks about `out` before computing `result` =
 // f(self, other) into it: on the CPU with a known dtype, `result` castable to its dtype (skipped
 // with check_cast = false for operators whose output dtype is free, such as comparisons), and
-// resized to (or, in place, checked against) the broadcast shape.
-void prepareBinaryOutput(const char* op, const Tensor& self, const Tensor& other, const Tensor& out,
-                         ScalarType result, OutputRole role, bool check_cast = true);
+// resized to (or, in place, checked against) the broadcast shape. Read the inputs through the
+// returned BinaryInputs, never through self and other again.
+BinaryInputs prepareBinaryOutput(const char* op, const Tensor& self, const Tensor& other, const Tensor& out,
+                                 ScalarType result, OutputRole role, bool check_cast = true);
 
 // Runs a binary loop into `out` (already prepared): self and other converted to `compute_dtype`,
 // then body(geometry, TypeTag<T>{}) with T the C++ type of `compute_dtype`, over a geometry whose

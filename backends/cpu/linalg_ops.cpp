@@ -102,9 +102,6 @@ void productColumnsOfB(int64_t M, int64_t N, int64_t K, T alpha, const T* A, int
 
 bool rowsContiguous(const Tensor& t) { return t.size(-1) == 1 || t.stride(-1) == 1; }
 bool columnsContiguous(const Tensor& t) { return t.size(-2) == 1 || t.stride(-2) == 1; }
-bool sharesStorage(const Tensor& a, const Tensor& b) {
-  return a.storage().get() != nullptr && a.storage().get() == b.storage().get();
-}
 bool isZero(const Scalar& s) { return s.isFloatingPoint() ? s.toDouble() == 0.0 : s.toLong() == 0; }
 
 template <class U>
@@ -226,13 +223,6 @@ Tensor viewOf(const Tensor& t, IntArrayRef sizes, IntArrayRef strides, int64_t s
   return Tensor(std::move(impl));
 }
 
-// `input` itself, or, when `out` is the very same tensor (mm_out(a, a, b)), a separate handle with
-// its geometry, so that resizing out does not reshape the input under the kernel.
-Tensor unaffectedByResizeOf(const Tensor& out, const Tensor& input) {
-  if (!input.is_same(out)) return input;
-  return viewOf(input, input.sizes(), input.strides(), input.storage_offset());
-}
-
 // out= checks and resize, then the product into out (or a staging buffer when out is not
 // contiguous or shares memory with an input it would overwrite before reading).
 Tensor& productOut(const char* op, const Tensor* self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
@@ -251,7 +241,7 @@ Tensor& productOut(const char* op, const Tensor* self, const Tensor& mat1, const
              d, " is expanded); clone it before writing into it");
   }
   if (out.numel() == 0) return out;
-  const bool direct = out.is_contiguous() && !sharesStorage(out, m1) && !sharesStorage(out, m2) &&
+  const bool direct = out.is_contiguous() && !sameMemory(out, m1) && !sameMemory(out, m2) &&
                       (self == nullptr || !partiallyOverlaps(out, s));
   const Tensor dst = direct ? out : sy::empty(result_sizes, out.scalar_type());
   productInto(op, dst, self ? &s : nullptr, m1, m2, beta, alpha);

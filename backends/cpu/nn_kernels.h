@@ -83,12 +83,6 @@ inline const Tensor* presentTensor(const std::optional<Tensor>& t) {
   return t.has_value() && t->defined() ? &*t : nullptr;
 }
 
-// True when both tensors live in the same storage. Unlike elementwise operators, these kernels read
-// neighbourhoods of their inputs, so even an exactly aliased `out` must not be written in place.
-inline bool sharesStorage(const Tensor& a, const Tensor& b) {
-  return a.storage().get() != nullptr && a.storage().get() == b.storage().get();
-}
-
 // Raises when an output would have one memory location written for several elements (a
 // dimension of size > 1 with stride 0, as in an expanded tensor), with PyTorch's wording.
 inline void checkNoInternalOverlap(const char* op, const char* argument, const Tensor& out) {
@@ -106,7 +100,9 @@ template <class Compute>
 void computeIntoDenseOutput(const char* op, const Tensor& out, ScalarType compute_dtype,
                             std::initializer_list<const Tensor*> inputs, Compute&& compute) {
   bool direct = out.scalar_type() == compute_dtype && out.is_contiguous();
-  for (const Tensor* input : inputs) direct = direct && (input == nullptr || !sharesStorage(out, *input));
+  // Unlike elementwise operators, these kernels read neighbourhoods of their inputs, so even an
+  // exactly aliased `out` must not be written in place.
+  for (const Tensor* input : inputs) direct = direct && (input == nullptr || !sameMemory(out, *input));
   if (direct) {
     compute(out);
     return;

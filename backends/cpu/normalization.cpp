@@ -120,7 +120,7 @@ void runLayerNorm(const char* op, const LayerNormShape& shape, const Tensor& inp
   const Tensor dense_bias = bias != nullptr ? nn_detail::contiguousCopyIfNeeded(op, "bias", *bias) : Tensor();
   auto writable = [&](const Tensor& out) {
     bool direct = out.scalar_type() == dtype && out.is_contiguous();
-    for (const Tensor* in : {&input, weight, bias}) direct = direct && (in == nullptr || !nn_detail::sharesStorage(out, *in));
+    for (const Tensor* in : {&input, weight, bias}) direct = direct && (in == nullptr || !sameMemory(out, *in));
     return direct ? out : sy::empty(out.sizes(), dtype);
   };
   const Tensor y = writable(out0), means = writable(out1), rstds = writable(out2);

@@ -90,9 +90,6 @@ void checkKnownDtype(const char* op, const char* argument, ScalarType dtype) {
   SY_DISPATCH_ALL_TYPES(dtype, op, argument, [](auto) {});
 }
 
-bool sharesStorage(const Tensor& a, const Tensor& b) {
-  return a.storage().get() != nullptr && a.storage().get() == b.storage().get();
-}
 
 // Another handle on t's memory with the given geometry (kernel-internal, CPU tensors only).
 Tensor viewOf(const Tensor& t, IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset) {
@@ -105,14 +102,6 @@ Tensor viewOf(const Tensor& t, IntArrayRef sizes, IntArrayRef strides, int64_t s
 // dropping size-1 dims).
 Tensor viewWithSizes(const Tensor& t, IntArrayRef sizes) {
   return viewOf(t, sizes, contiguousStrides(sizes), t.storage_offset());
-}
-
-// When `out` is the very tensor being read (sum_out(x, x, {0})), resizing out would reshape the
-// input under the kernel. Reading through a separate handle that keeps the input's geometry
-// avoids that; the memory stays shared, so the result is then staged.
-Tensor unaffectedByResizeOf(const Tensor& out, const Tensor& input) {
-  if (!input.is_same(out)) return input;
-  return viewOf(input, input.sizes(), input.strides(), input.storage_offset());
 }
 
 // ---- Folds -------------------------------------------------------------------------------------
@@ -218,7 +207,7 @@ void foldInto(const Tensor& acc_keepdim, const Tensor& input) {
 // The accumulator tensor (result shape, contiguous, dtype acc_dtype): `out` itself when it
 // already is one and does not share memory with the input, else a fresh buffer.
 Tensor accumulatorFor(const Tensor& out, const Tensor& input, ScalarType acc_dtype) {
-  if (out.scalar_type() == acc_dtype && out.is_contiguous() && !sharesStorage(out, input)) return out;
+  if (out.scalar_type() == acc_dtype && out.is_contiguous() && !sameMemory(out, input)) return out;
   return sy::empty(out.sizes(), acc_dtype);
 }
 

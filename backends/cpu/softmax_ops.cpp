@@ -60,15 +60,6 @@ Tensor contiguousCopy(const char* op, const Tensor& t) {
   return copy;
 }
 
-// `input` itself, or, when `out` is the very same tensor (argmax_out(x, x)), a separate handle
-// with its geometry, so that resizing out does not reshape the input under the kernel.
-Tensor unaffectedByResizeOf(const Tensor& out, const Tensor& input) {
-  if (!input.is_same(out)) return input;
-  auto impl = make_intrusive<TensorImpl>(input.storage(), input.scalar_type(), input.device());
-  impl->set_sizes_and_strides(input.sizes(), input.strides(), input.storage_offset());
-  return Tensor(std::move(impl));
-}
-
 // ---- argmax ---------------------------------------------------------------------------------------
 
 template <class T>

@@ -34,12 +34,16 @@ Tensor& selectInto(const char* op, const Tensor& condition, const Tensor& self, 
                    Tensor& out) {
   checkOnCPU(op, "out", out);
   SY_CHECK(out.scalar_type() == result, op, ": Expected out type to be ", result, " but got ", out.scalar_type());
+  // See Note [An out= that is also an input keeps the input's values].
+  const Tensor pinned_condition = unaffectedByResizeOf(out, condition);
+  const Tensor pinned_self = unaffectedByResizeOf(out, self);
+  const Tensor pinned_other = unaffectedByResizeOf(out, other);
   shapeOutput(op, out, whereShape(op, condition, self, other), OutputRole::kOut);
   if (out.numel() == 0) return out;
-  const Tensor a = convertedTo(op, "self", self, result);
-  const Tensor b = convertedTo(op, "other", other, result);
-  computeIntoOutput(op, out, result, {&condition, &a, &b}, [&](const Tensor& dst) {
-    const LoopGeometry geometry = makeLoopGeometry({&dst, &condition, &a, &b});
+  const Tensor a = convertedTo(op, "self", pinned_self, result);
+  const Tensor b = convertedTo(op, "other", pinned_other, result);
+  computeIntoOutput(op, out, result, {&pinned_condition, &a, &b}, [&](const Tensor& dst) {
+    const LoopGeometry geometry = makeLoopGeometry({&dst, &pinned_condition, &a, &b});
     SY_DISPATCH_ALL_TYPES(result, op, "self", [&](auto tag) {
       using T = typename decltype(tag)::type;
       runElementwise<T, bool, T, T>(geometry, [](bool take_self, T x, T y) { return take_self ? x : y; });

@@ -1,0 +1,11 @@
+#include "switchyard/ivalue/scalar.h"
+
+#include "switchyard/ivalue/error.h"
+
+namespace sy {
+
+void Scalar::throwDoesNotFit(ScalarType dtype) const {
+  SY_ERROR("value ", *this, " cannot be converted to type ", dtype, " without overflow");
+}
+
+}  // namespace sy
