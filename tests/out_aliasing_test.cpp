@@ -58,6 +58,19 @@ TEST(OutAliasing, AnAliasedOutThatKeepsItsShapeIsStillComputedInPlace) {
   EXPECT_EQ(valuesOf<float>(a), std::vector<float>({2, 4, 6}));
 }
 
+TEST(OutAliasing, GatherOutIntoItsOwnSelfThatMustShrinkGathersFromTheOriginal) {
+  Tensor a = sy::tensor<float>({1, 2, 3, 4}, {2, 2});
+  ops::gather_out(a, a, 1, sy::tensor<int64_t>({1, 0}, {2, 1}));
+  EXPECT_EQ(a.sizes(), sy::IntArrayRef({2, 1}));
+  EXPECT_EQ(valuesOf<float>(a), std::vector<float>({2, 3}));
+}
+
+TEST(OutAliasing, ScatterOutIntoItsOwnIndexThatMustGrowScattersAtTheOriginalPositions) {
+  Tensor index = sy::tensor<int64_t>({1, 0}, {2, 1});
+  ops::scatter_out(index, sy::tensor<int64_t>({5, 6, 7, 8}, {2, 2}), 1, index, 0);
+  EXPECT_EQ(valuesOf<int64_t>(index), std::vector<int64_t>({5, 0, 0, 8}));
+}
+
 TEST(OutAliasing, AccelSubOutThroughTheFallbackIntoAnInputThatMustGrow) {
   Tensor a = sy::tensor<float>({1, 2, 3}).to(sy::kAccel);
   Tensor b = twoByThree().to(sy::kAccel);

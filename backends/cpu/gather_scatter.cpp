@@ -95,7 +95,7 @@ void checkOutDtype(const char* op, const Tensor& self, const Tensor& out) {
 bool writableInPlace(const Tensor& out, std::initializer_list<const Tensor*> inputs) {
   if (!out.is_contiguous()) return false;
   for (const Tensor* input : inputs) {
-    if (out.storage().get() != nullptr && out.storage().get() == input->storage().get()) return false;
+    if (sameMemory(out, *input)) return false;
   }
   return true;
 }
@@ -133,14 +133,17 @@ Tensor& gather_out_cpu(const Tensor& self, int64_t dim, const Tensor& index, boo
   constexpr const char* op = "aten::gather.out";
   const int64_t d = checkIndexArguments(op, self, dim, index);
   checkOutDtype(op, self, out);
+  // See Note [An out= that is also an input keeps the input's values].
+  const Tensor source = unaffectedByResizeOf(out, self);
+  const Tensor positions = unaffectedByResizeOf(out, index);
   resizeOutput(out, index.sizes());
   checkNoInternalOverlap(op, out);
-  if (writableInPlace(out, {&self, &index})) {
-    gatherInto(op, self, d, index, out);
+  if (writableInPlace(out, {&source, &positions})) {
+    gatherInto(op, source, d, positions, out);
     return out;
   }
   Tensor staged = sy::empty(index.sizes(), self.scalar_type());
-  gatherInto(op, self, d, index, staged);
+  gatherInto(op, source, d, positions, staged);
   copyIntoCPU(op, out, staged, "out", "result");
   return out;
 }
@@ -157,16 +160,18 @@ Tensor& scatter_value_out_cpu(const Tensor& self, int64_t dim, const Tensor& ind
   constexpr const char* op = "aten::scatter.value_out";
   const int64_t d = checkIndexArguments(op, self, dim, index);
   checkOutDtype(op, self, out);
+  const Tensor source = unaffectedByResizeOf(out, self);
+  const Tensor positions = unaffectedByResizeOf(out, index);
   resizeOutput(out, self.sizes());
   checkNoInternalOverlap(op, out);
-  if (writableInPlace(out, {&index})) {
-    copyIntoCPU(op, out, self, "out", "self");
-    scatterValueInto(op, d, index, value, out);
+  if (writableInPlace(out, {&positions})) {
+    copyIntoCPU(op, out, source, "out", "self");
+    scatterValueInto(op, d, positions, value, out);
     return out;
   }
   Tensor staged = sy::empty(self.sizes(), self.scalar_type());
-  copyIntoCPU(op, staged, self, "result", "self");
-  scatterValueInto(op, d, index, value, staged);
+  copyIntoCPU(op, staged, source, "result", "self");
+  scatterValueInto(op, d, positions, value, staged);
   copyIntoCPU(op, out, staged, "out", "result");
   return out;
 }

@@ -168,8 +168,8 @@ void maxPoolWithIndicesInto(const char* op, const PoolGeometry& g, const Tensor&
                             const Tensor& indices) {
   if (out.numel() == 0) return;
   const Tensor input = nn_detail::contiguousCopyIfNeeded(op, "self", self);
-  const bool indices_direct = indices.is_contiguous() && !nn_detail::sharesStorage(indices, self) &&
-                              !nn_detail::sharesStorage(indices, out);
+  const bool indices_direct = indices.is_contiguous() && !sameMemory(indices, self) &&
+                              !sameMemory(indices, out);
   const Tensor index_dst = indices_direct ? indices : sy::empty(indices.sizes(), ScalarType::Long);
   nn_detail::computeIntoDenseOutput(op, out, self.scalar_type(), {&self, &indices}, [&](const Tensor& dst) {
     dispatchDtype<kPoolDtypes>(self.scalar_type(), op, "self", [&](auto tag) {
