@@ -20,11 +20,6 @@ absl::Status invalid(const MethodState& m, const std::string& what) {
   return absl::InvalidArgumentError(sy::str(m.where, ": ", what));
 }
 
-// A list value's items (value indices), empty when the file leaves them out.
-template <class T>
-std::vector<T> itemsOf(const flatbuffers::Vector<T>* items) {
-  return items == nullptr ? std::vector<T>() : std::vector<T>(items->begin(), items->end());
-}
 
 SizesVector stridesForDimOrder(const std::vector<int64_t>& sizes, const std::vector<int64_t>& dim_order) {
   SizesVector strides(sizes.size(), 1);
@@ -114,7 +109,7 @@ class MethodBuilder {
     const size_t count = sizes == nullptr ? 0 : sizes->size();
     buffers_.assign(count, absl::Span<uint8_t>());
     for (size_t id = 1; id < count; ++id) {
-      const uint64_t size = static_cast<uint64_t>(sizes->Get(static_cast<uint32_t>(id)));
+      const uint64_t size = static_cast<uint64_t>(elementAt(sizes, id));
       if (options_.planned_memory != nullptr) {
         const auto& given = options_.planned_memory->buffers;
         if (id >= given.size() || given[id].size() < size) {
@@ -219,7 +214,7 @@ class MethodBuilder {
         case pte::KernelTypes::String: out = IValue(std::string(view(v->val_as_String()->string_val()))); break;
         case pte::KernelTypes::DoubleList: {
           const auto* items = v->val_as_DoubleList()->items();
-          out = IValue(items == nullptr ? std::vector<double>() : std::vector<double>(items->begin(), items->end()));
+          out = IValue(elementsOf(items));
           break;
         }
         case pte::KernelTypes::BoolList: {
@@ -243,21 +238,21 @@ class MethodBuilder {
       std::vector<int32_t>& items = state_->list_items[i];
       if (const pte::IntList* list = v->val_as_IntList()) {
         std::vector<int64_t> ints;
-        for (int64_t ref : itemsOf(list->items())) {
+        for (int64_t ref : elementsOf(list->items())) {
           items.push_back(static_cast<int32_t>(ref));
           ints.push_back(state_->values[static_cast<size_t>(ref)].toInt());
         }
         state_->values[i] = IValue(ints);
       } else if (const pte::TensorList* list = v->val_as_TensorList()) {
         std::vector<Tensor> tensors;
-        for (int32_t ref : itemsOf(list->items())) {
+        for (int32_t ref : elementsOf(list->items())) {
           items.push_back(ref);
           tensors.push_back(state_->values[static_cast<size_t>(ref)].toTensor());
         }
         state_->values[i] = IValue(std::move(tensors));
       } else if (const pte::OptionalTensorList* list = v->val_as_OptionalTensorList()) {
         std::vector<IValue> elements;
-        for (int32_t ref : itemsOf(list->items())) {
+        for (int32_t ref : elementsOf(list->items())) {
           items.push_back(ref);
           elements.push_back(state_->values[static_cast<size_t>(ref)]);
         }

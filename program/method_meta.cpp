@@ -75,7 +75,7 @@ absl::StatusOr<MethodMeta> Program::method_meta(std::string_view method) const {
     }
   }
   if (plan->non_const_buffer_sizes() != nullptr) {
-    meta.planned_buffer_sizes.assign(plan->non_const_buffer_sizes()->begin(), plan->non_const_buffer_sizes()->end());
+    meta.planned_buffer_sizes = program_internal::elementsOf(plan->non_const_buffer_sizes());
   }
   if (plan->values() != nullptr) {
     for (size_t i = 0; i < plan->values()->size(); ++i) {

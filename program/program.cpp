@@ -96,7 +96,7 @@ absl::StatusOr<absl::Span<const uint8_t>> ProgramData::storedTensorData(const pt
   }
   absl::StatusOr<absl::Span<const uint8_t>> seg = segment(subsegments->segment_index());
   if (!seg.ok()) return seg.status();
-  return fits(*seg, offsets->Get(index), "segment");
+  return fits(*seg, elementAt(offsets, index), "segment");
 }
 
 absl::StatusOr<absl::Span<const uint8_t>> ProgramData::delegateData(const pte::BackendDelegate& d) const {

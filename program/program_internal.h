@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
+#include <vector>
 #include <memory>
 #include <optional>
 #include <string>
@@ -56,6 +58,25 @@ struct ProgramData {
 // that nothing read later can go out of bounds. Run once by Program::load after the verifier.
 absl::Status validateProgram(const ProgramData& program);
 
+// Note [Vectors of 8-byte numbers may be misaligned]
+// The FlatBuffers verifier (2.0) checks the alignment of a vector's length but not of its
+// elements, and files ExecuTorch wrote hold vectors of int64 at addresses that are not multiples
+// of 8 (its extended header shifts the data by an amount that is). Reading such an element through
+// FlatBuffers' accessors is undefined behaviour, so every vector of 8-byte numbers (IntList and
+// DoubleList items, non_const_buffer_sizes, subsegment offsets) is read with these, by memcpy.
+template <class T>
+T elementAt(const flatbuffers::Vector<T>* v, size_t i) {
+  T x;
+  std::memcpy(&x, v->Data() + i * sizeof(T), sizeof(T));
+  return x;
+}
+template <class T>
+std::vector<T> elementsOf(const flatbuffers::Vector<T>* v) {
+  std::vector<T> out(v == nullptr ? 0 : v->size());
+  if (!out.empty()) std::memcpy(out.data(), v->Data(), out.size() * sizeof(T));
+  return out;
+}
+
 inline std::string_view view(const flatbuffers::String* s) {
   return s == nullptr ? std::string_view() : std::string_view(s->c_str(), s->size());
 }
@@ -67,7 +88,7 @@ std::string listString(const Vector* v) {
   if (v != nullptr) {
     for (size_t i = 0; i < v->size(); ++i) {
       if (i != 0) out += ", ";
-      out += std::to_string(static_cast<int64_t>(v->Get(static_cast<uint32_t>(i))));
+      out += std::to_string(static_cast<int64_t>(elementAt(v, i)));
     }
   }
   return out + "]";

@@ -119,8 +119,8 @@ class PlanValidator {
     const auto* sizes = plan_.non_const_buffer_sizes();
     if (sizes == nullptr) return absl::OkStatus();
     for (size_t i = 0; i < sizes->size(); ++i) {
-      if (sizes->Get(static_cast<uint32_t>(i)) < 0) {
-        return invalid(where_, sy::str("planned buffer ", i, " has a negative size ", sizes->Get(static_cast<uint32_t>(i))));
+      if (elementAt(sizes, i) < 0) {
+        return invalid(where_, sy::str("planned buffer ", i, " has a negative size ", elementAt(sizes, i)));
       }
     }
     return absl::OkStatus();
@@ -166,7 +166,7 @@ class PlanValidator {
       case pte::KernelTypes::IntList: {
         const auto* items = value->val_as_IntList()->items();
         for (size_t k = 0; items != nullptr && k < items->size(); ++k) {
-          const int64_t ref = items->Get(static_cast<uint32_t>(k));
+          const int64_t ref = elementAt(items, k);
           if (auto s = checkReference(ref, pte::KernelTypes::Int, sy::str(what, " (IntList) item ", k)); !s.ok()) return s;
         }
         return absl::OkStatus();
@@ -188,7 +188,7 @@ class PlanValidator {
         return absl::OkStatus();
       }
       default:
-        // Null, Int, Bool, Double, String, DoubleList, BoolList hold their data inline; the
+        // Null, Int, Bool, Double, String, DoubleList and BoolList hold their data inline; the
         // verifier has checked it.
         return absl::OkStatus();
     }
@@ -210,7 +210,7 @@ class PlanValidator {
                                             sizes == nullptr || sizes->size() == 0 ? 0 : sizes->size() - 1));
       }
       const uint64_t offset = static_cast<uint64_t>(alloc->memory_offset_high()) << 32 | alloc->memory_offset_low();
-      const uint64_t capacity = static_cast<uint64_t>(sizes->Get(id));
+      const uint64_t capacity = static_cast<uint64_t>(elementAt(sizes, id));
       const bool unbounded = t.shape_dynamism() == pte::TensorShapeDynamism::DYNAMIC_UNBOUND;
       if (!unbounded && (offset > capacity || g->nbytes > capacity - offset)) {
         return invalid(where_, sy::str(what, " (Tensor, ", g->nbytes, " bytes) at offset ", offset, " of planned buffer ",
