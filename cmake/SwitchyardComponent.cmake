@@ -1,0 +1,40 @@
+# switchyard_component(NAME SOURCES a.cpp b.cpp ... [DEPENDS target ...] [HEADER_DIR dir])
+#
+# One component of libswitchyard: an OBJECT library `sy_<NAME>` built from an explicit source list,
+# whose objects go into the one shared `switchyard` library (so static registrations in any of them
+# run when a program links switchyard::switchyard). A folder's CMakeLists.txt declares its components;
+# its public headers are installed under include/switchyard/<folder>/.
+#
+#   switchyard_component(cpu SOURCES binary_ops.cpp unary_ops.cpp ...)
+#
+# Note [Explicit source lists]
+# A component lists its sources by name instead of globbing: a file added to a subfolder (say
+# backends/accel/delegate/) is then either listed, or not compiled at all, visibly in review, and
+# never picked up or skipped by accident of glob depth.
+include_guard(GLOBAL)
+
+# Flags only for the compilers that take them.
+set(SWITCHYARD_WARNING_FLAGS
+  $<$<CXX_COMPILER_ID:GNU,Clang,AppleClang>:-Wall -Wextra -Wno-unused-parameter>)
+# -fno-semantic-interposition: calls between the library's own functions (a kernel trampoline
+# jumping to its kernel) go direct instead of through the PLT.
+set(SWITCHYARD_LIBRARY_FLAGS
+  $<$<CXX_COMPILER_ID:GNU,Clang>:-fno-semantic-interposition>)
+
+function(switchyard_component name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPENDS" ${ARGN})
+  if(NOT ARG_SOURCES)
+    message(FATAL_ERROR "switchyard_component(${name}): no SOURCES listed")
+  endif()
+  set(target sy_${name})
+  add_library(${target} OBJECT ${ARG_SOURCES})
+  set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${SWITCHYARD_BUILD_INCLUDE_DIR}>)
+  target_link_libraries(${target} PUBLIC ${SWITCHYARD_PUBLIC_DEPENDENCIES} ${ARG_DEPENDS}
+    PRIVATE tsl::robin_map)
+  target_compile_options(${target} PRIVATE ${SWITCHYARD_WARNING_FLAGS} ${SWITCHYARD_LIBRARY_FLAGS})
+  set_property(GLOBAL APPEND PROPERTY SWITCHYARD_COMPONENTS ${target})
+  # The folder's headers are installed as <switchyard/folder/...>.
+  file(RELATIVE_PATH folder ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
+  set_property(GLOBAL APPEND PROPERTY SWITCHYARD_HEADER_FOLDERS ${folder})
+endfunction()
