@@ -4,9 +4,12 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 ./tools/setup_dependencies.sh
+source tools/build_env.sh
 
+# Only the demo is built here; the cache keeps the project's default options, so a ./test.sh
+# that follows reuses this configuration (and sets what it relies on itself anyway).
 echo "==> configure (Release) in build/release"
-cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DSWITCHYARD_BUILD_TESTS=OFF > /dev/null
+cmake -S . -B build/release -G Ninja "${SWITCHYARD_CMAKE_LAUNCHER[@]}" -DCMAKE_BUILD_TYPE=Release > /dev/null
 echo "==> build"
 cmake --build build/release --target fallback_demo
 echo "==> run examples/fallback_demo"

@@ -1,24 +1,38 @@
 #!/usr/bin/env bash
 # One command on a fresh Debian 12 machine: install what is missing, build, and run every test:
 #   1. the GoogleTest suites in a Release build (through ctest);
-#   2. a downstream project using find_package(switchyard), against the install and the build tree;
-#   3. the suites again under AddressSanitizer + UndefinedBehaviorSanitizer;
-#   4. the concurrency suite under ThreadSanitizer;
-#   5. every dispatch-overhead target, under callgrind (bench/README.md).
+#   2. every dispatch-overhead target, under callgrind (bench/README.md);
+#   3. a downstream project using find_package(switchyard), against the install and the build tree;
+#   4. the suites again under AddressSanitizer + UndefinedBehaviorSanitizer;
+#   5. the concurrency suites under ThreadSanitizer.
+# Every build sets the options it relies on, whatever an earlier command (./run.sh, a developer's
+# own cmake call) left in the build directory's cache, and every ctest stage fails when it finds no
+# tests. Each stage prints how long it took.
 set -euo pipefail
 cd "$(dirname "$0")"
 root=$PWD
 jobs=$(nproc)
-start=$SECONDS
-step() { echo; echo "==> [$((SECONDS - start))s] $*"; }
 
 ./tools/setup_dependencies.sh
+source tools/build_env.sh
+
+start=$SECONDS
+stage_start=$SECONDS
+stage_name=""
+step() {
+  if [ -n "$stage_name" ]; then echo "==> done in $((SECONDS - stage_start))s: $stage_name"; fi
+  stage_name="$*"; stage_start=$SECONDS
+  echo; echo "==> [$((SECONDS - start))s] $*"
+}
+run_ctest() { ctest --no-tests=error --output-on-failure -j "$jobs" "$@"; }
 
 step "Release build (build/release)"
-cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
+cmake -S . -B build/release -G Ninja "${SWITCHYARD_CMAKE_LAUNCHER[@]}" -DCMAKE_BUILD_TYPE=Release \
+  -DSWITCHYARD_BUILD_TESTS=ON -DSWITCHYARD_BUILD_BENCH=ON -DSWITCHYARD_BUILD_EXAMPLES=ON \
+  -DSWITCHYARD_WITH_PROFILER=ON -DSWITCHYARD_SANITIZE= -DSWITCHYARD_TEST_COMPILE_OPTIONS= > /dev/null
 cmake --build build/release
 step "Release tests"
-ctest --test-dir build/release --output-on-failure -j "$jobs"
+run_ctest --test-dir build/release
 
 step "dispatch-overhead check under callgrind (instruction counts are deterministic)"
 python3 bench/overhead.py --binary build/release/bench/overhead_bench --callgrind-only --check
@@ -33,22 +47,25 @@ cmake --build build/consumer-buildtree
 ./build/consumer-buildtree/consumer
 
 step "AddressSanitizer + UndefinedBehaviorSanitizer build (build/asan)"
-# -O0 -g1: the suites run in well under a second even unoptimised, and compiling the template-heavy
-# test files without optimisation is what keeps this stage short on 2 cores.
-cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g1" \
-  -DSWITCHYARD_SANITIZE=address,undefined \
-  -DSWITCHYARD_BUILD_BENCH=OFF -DSWITCHYARD_BUILD_EXAMPLES=OFF > /dev/null
+# The library at -O1 (its loops run fast enough for the suites), the template-heavy test files at
+# -O0: compiling them without optimisation is what keeps this stage short on 2 cores.
+cmake -S . -B build/asan -G Ninja "${SWITCHYARD_CMAKE_LAUNCHER[@]}" -DCMAKE_BUILD_TYPE=Debug \
+  -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" -DSWITCHYARD_TEST_COMPILE_OPTIONS=-O0 \
+  -DSWITCHYARD_SANITIZE=address,undefined -DSWITCHYARD_WITH_PROFILER=ON \
+  -DSWITCHYARD_BUILD_TESTS=ON -DSWITCHYARD_BUILD_BENCH=OFF -DSWITCHYARD_BUILD_EXAMPLES=OFF > /dev/null
 cmake --build build/asan
 step "tests under ASan + UBSan"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build/asan --output-on-failure -j "$jobs"
+  run_ctest --test-dir build/asan
 
-step "ThreadSanitizer build of the concurrency suite (build/tsan)"
-cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
-  -DSWITCHYARD_SANITIZE=thread \
-  -DSWITCHYARD_BUILD_BENCH=OFF -DSWITCHYARD_BUILD_EXAMPLES=OFF > /dev/null
+step "ThreadSanitizer build of the concurrency suites (build/tsan)"
+cmake -S . -B build/tsan -G Ninja "${SWITCHYARD_CMAKE_LAUNCHER[@]}" -DCMAKE_BUILD_TYPE=Debug \
+  -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" -DSWITCHYARD_TEST_COMPILE_OPTIONS= \
+  -DSWITCHYARD_SANITIZE=thread -DSWITCHYARD_WITH_PROFILER=ON \
+  -DSWITCHYARD_BUILD_TESTS=ON -DSWITCHYARD_BUILD_BENCH=OFF -DSWITCHYARD_BUILD_EXAMPLES=OFF > /dev/null
 cmake --build build/tsan --target switchyard_concurrency_tests
 step "concurrency tests under TSan"
-TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build/tsan -L concurrency --output-on-failure -j "$jobs"
+TSAN_OPTIONS=halt_on_error=1 run_ctest --test-dir build/tsan -L concurrency
 
-step "all test stages passed in $((SECONDS - start))s"
+step "finished"
+echo "==> all test stages passed in $((SECONDS - start))s"

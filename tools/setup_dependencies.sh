@@ -8,7 +8,7 @@ SWITCHYARD_PACKAGES=(
   libabsl-dev robin-map-dev
   libflatbuffers-dev flatbuffers-compiler
   libgtest-dev libgmock-dev libbenchmark-dev
-  valgrind python3
+  valgrind python3 ccache
 )
 
 missing=()
