@@ -7,6 +7,7 @@ SWITCHYARD_PACKAGES=(
   cmake ninja-build g++
   libabsl-dev robin-map-dev
   libflatbuffers-dev flatbuffers-compiler
+  nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   valgrind python3 ccache
 )

@@ -1,0 +1,163 @@
+// The `switchyard` command line, run as a user runs it: a separate process, its stdout, stderr and
+// exit status. Programs come from ExecuTorch's reference programs (skipped when absent) and from
+// programs the tests write themselves.
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "nlohmann/json.hpp"
+#include "program_test_support.h"
+
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+struct Result {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs `switchyard ARGS`; stderr is captured through a temporary file.
+Result runCli(const std::string& args) {
+  const std::string err_path = ::testing::TempDir() + "/cli_stderr.txt";
+  const std::string command = std::string(SWITCHYARD_CLI_PATH) + " " + args + " 2>" + err_path;
+  Result r;
+  FILE* pipe = popen(command.c_str(), "r");
+  std::array<char, 4096> buffer;
+  size_t n;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) r.out.append(buffer.data(), n);
+  const int raw = pclose(pipe);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  std::ifstream err(err_path);
+  r.err.assign(std::istreambuf_iterator<char>(err), std::istreambuf_iterator<char>());
+  return r;
+}
+
+std::string writeTemp(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+// Errors are one line on stderr, naming the command, and a non-zero status.
+void expectOneLineError(const Result& r, const std::string& substring) {
+  EXPECT_EQ(r.status, 1);
+  EXPECT_THAT(r.err, StartsWith("switchyard: "));
+  EXPECT_THAT(r.err, HasSubstr(substring));
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+TEST(Cli, HelpListsTheCommands) {
+  Result r = runCli("--help");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_THAT(r.out, HasSubstr("run "));
+  EXPECT_THAT(r.out, HasSubstr("inspect "));
+}
+
+TEST(Cli, EverySubcommandHasHelpNamingItsFlags) {
+  Result run = runCli("run --help");
+  EXPECT_EQ(run.status, 0);
+  EXPECT_THAT(run.out, HasSubstr("usage: switchyard run PROGRAM.pte"));
+  for (const char* flag : {"--data", "--method", "--inputs", "--random", "--format", "--profile"}) {
+    EXPECT_THAT(run.out, HasSubstr(flag));
+  }
+  Result inspect = runCli("inspect --help");
+  EXPECT_EQ(inspect.status, 0);
+  EXPECT_THAT(inspect.out, HasSubstr("usage: switchyard inspect PROGRAM.pte"));
+}
+
+TEST(Cli, UnknownCommandIsOneLineListingTheCommands) {
+  expectOneLineError(runCli("frobnicate"), "unknown command 'frobnicate'; commands: run, inspect");
+}
+
+TEST(Cli, AFlagOfAnotherSubcommandIsRefused) {
+  expectOneLineError(runCli("inspect --random 3 x.pte"), "inspect does not take --random");
+}
+
+TEST(Cli, AMissingFileIsOneLine) {
+  expectOneLineError(runCli("run /nonexistent/model.pte --random 0"), "/nonexistent/model.pte");
+  expectOneLineError(runCli("inspect /nonexistent/model.pte"), "/nonexistent/model.pte");
+}
+
+TEST(Cli, ACorruptProgramIsOneLine) {
+  const std::string path = writeTemp("corrupt.pte", std::string(64, '\x7f'));
+  expectOneLineError(runCli("inspect " + path), "corrupt.pte");
+}
+
+TEST(Cli, RunsAddWithJsonInputsAndPrintsJsonOutputs) {
+  SY_REFERENCE_PROGRAM_OR_SKIP(add, "add.pte");
+  const std::string inputs = writeTemp(
+      "add_inputs.json", R"([{"dtype": "Float", "sizes": [1], "data": [1.5]}, {"dtype": "Float", "sizes": [1], "data": [2]}])");
+  Result r = runCli("run " + add + " --inputs " + inputs + " --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["outputs"].size(), 1u);
+  EXPECT_EQ(j["outputs"][0]["dtype"], "Float");
+  EXPECT_EQ(j["outputs"][0]["sizes"], nlohmann::json::array({1}));
+  EXPECT_DOUBLE_EQ(j["outputs"][0]["data"][0].get<double>(), 3.5);
+}
+
+TEST(Cli, RunWithRandomInputsPrintsTextAndAProfile) {
+  SY_REFERENCE_PROGRAM_OR_SKIP(add, "add.pte");
+  Result r = runCli("run " + add + " --random 7 --profile");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, StartsWith("output 0: "));
+  EXPECT_THAT(r.out, HasSubstr("aten::add"));  // the profiler's table
+}
+
+TEST(Cli, RunRefusesInputsOfTheWrongDtypeOrShape) {
+  SY_REFERENCE_PROGRAM_OR_SKIP(add, "add.pte");
+  const std::string wrong_dtype = writeTemp(
+      "wrong_dtype.json", R"([{"dtype": "Long", "sizes": [1], "data": [1]}, {"dtype": "Float", "sizes": [1], "data": [2]}])");
+  expectOneLineError(runCli("run " + add + " --inputs " + wrong_dtype), "input 0: \"dtype\" is \"Long\" but the method takes Float");
+  const std::string wrong_count = writeTemp("wrong_count.json", R"([{"dtype": "Float", "sizes": [2], "data": [1]}])");
+  expectOneLineError(runCli("run " + add + " --inputs " + wrong_count), "must hold a JSON list of 2 value(s)");
+  const std::string wrong_data = writeTemp(
+      "wrong_data.json", R"([{"dtype": "Float", "sizes": [2], "data": [1]}, {"dtype": "Float", "sizes": [1], "data": [2]}])");
+  expectOneLineError(runCli("run " + add + " --inputs " + wrong_data), "\"data\" must be a list of 2 numbers");
+  expectOneLineError(runCli("run " + add), "takes 2 input(s); give --inputs FILE.json or --random SEED");
+}
+
+TEST(Cli, InspectShowsInputsOperatorsAndPlannedMemory) {
+  SY_REFERENCE_PROGRAM_OR_SKIP(add, "add.pte");
+  Result r = runCli("inspect " + add);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("method 'forward'"));
+  EXPECT_THAT(r.out, HasSubstr("0: Float[1]"));
+  EXPECT_THAT(r.out, HasSubstr("aten::add.out"));
+  EXPECT_THAT(r.out, HasSubstr("planned memory: "));
+  EXPECT_THAT(r.out, HasSubstr("runnable here: yes"));
+}
+
+TEST(Cli, InspectMarksAMissingBackendAndRunNamesIt) {
+  SY_REFERENCE_PROGRAM_OR_SKIP(qnn, "stories260k_qnn.pte");
+  Result inspect = runCli("inspect " + qnn);
+  ASSERT_EQ(inspect.status, 0) << inspect.err;
+  EXPECT_THAT(inspect.out, HasSubstr("QnnBackend"));
+  EXPECT_THAT(inspect.out, HasSubstr("<- backend not registered"));
+  expectOneLineError(runCli("run " + qnn + " --random 0"), "needs backend 'QnnBackend'");
+}
+
+TEST(Cli, InspectMarksMissingOperators) {
+  SY_REFERENCE_PROGRAM_OR_SKIP(cadence, "cadence_quantized_conv.pte");
+  Result r = runCli("inspect " + cadence);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("cadence::"));
+  EXPECT_THAT(r.out, HasSubstr("<- not registered"));
+}
+
+TEST(Cli, RunsTheXorTrainingStepOnlyWithItsDataFile) {
+  SY_REFERENCE_PROGRAM_OR_SKIP(xor_program, "xor_training.pte");
+  const std::string data = ::sy::testing::referenceProgram("xor.ptd");
+  expectOneLineError(runCli("run " + xor_program + " --random 1"), "external");
+}
+
+}  // namespace

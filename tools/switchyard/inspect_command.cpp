@@ -1,0 +1,104 @@
+// `switchyard inspect`: what a program holds and what running it needs, without running it.
+#include <iostream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "switchyard/delegate/backend_registry.h"
+#include "switchyard/dispatcher/dispatcher.h"
+#include "switchyard/program/program.h"
+#include "switchyard/tools/switchyard/command.h"
+
+namespace sy::cli {
+namespace {
+
+std::string describe(const ValueInfo& v) {
+  if (v.kind != "Tensor") return absl::StrCat(v.kind, " (value ", v.value_index, ")");
+  std::string s = absl::StrCat(v.dtype ? std::string(toString(*v.dtype)) : "?", "[", absl::StrJoin(v.sizes, ", "), "]");
+  bool contiguous = true;
+  for (size_t i = 0; i < v.dim_order.size(); ++i) contiguous &= (v.dim_order[i] == static_cast<int64_t>(i));
+  if (!contiguous) absl::StrAppend(&s, " dim order [", absl::StrJoin(v.dim_order, ", "), "]");
+  absl::StrAppend(&s, " (value ", v.value_index, v.planned ? ", planned" : "", ")");
+  if (!v.external_name.empty()) absl::StrAppend(&s, " external '", v.external_name, "'");
+  return s;
+}
+
+// A compile spec's value as text when it is printable, else its size.
+std::string describe(const CompileSpecInfo& spec) {
+  bool printable = !spec.value.empty();
+  for (uint8_t c : spec.value) printable &= (c >= 0x20 && c < 0x7f);
+  if (printable) return absl::StrCat(spec.key, "=\"", std::string(spec.value.begin(), spec.value.end()), "\"");
+  return absl::StrCat(spec.key, "=<", spec.value.size(), " bytes>");
+}
+
+void printMethod(const MethodMeta& m) {
+  std::cout << "\nmethod '" << m.name << "': " << m.num_instructions << " instructions, " << m.num_values << " values\n";
+  std::cout << "  inputs:\n";
+  for (size_t i = 0; i < m.inputs.size(); ++i) std::cout << "    " << i << ": " << describe(m.inputs[i]) << "\n";
+  std::cout << "  outputs:\n";
+  for (size_t i = 0; i < m.outputs.size(); ++i) std::cout << "    " << i << ": " << describe(m.outputs[i]) << "\n";
+
+  size_t missing = 0;
+  std::cout << "  operators (" << m.operators.size() << "):\n";
+  for (const OperatorName& op : m.operators) {
+    const bool registered = Dispatcher::singleton().findSchema(op).has_value();
+    missing += !registered;
+    std::cout << "    " << op.toString() << (registered ? "" : "    <- not registered") << "\n";
+  }
+  if (!m.delegates.empty()) {
+    std::cout << "  delegates (" << m.delegates.size() << "):\n";
+    for (size_t i = 0; i < m.delegates.size(); ++i) {
+      const DelegateInfo& d = m.delegates[i];
+      const bool registered = get_backend_class(d.backend) != nullptr;
+      missing += !registered;
+      std::vector<std::string> specs;
+      for (const CompileSpecInfo& spec : d.compile_specs) specs.push_back(describe(spec));
+      std::cout << "    " << i << ": " << d.backend << ", " << d.processed_size << " bytes "
+                << (d.processed_inline ? "inline" : "in a segment")
+                << (specs.empty() ? "" : ", compile specs: " + absl::StrJoin(specs, ", "))
+                << (registered ? "" : "    <- backend not registered") << "\n";
+    }
+  }
+  int64_t planned = 0;
+  for (size_t i = 1; i < m.planned_buffer_sizes.size(); ++i) planned += m.planned_buffer_sizes[i];
+  std::cout << "  planned memory: " << planned << " bytes in " << (m.planned_buffer_sizes.empty() ? 0 : m.planned_buffer_sizes.size() - 1)
+            << " buffer(s)";
+  for (size_t i = 1; i < m.planned_buffer_sizes.size(); ++i) std::cout << (i == 1 ? " [" : ", ") << m.planned_buffer_sizes[i];
+  std::cout << (m.planned_buffer_sizes.size() > 1 ? "]\n" : "\n");
+  if (!m.external_tensors.empty()) {
+    std::cout << "  external tensors (need --data FILE.ptd): " << absl::StrJoin(m.external_tensors, ", ") << "\n";
+  }
+  std::cout << "  runnable here: "
+            << (missing == 0 ? "yes" : absl::StrCat("no, ", missing, " operator(s) or backend(s) not registered")) << "\n";
+}
+
+absl::Status inspect(const std::vector<std::string>& args) {
+  if (args.size() != 1) return absl::InvalidArgumentError("inspect takes one program file (see switchyard inspect --help)");
+  absl::StatusOr<Program> program = Program::load(args[0]);
+  if (!program.ok()) return program.status();
+  std::vector<std::string> names = program->method_names();
+  std::cout << "program " << program->name() << " (format version " << program->version() << "), "
+            << names.size() << " method(s): " << absl::StrJoin(names, ", ") << "\n";
+  for (const std::string& name : names) {
+    absl::StatusOr<MethodMeta> meta = program->method_meta(name);
+    if (!meta.ok()) return meta.status();
+    printMethod(*meta);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+const Command& inspectCommand() {
+  static const Command command{
+      "inspect",
+      "show a program's methods, operators, delegates and planned memory",
+      "usage: switchyard inspect PROGRAM.pte\n\n"
+      "Prints each method's inputs and outputs (dtype and sizes), the operators it calls (marking those\n"
+      "no library registered), its delegates (backend, blob size, compile specs, registered or not) and\n"
+      "its planned memory. Nothing is run, so a program that cannot run here can still be inspected.",
+      {},
+      &inspect};
+  return command;
+}
+
+}  // namespace sy::cli

@@ -1,0 +1,96 @@
+// `switchyard`: run and inspect ExecuTorch programs on Switchyard's dispatcher. See command.h.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "absl/flags/parse.h"
+#include "absl/flags/reflection.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/str_join.h"
+#include "switchyard/tools/switchyard/command.h"
+
+namespace {
+
+using sy::cli::Command;
+
+const std::vector<const Command*>& commands() {
+  static const std::vector<const Command*> all = {&sy::cli::runCommand(), &sy::cli::inspectCommand()};
+  return all;
+}
+
+void printOverview(std::ostream& os) {
+  os << "switchyard: run and inspect ExecuTorch programs on Switchyard's dispatcher.\n\n"
+        "usage: switchyard <command> [arguments] [flags]\n\ncommands:\n";
+  for (const Command* c : commands()) os << "  " << c->name << std::string(10 - std::string(c->name).size(), ' ') << c->summary << "\n";
+  os << "\n`switchyard <command> --help` describes a command and its flags.\n";
+}
+
+void printHelp(const Command& c) {
+  std::cout << c.usage << "\n";
+  if (c.flags.empty()) return;
+  std::cout << "\nflags:\n";
+  for (const std::string& name : c.flags) {
+    const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
+    std::cout << "  --" << name << " (default: " << (flag->DefaultValue().empty() ? "\"\"" : flag->DefaultValue())
+              << ")\n      " << flag->Help() << "\n";
+  }
+}
+
+int fail(const std::string& message) {
+  std::cerr << "switchyard: " << message << "\n";
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    printOverview(std::cerr);
+    return 1;
+  }
+  const std::string name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") {
+    printOverview(std::cout);
+    return 0;
+  }
+  const Command* command = nullptr;
+  for (const Command* c : commands()) {
+    if (name == c->name) command = c;
+  }
+  if (command == nullptr) {
+    std::vector<std::string> names;
+    for (const Command* c : commands()) names.push_back(c->name);
+    return fail("unknown command '" + name + "'; commands: " + absl::StrJoin(names, ", ") + " (see switchyard --help)");
+  }
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h" || arg == "--helpfull") {
+      printHelp(*command);
+      return 0;
+    }
+  }
+
+  // Refuse a flag this subcommand does not take (abseil's flags are global to the program), then
+  // parse. argv[1] (the command name) is dropped so abseil sees `switchyard [arguments] [flags]`.
+  std::vector<char*> rest = {argv[0]};
+  for (int i = 2; i < argc; ++i) {
+    rest.push_back(argv[i]);
+    std::string arg = argv[i];
+    if (arg == "--") break;
+    if (arg.size() < 2 || arg[0] != '-') continue;
+    std::string flag = arg.substr(arg.find_first_not_of('-'));
+    flag = flag.substr(0, flag.find('='));
+    bool allowed = false;
+    for (const std::string& f : command->flags) allowed |= (f == flag || "no" + f == flag);
+    if (!allowed) {
+      return fail(std::string(command->name) + " does not take " + arg.substr(0, arg.find('=')) +
+                  " (see switchyard " + command->name + " --help)");
+    }
+  }
+  absl::SetProgramUsageMessage(command->usage);
+  std::vector<char*> positional_args = absl::ParseCommandLine(static_cast<int>(rest.size()), rest.data());
+  std::vector<std::string> args(positional_args.begin() + 1, positional_args.end());
+  absl::Status status = command->run(args);
+  if (!status.ok()) return fail(std::string(status.message()));
+  return 0;
+}

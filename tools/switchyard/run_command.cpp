@@ -1,0 +1,144 @@
+// `switchyard run`: load a program, give its method inputs, execute it, print its outputs.
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "switchyard/fallback/profiler.h"
+#include "switchyard/program/data_file.h"
+#include "switchyard/program/program.h"
+#include "switchyard/tools/switchyard/command.h"
+#include "switchyard/tools/switchyard/value_json.h"
+
+ABSL_FLAG(std::string, data, "", "ExecuTorch data files (.ptd) holding the program's external tensors, comma-separated");
+ABSL_FLAG(std::string, method, "forward", "the method to run");
+ABSL_FLAG(std::string, inputs, "",
+          "a JSON file with one entry per method input: tensors as {\"dtype\": \"Float\", \"sizes\": [2, 2], "
+          "\"data\": [...]}, other values as plain JSON");
+ABSL_FLAG(int64_t, random, -1, "make pseudo-random inputs of the declared dtypes and sizes from this seed (>= 0)");
+ABSL_FLAG(std::string, format, "text", "how to print the outputs: text or json ({\"outputs\": [...]})");
+ABSL_FLAG(bool, profile, false, "print the profiler's per-operator table for the run");
+
+namespace sy::cli {
+namespace {
+
+using nlohmann::json;
+
+absl::StatusOr<json> readJsonFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot open inputs file '", path, "'"));
+  json j = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return absl::InvalidArgumentError(absl::StrCat("inputs file '", path, "' is not valid JSON"));
+  return j;
+}
+
+absl::StatusOr<std::vector<IValue>> methodInputs(const MethodMeta& meta) {
+  const std::string inputs_path = absl::GetFlag(FLAGS_inputs);
+  const int64_t seed = absl::GetFlag(FLAGS_random);
+  if (!inputs_path.empty() && seed >= 0) return absl::InvalidArgumentError("give --inputs or --random, not both");
+  std::vector<IValue> values;
+  if (inputs_path.empty() && seed < 0) {
+    if (meta.inputs.empty()) return values;
+    return absl::InvalidArgumentError(absl::StrCat("method '", meta.name, "' takes ", meta.inputs.size(),
+                                                   " input(s); give --inputs FILE.json or --random SEED"));
+  }
+  json entries;
+  if (!inputs_path.empty()) {
+    absl::StatusOr<json> parsed = readJsonFile(inputs_path);
+    if (!parsed.ok()) return parsed.status();
+    entries = std::move(*parsed);
+    if (!entries.is_array() || entries.size() != meta.inputs.size()) {
+      return absl::InvalidArgumentError(absl::StrCat("inputs file '", inputs_path, "' must hold a JSON list of ",
+                                                     meta.inputs.size(), " value(s), one per input of '", meta.name, "'"));
+    }
+  }
+  for (size_t i = 0; i < meta.inputs.size(); ++i) {
+    const std::string where = absl::StrCat("input ", i);
+    absl::StatusOr<IValue> v = entries.is_array() ? valueFromJson(entries[i], meta.inputs[i], where)
+                                                  : randomValue(meta.inputs[i], static_cast<uint64_t>(seed) + i, where);
+    if (!v.ok()) return v.status();
+    values.push_back(std::move(*v));
+  }
+  return values;
+}
+
+absl::Status run(const std::vector<std::string>& args) {
+  if (args.size() != 1) return absl::InvalidArgumentError("run takes one program file (see switchyard run --help)");
+  const std::string format = absl::GetFlag(FLAGS_format);
+  if (format != "text" && format != "json") {
+    return absl::InvalidArgumentError(absl::StrCat("--format must be text or json, not '", format, "'"));
+  }
+  absl::StatusOr<Program> program = Program::load(args[0]);
+  if (!program.ok()) return program.status();
+  const std::string method_name = absl::GetFlag(FLAGS_method);
+  absl::StatusOr<MethodMeta> meta = program->method_meta(method_name);
+  if (!meta.ok()) return meta.status();
+
+  MethodOptions options;
+  for (absl::string_view path : absl::StrSplit(absl::GetFlag(FLAGS_data), ',', absl::SkipEmpty())) {
+    absl::StatusOr<std::shared_ptr<const DataFile>> data = DataFile::load(std::string(path));
+    if (!data.ok()) return data.status();
+    options.data_files.push_back(std::move(*data));
+  }
+  absl::StatusOr<std::vector<IValue>> inputs = methodInputs(*meta);
+  if (!inputs.ok()) return inputs.status();
+  absl::StatusOr<Method> method = program->load_method(method_name, options);
+  if (!method.ok()) return method.status();
+  for (size_t i = 0; i < inputs->size(); ++i) {
+    absl::Status s = method->set_input(i, (*inputs)[i]);
+    if (!s.ok()) return s;
+  }
+
+  std::optional<ProfileReport> report;
+  {
+    std::unique_ptr<Profile> profile = absl::GetFlag(FLAGS_profile) ? std::make_unique<Profile>() : nullptr;
+    absl::Status s = method->execute();
+    if (profile) report = profile->stop();
+    if (!s.ok()) return s;
+  }
+
+  if (format == "json") {
+    json outputs = json::array();
+    for (size_t i = 0; i < method->outputs_size(); ++i) outputs.push_back(valueToJson(method->get_output(i)));
+    json result = {{"outputs", std::move(outputs)}};
+    if (report) {
+      json ops = json::array();
+      for (const OperatorProfile& op : report->operators()) {
+        ops.push_back({{"operator", op.name}, {"calls", op.count}, {"total_ns", op.total_ns}, {"self_ns", op.self_ns}});
+      }
+      result["profile"] = std::move(ops);
+    }
+    std::cout << result.dump() << "\n";
+    return absl::OkStatus();
+  }
+  for (size_t i = 0; i < method->outputs_size(); ++i) {
+    const IValue& out = method->get_output(i);
+    std::cout << "output " << i << ": ";
+    if (out.isTensor()) {
+      std::cout << out.toTensor() << "\n";
+    } else {
+      std::cout << valueToJson(out).dump() << "\n";
+    }
+  }
+  if (report) std::cout << "\n" << report->table();
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+const Command& runCommand() {
+  static const Command command{
+      "run",
+      "run a method of a program and print its outputs",
+      "usage: switchyard run PROGRAM.pte [--data FILE.ptd] [--method NAME] [--inputs FILE.json | --random SEED]\n"
+      "                      [--format text|json] [--profile]\n\n"
+      "Loads PROGRAM.pte, gives the method its inputs, runs it with every operator through Switchyard's\n"
+      "dispatcher and every delegate through its registered backend, and prints the outputs.",
+      {"data", "method", "inputs", "random", "format", "profile"},
+      &run};
+  return command;
+}
+
+}  // namespace sy::cli
