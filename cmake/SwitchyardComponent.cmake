@@ -8,9 +8,10 @@
 #   switchyard_component(cpu SOURCES binary_ops.cpp unary_ops.cpp ...)
 #
 # Note [Explicit source lists]
-# A component lists its sources by name instead of globbing: a file added to a subfolder (say
-# backends/accel/delegate/) is then either listed, or not compiled at all, visibly in review, and
-# never picked up or skipped by accident of glob depth.
+# A component lists its sources by name instead of globbing, so what is compiled is what review
+# saw, never what a glob of some depth happened to find. A .cpp file in a component's folder that
+# no component lists fails the configure step (switchyard_check_component_sources), so a new file
+# is never silently left out either; a subfolder is its own component with its own CMakeLists.txt.
 include_guard(GLOBAL)
 
 # Flags only for the compilers that take them.
@@ -27,6 +28,9 @@ function(switchyard_component name)
     message(FATAL_ERROR "switchyard_component(${name}): no SOURCES listed")
   endif()
   set(target sy_${name})
+  foreach(source ${ARG_SOURCES})
+    set_property(GLOBAL APPEND PROPERTY SWITCHYARD_LISTED_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/${source})
+  endforeach()
   add_library(${target} OBJECT ${ARG_SOURCES})
   set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
   target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${SWITCHYARD_BUILD_INCLUDE_DIR}>)
@@ -37,4 +41,28 @@ function(switchyard_component name)
   # The folder's headers are installed as <switchyard/folder/...>.
   file(RELATIVE_PATH folder ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
   set_property(GLOBAL APPEND PROPERTY SWITCHYARD_HEADER_FOLDERS ${folder})
+endfunction()
+
+# Sources a folder holds but leaves out of this build on purpose (the profiler when it is off).
+function(switchyard_unbuilt_sources)
+  foreach(source ${ARGN})
+    set_property(GLOBAL APPEND PROPERTY SWITCHYARD_LISTED_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/${source})
+  endforeach()
+endfunction()
+
+# Fails when a component folder holds a .cpp file no component lists. See Note [Explicit source lists].
+function(switchyard_check_component_sources)
+  get_property(folders GLOBAL PROPERTY SWITCHYARD_HEADER_FOLDERS)
+  get_property(listed GLOBAL PROPERTY SWITCHYARD_LISTED_SOURCES)
+  list(REMOVE_DUPLICATES folders)
+  foreach(folder ${folders})
+    file(GLOB sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${folder}/*.cpp)
+    foreach(source ${sources})
+      if(NOT source IN_LIST listed)
+        file(RELATIVE_PATH shown ${PROJECT_SOURCE_DIR} ${source})
+        message(FATAL_ERROR "${shown} is not listed in any component: add it to the SOURCES of a "
+                            "switchyard_component() in ${folder}/CMakeLists.txt")
+      endif()
+    endforeach()
+  endforeach()
 endfunction()
