@@ -1,7 +1,7 @@
 // `switchyard inspect`: what a program holds and what running it needs, without running it.
 #include <iostream>
 
-#include "absl/strings/str_cat.h"
+#include "switchyard/ivalue/error.h"
 #include "absl/strings/str_join.h"
 #include "switchyard/delegate/backend_registry.h"
 #include "switchyard/dispatcher/dispatcher.h"
@@ -12,13 +12,13 @@ namespace sy::cli {
 namespace {
 
 std::string describe(const ValueInfo& v) {
-  if (v.kind != "Tensor") return absl::StrCat(v.kind, " (value ", v.value_index, ")");
-  std::string s = absl::StrCat(v.dtype ? std::string(toString(*v.dtype)) : "?", "[", absl::StrJoin(v.sizes, ", "), "]");
+  if (v.kind != "Tensor") return sy::str(v.kind, " (value ", v.value_index, ")");
+  std::string s = sy::str(v.dtype ? std::string(toString(*v.dtype)) : "?", "[", absl::StrJoin(v.sizes, ", "), "]");
   bool contiguous = true;
   for (size_t i = 0; i < v.dim_order.size(); ++i) contiguous &= (v.dim_order[i] == static_cast<int64_t>(i));
-  if (!contiguous) absl::StrAppend(&s, " dim order [", absl::StrJoin(v.dim_order, ", "), "]");
-  absl::StrAppend(&s, " (value ", v.value_index, v.planned ? ", planned" : "", ")");
-  if (!v.external_name.empty()) absl::StrAppend(&s, " external '", v.external_name, "'");
+  if (!contiguous) s += sy::str(" dim order [", absl::StrJoin(v.dim_order, ", "), "]");
+  s += sy::str(" (value ", v.value_index, v.planned ? ", planned" : "", ")");
+  if (!v.external_name.empty()) s += sy::str(" external '", v.external_name, "'");
   return s;
 }
 
@@ -26,8 +26,8 @@ std::string describe(const ValueInfo& v) {
 std::string describe(const CompileSpecInfo& spec) {
   bool printable = !spec.value.empty();
   for (uint8_t c : spec.value) printable &= (c >= 0x20 && c < 0x7f);
-  if (printable) return absl::StrCat(spec.key, "=\"", std::string(spec.value.begin(), spec.value.end()), "\"");
-  return absl::StrCat(spec.key, "=<", spec.value.size(), " bytes>");
+  if (printable) return sy::str(spec.key, "=\"", std::string(spec.value.begin(), spec.value.end()), "\"");
+  return sy::str(spec.key, "=<", spec.value.size(), " bytes>");
 }
 
 void printMethod(const MethodMeta& m) {
@@ -68,7 +68,7 @@ void printMethod(const MethodMeta& m) {
     std::cout << "  external tensors (need --data FILE.ptd): " << absl::StrJoin(m.external_tensors, ", ") << "\n";
   }
   std::cout << "  runnable here: "
-            << (missing == 0 ? "yes" : absl::StrCat("no, ", missing, " operator(s) or backend(s) not registered")) << "\n";
+            << (missing == 0 ? "yes" : sy::str("no, ", missing, " operator(s) or backend(s) not registered")) << "\n";
 }
 
 absl::Status inspect(const std::vector<std::string>& args) {

@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "absl/flags/flag.h"
-#include "absl/strings/str_cat.h"
+#include "switchyard/ivalue/error.h"
 #include "absl/strings/str_split.h"
 #include "switchyard/fallback/profiler.h"
 #include "switchyard/program/data_file.h"
@@ -28,9 +28,9 @@ using nlohmann::json;
 
 absl::StatusOr<json> readJsonFile(const std::string& path) {
   std::ifstream in(path);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot open inputs file '", path, "'"));
+  if (!in) return absl::NotFoundError(sy::str("cannot open inputs file '", path, "'"));
   json j = json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return absl::InvalidArgumentError(absl::StrCat("inputs file '", path, "' is not valid JSON"));
+  if (j.is_discarded()) return absl::InvalidArgumentError(sy::str("inputs file '", path, "' is not valid JSON"));
   return j;
 }
 
@@ -41,7 +41,7 @@ absl::StatusOr<std::vector<IValue>> methodInputs(const MethodMeta& meta) {
   std::vector<IValue> values;
   if (inputs_path.empty() && seed < 0) {
     if (meta.inputs.empty()) return values;
-    return absl::InvalidArgumentError(absl::StrCat("method '", meta.name, "' takes ", meta.inputs.size(),
+    return absl::InvalidArgumentError(sy::str("method '", meta.name, "' takes ", meta.inputs.size(),
                                                    " input(s); give --inputs FILE.json or --random SEED"));
   }
   json entries;
@@ -50,12 +50,12 @@ absl::StatusOr<std::vector<IValue>> methodInputs(const MethodMeta& meta) {
     if (!parsed.ok()) return parsed.status();
     entries = std::move(*parsed);
     if (!entries.is_array() || entries.size() != meta.inputs.size()) {
-      return absl::InvalidArgumentError(absl::StrCat("inputs file '", inputs_path, "' must hold a JSON list of ",
+      return absl::InvalidArgumentError(sy::str("inputs file '", inputs_path, "' must hold a JSON list of ",
                                                      meta.inputs.size(), " value(s), one per input of '", meta.name, "'"));
     }
   }
   for (size_t i = 0; i < meta.inputs.size(); ++i) {
-    const std::string where = absl::StrCat("input ", i);
+    const std::string where = sy::str("input ", i);
     absl::StatusOr<IValue> v = entries.is_array() ? valueFromJson(entries[i], meta.inputs[i], where)
                                                   : randomValue(meta.inputs[i], static_cast<uint64_t>(seed) + i, where);
     if (!v.ok()) return v.status();
@@ -68,7 +68,7 @@ absl::Status run(const std::vector<std::string>& args) {
   if (args.size() != 1) return absl::InvalidArgumentError("run takes one program file (see switchyard run --help)");
   const std::string format = absl::GetFlag(FLAGS_format);
   if (format != "text" && format != "json") {
-    return absl::InvalidArgumentError(absl::StrCat("--format must be text or json, not '", format, "'"));
+    return absl::InvalidArgumentError(sy::str("--format must be text or json, not '", format, "'"));
   }
   absl::StatusOr<Program> program = Program::load(args[0]);
   if (!program.ok()) return program.status();

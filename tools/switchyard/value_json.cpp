@@ -2,7 +2,7 @@
 
 #include <random>
 
-#include "absl/strings/str_cat.h"
+#include "switchyard/ivalue/error.h"
 #include "switchyard/backends/cpu/dtype_dispatch.h"
 #include "switchyard/ivalue/tensor_factories.h"
 #include "switchyard/ops/shape_ops.h"
@@ -13,7 +13,7 @@ namespace {
 using nlohmann::json;
 
 absl::Status invalid(const std::string& where, std::string_view what) {
-  return absl::InvalidArgumentError(absl::StrCat(where, ": ", what));
+  return absl::InvalidArgumentError(sy::str(where, ": ", what));
 }
 
 // The Switchyard dtype a declared input has, or an error naming the input.
@@ -21,7 +21,7 @@ absl::StatusOr<ScalarType> tensorDtype(const ValueInfo& expected, const std::str
   if (!expected.dtype) return invalid(where, "the program declares no dtype for this tensor");
   std::optional<ScalarType> dtype = toSwitchyardScalarType(*expected.dtype);
   if (!dtype) {
-    return invalid(where, absl::StrCat("dtype ", toString(*expected.dtype), " is not one Switchyard tensors can hold"));
+    return invalid(where, sy::str("dtype ", toString(*expected.dtype), " is not one Switchyard tensors can hold"));
   }
   return *dtype;
 }
@@ -32,11 +32,11 @@ absl::StatusOr<std::vector<int64_t>> readSizes(const json& sizes, const std::str
   *numel = 1;
   for (const json& s : sizes) {
     if (!s.is_number_integer() || s.get<int64_t>() < 0) {
-      return invalid(where, absl::StrCat("\"sizes\" must be a list of non-negative integers, got ", s.dump()));
+      return invalid(where, sy::str("\"sizes\" must be a list of non-negative integers, got ", s.dump()));
     }
     out.push_back(s.get<int64_t>());
     if (__builtin_mul_overflow(*numel, out.back(), numel) || *numel > (int64_t{1} << 40)) {
-      return invalid(where, absl::StrCat("\"sizes\" ", sizes.dump(), " describe too many elements"));
+      return invalid(where, sy::str("\"sizes\" ", sizes.dump(), " describe too many elements"));
     }
   }
   return out;
@@ -44,12 +44,12 @@ absl::StatusOr<std::vector<int64_t>> readSizes(const json& sizes, const std::str
 
 absl::StatusOr<IValue> tensorFromJson(const json& j, const ValueInfo& expected, const std::string& where) {
   for (const char* field : {"dtype", "sizes", "data"}) {
-    if (!j.contains(field)) return invalid(where, absl::StrCat("a tensor needs \"", field, "\""));
+    if (!j.contains(field)) return invalid(where, sy::str("a tensor needs \"", field, "\""));
   }
   absl::StatusOr<ScalarType> dtype = tensorDtype(expected, where);
   if (!dtype.ok()) return dtype.status();
   if (!j["dtype"].is_string() || j["dtype"].get<std::string>() != toString(*expected.dtype)) {
-    return invalid(where, absl::StrCat("\"dtype\" is ", j["dtype"].dump(), " but the method takes ",
+    return invalid(where, sy::str("\"dtype\" is ", j["dtype"].dump(), " but the method takes ",
                                        toString(*expected.dtype)));
   }
   int64_t numel = 0;
@@ -57,7 +57,7 @@ absl::StatusOr<IValue> tensorFromJson(const json& j, const ValueInfo& expected, 
   if (!sizes.ok()) return sizes.status();
   const json& data = j["data"];
   if (!data.is_array() || static_cast<int64_t>(data.size()) != numel) {
-    return invalid(where, absl::StrCat("\"data\" must be a list of ", numel, " numbers for sizes ", j["sizes"].dump()));
+    return invalid(where, sy::str("\"data\" must be a list of ", numel, " numbers for sizes ", j["sizes"].dump()));
   }
   Tensor t = empty(*sizes, TensorOptions(*dtype));
   absl::Status status = absl::OkStatus();
@@ -67,13 +67,13 @@ absl::StatusOr<IValue> tensorFromJson(const json& j, const ValueInfo& expected, 
     for (int64_t i = 0; i < numel && status.ok(); ++i) {
       const json& v = data[i];
       if constexpr (std::is_same_v<T, bool>) {
-        if (!v.is_boolean()) status = invalid(where, absl::StrCat("element ", i, " must be true or false, got ", v.dump()));
+        if (!v.is_boolean()) status = invalid(where, sy::str("element ", i, " must be true or false, got ", v.dump()));
         else out[i] = v.get<bool>();
       } else if constexpr (std::is_integral_v<T>) {
-        if (!v.is_number_integer()) status = invalid(where, absl::StrCat("element ", i, " must be an integer, got ", v.dump()));
+        if (!v.is_number_integer()) status = invalid(where, sy::str("element ", i, " must be an integer, got ", v.dump()));
         else out[i] = static_cast<T>(v.get<int64_t>());
       } else {
-        if (!v.is_number()) status = invalid(where, absl::StrCat("element ", i, " must be a number, got ", v.dump()));
+        if (!v.is_number()) status = invalid(where, sy::str("element ", i, " must be a number, got ", v.dump()));
         else out[i] = static_cast<T>(v.get<double>());
       }
     }
@@ -98,12 +98,12 @@ absl::StatusOr<IValue> valueFromJson(const json& j, const ValueInfo& expected, c
   if (kind == "IntList" && j.is_array()) {
     std::vector<int64_t> values;
     for (const json& v : j) {
-      if (!v.is_number_integer()) return invalid(where, absl::StrCat("the method takes a list of integers, got ", j.dump()));
+      if (!v.is_number_integer()) return invalid(where, sy::str("the method takes a list of integers, got ", j.dump()));
       values.push_back(v.get<int64_t>());
     }
     return IValue(values);
   }
-  return invalid(where, absl::StrCat("the method takes a value of kind ", kind, ", got ", j.dump()));
+  return invalid(where, sy::str("the method takes a value of kind ", kind, ", got ", j.dump()));
 }
 
 json valueToJson(const IValue& value) {
@@ -132,7 +132,7 @@ json valueToJson(const IValue& value) {
     for (const Tensor& t : value.toTensorVector()) list.push_back(valueToJson(IValue(t)));
     return list;
   }
-  return absl::StrCat("<", value.typeName(), ">");
+  return sy::str("<", value.typeName(), ">");
 }
 
 absl::StatusOr<IValue> randomValue(const ValueInfo& expected, uint64_t seed, const std::string& where) {
@@ -141,7 +141,7 @@ absl::StatusOr<IValue> randomValue(const ValueInfo& expected, uint64_t seed, con
   if (expected.kind == "Double") return IValue(std::uniform_real_distribution<double>(-1, 1)(rng));
   if (expected.kind == "Bool") return IValue(static_cast<bool>(rng() & 1));
   if (expected.kind != "Tensor") {
-    return invalid(where, absl::StrCat("--random cannot make a value of kind ", expected.kind, "; use --inputs"));
+    return invalid(where, sy::str("--random cannot make a value of kind ", expected.kind, "; use --inputs"));
   }
   absl::StatusOr<ScalarType> dtype = tensorDtype(expected, where);
   if (!dtype.ok()) return dtype.status();
