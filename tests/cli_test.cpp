@@ -143,7 +143,9 @@ TEST(Cli, InspectMarksAMissingBackendAndRunNamesIt) {
   ASSERT_EQ(inspect.status, 0) << inspect.err;
   EXPECT_THAT(inspect.out, HasSubstr("QnnBackend"));
   EXPECT_THAT(inspect.out, HasSubstr("<- backend not registered"));
-  expectOneLineError(runCli("run " + qnn + " --random 0"), "needs backend 'QnnBackend'");
+  expectOneLineError(runCli("run " + qnn + " --method kv_forward --random 0"),
+                     "method 'kv_forward' needs backend 'QnnBackend' (delegate 0), which is not registered");
+  expectOneLineError(runCli("run " + qnn), "has no method 'forward'; its methods: kv_forward, prefill_forward");
 }
 
 TEST(Cli, InspectMarksMissingOperators) {
@@ -157,7 +159,17 @@ TEST(Cli, InspectMarksMissingOperators) {
 TEST(Cli, RunsTheXorTrainingStepOnlyWithItsDataFile) {
   SY_REFERENCE_PROGRAM_OR_SKIP(xor_program, "xor_training.pte");
   const std::string data = ::sy::testing::referenceProgram("xor.ptd");
-  expectOneLineError(runCli("run " + xor_program + " --random 1"), "external");
+  const std::string inputs =
+      writeTemp("xor_inputs.json", R"([{"dtype": "Float", "sizes": [1, 2], "data": [1, 0]}, {"dtype": "Long", "sizes": [1], "data": [1]}])");
+  expectOneLineError(runCli("run " + xor_program + " --inputs " + inputs), "external tensor 'net.linear.weight'");
+  Result r = runCli("run " + xor_program + " --data " + data + " --inputs " + inputs + " --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["outputs"].size(), 10u);  // loss, prediction, four gradients, four parameters
+  EXPECT_EQ(j["outputs"][0]["sizes"], nlohmann::json::array());
+  EXPECT_GT(j["outputs"][0]["data"][0].get<double>(), 0.0);  // a cross-entropy loss
+  EXPECT_EQ(j["outputs"][1]["dtype"], "Long");
+  EXPECT_EQ(j["outputs"][2]["sizes"], nlohmann::json::array({10, 2}));
 }
 
 }  // namespace

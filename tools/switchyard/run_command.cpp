@@ -82,10 +82,12 @@ absl::Status run(const std::vector<std::string>& args) {
     if (!data.ok()) return data.status();
     options.data_files.push_back(std::move(*data));
   }
-  absl::StatusOr<std::vector<IValue>> inputs = methodInputs(*meta);
-  if (!inputs.ok()) return inputs.status();
+  // Loading first: a missing operator, backend or data file is the error a user needs to see,
+  // whatever the inputs.
   absl::StatusOr<Method> method = program->load_method(method_name, options);
   if (!method.ok()) return method.status();
+  absl::StatusOr<std::vector<IValue>> inputs = methodInputs(*meta);
+  if (!inputs.ok()) return inputs.status();
   for (size_t i = 0; i < inputs->size(); ++i) {
     absl::Status s = method->set_input(i, (*inputs)[i]);
     if (!s.ok()) return s;
