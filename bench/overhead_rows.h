@@ -21,7 +21,7 @@ enum class Row {
   Fallthrough,      // extra key with m.fallback(makeFallthrough())
   BackendFallback,  // extra key with a boxed fallback calling op.redispatchBoxed(ks.remove(KEY), ...)
   ReadingFallback,  // the same fallback reading every argument first, so that they are boxed
-                    // (Note [Deferred boxing]: the row above passes them on unboxed)
+                    // (see Note [Deferred boxing]: the row above passes them on unboxed)
 };
 
 // "direct", "base", "perop_redispatch", "perop_exclude", "fallthrough", "fallback", "fallback_reading".

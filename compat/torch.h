@@ -62,7 +62,7 @@ using ArrayRef = absl::Span<const T>;
 
 inline constexpr DeviceType kCPU = DeviceType::CPU;
 inline constexpr DeviceType kPrivateUse1 = DeviceType::PrivateUse1;
-// Device types without a backend here (Note [Keys free for a backend of your own]).
+// Device types without a backend here (see Note [Keys free for a backend of your own]).
 inline constexpr DeviceType kCUDA = DeviceType::CUDA;
 inline constexpr DeviceType kMeta = DeviceType::Meta;
 

@@ -7,7 +7,7 @@
 //    unboxed caller's arguments that nobody has looked at, it takes those instead.
 //  - `callBoxedWithUnboxedArguments<Ret, Args...>` lets an unboxed caller run a boxed kernel (a
 //    backend fallback): it gives the kernel a Stack standing for the arguments, boxed only when
-//    read (Note [Deferred boxing], ivalue/stack.h), calls it, and pops the results.
+//    read (see Note [Deferred boxing], ivalue/stack.h), calls it, and pops the results.
 //
 // Note [Out arguments come back as the caller's own object]
 // An out or in-place kernel returns `Tensor&`, the very object the caller passed. When such a call
@@ -54,7 +54,7 @@ template <class T>
 struct IValueToArg {
   static_assert(sizeof(T) == 0, "unsupported kernel parameter type; see dispatcher/infer_schema.h");
 };
-// Tensors are handed out as references into the stack slot (Note [Borrowing tensors from IValues]);
+// Tensors are handed out as references into the stack slot (see Note [Borrowing tensors from IValues]);
 // `argumentFromIValue` below gives `Tensor&` parameters a mutable one.
 template <>
 struct IValueToArg<Tensor> {
@@ -91,7 +91,7 @@ struct IValueToArg<std::optional<T>> {
 };
 
 // A `Tensor&` (out or in-place) parameter binds to the stack slot itself, made owned first: the
-// kernel may rebind it (Note [Borrowed IValues]). Every other parameter reads the slot.
+// kernel may rebind it (see Note [Borrowed IValues]). Every other parameter reads the slot.
 template <class Param>
 decltype(auto) argumentFromIValue(IValue& v) {
   if constexpr (std::is_same_v<Param, Tensor&>) {
@@ -159,7 +159,7 @@ int aliasedArgumentOfReturn(const OperatorHandle& op, size_t return_index);
 
 // The index of the only `Tensor&` parameter, or -1 when there are none or several. An out or
 // in-place operator with one such parameter returns it, so the boxed path needs no schema lookup
-// to find the caller's object (Note [Out arguments come back as the caller's own object]).
+// to find the caller's object (see Note [Out arguments come back as the caller's own object]).
 template <class... Args>
 constexpr int soleMutableTensorParameter() {
   constexpr bool is_mutable_tensor[] = {std::is_same_v<Args, Tensor&>..., false};
@@ -206,7 +206,7 @@ struct BoxedFromUnboxedImpl<KernelFunctor, TakesKeySet, Ret, TypeList<Params...>
   // only chooses, and jumps.
   static void call(OperatorKernel* functor, const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
     if (const DeferredArguments* deferred = stack->deferredArgumentsOfType(&kUnboxedCallType<Params...>)) {
-      // Note [Deferred boxing]: the caller's arguments, never boxed, are this kernel's parameters.
+      // See Note [Deferred boxing]: the caller's arguments, never boxed, are this kernel's parameters.
       return callWithDeferredArguments(functor, ks, *deferred, stack);
     }
     return callWithBoxedArguments(functor, op, ks, stack);
@@ -333,7 +333,7 @@ struct ReturnPopper {
   static R pop(const BridgedCall& call, IValue& slot, size_t index, const Tensor* const* tensor_args) {
     using Decayed = std::decay_t<R>;
     if constexpr (std::is_reference_v<R> && std::is_same_v<Decayed, Tensor>) {
-      // Note [Out arguments come back as the caller's own object]
+      // See Note [Out arguments come back as the caller's own object]
       int arg = kSoleOut >= 0 ? kSoleOut : aliasedArgumentOfReturn(*call.op, index);
       if (arg < 0) arg = kPositionalOut;
       const Tensor* original = arg >= 0 ? tensor_args[arg] : nullptr;
@@ -374,7 +374,7 @@ Ret callBoxedWithUnboxedArguments(void (*boxed)(OperatorKernel*, const OperatorH
                                   OperatorKernel* functor, const OperatorHandle& op, DispatchKeySet ks,
                                   Args&... args) {
   constexpr size_t kNumReturns = numReturns<Ret>();
-  // Note [Deferred boxing]: the arguments are boxed only if the kernel looks at them.
+  // See Note [Deferred boxing]: the arguments are boxed only if the kernel looks at them.
   const UnboxedCall<Args...> call(op, ks, args...);
   Stack stack;
   stack.deferArguments(&call, sizeof...(Args));

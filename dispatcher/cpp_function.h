@@ -52,7 +52,7 @@ class CppFunction {
   static CppFunction makeFromUnboxedFunction(Func func) {
     return CppFunction(func);
   }
-  // Skips this key at zero cost (Note [Fallthrough is free]).
+  // Skips this key at zero cost (see Note [Fallthrough is free]).
   static CppFunction makeFallthrough() { return CppFunction(KernelFunction::makeFallthrough(), std::nullopt); }
 
   const std::optional<DispatchKey>& dispatchKey() const { return dispatch_key_; }

@@ -17,7 +17,7 @@
 // autograd key unless its maker adds one, so a program that registers nothing for these keys
 // never has them in a key set and pays nothing for them. The `Autograd` alias registers one
 // kernel for all of them; a CompositeImplicit kernel also serves an autograd key whose backend has
-// no kernel of its own (Note [Precomputed dispatch tables]).
+// no kernel of its own (see Note [Precomputed dispatch tables]).
 //
 // BackendSelect exists for code that names it. Factory operators find their backend from their
 // Device argument (FunctionSchema::deviceArgumentMask), so no call carries BackendSelect unless a
@@ -46,7 +46,7 @@ enum class DispatchKey : uint8_t {
   // Functionality keys.
   BackendSelect,
   ZeroTensor,
-  // Note [Autograd keys sit between backends and functionality]; same order as the backends.
+  // See Note [Autograd keys sit between backends and functionality]; same order as the backends.
   AutogradCPU,
   AutogradAccel,
   AutogradPrivateUse1,

@@ -1,6 +1,6 @@
 // DispatchKeySet: a set of runtime dispatch keys in one 64-bit mask (bit i = DispatchKey i).
 //
-// The highest set bit is the key a call goes to (Note [Dispatch key order]). Bit 0 stands for
+// The highest set bit is the key a call goes to (see Note [Dispatch key order]). Bit 0 stands for
 // Undefined and is never stored: `highestPriorityTypeId` ORs it in, so an empty set resolves to
 // Undefined without a branch, and the dispatch table's slot 0 holds the "nothing to dispatch on"
 // entry.
@@ -116,7 +116,7 @@ class DispatchKeySet {
 
 std::ostream& operator<<(std::ostream& os, DispatchKeySet ks);
 
-// Every autograd key (Note [Autograd keys sit between backends and functionality]).
+// Every autograd key (see Note [Autograd keys sit between backends and functionality]).
 inline constexpr DispatchKeySet kAutogradKeys{DispatchKey::AutogradCPU, DispatchKey::AutogradAccel,
                                               DispatchKey::AutogradPrivateUse1, DispatchKey::AutogradPrivateUse2,
                                               DispatchKey::AutogradPrivateUse3};

@@ -9,7 +9,7 @@
 // the registration when destroyed.
 //
 // Threads: registrations are serialised by one mutex; calls read dispatch tables without locks
-// (Note [Retired kernels are never freed under a caller]).
+// (see Note [Retired kernels are never freed under a caller]).
 #pragma once
 
 #include <deque>
@@ -127,7 +127,7 @@ class Dispatcher {
   std::mutex mutex_;
   struct State;
   std::unique_ptr<State> state_;
-  // Note [Retired kernels are never freed under a caller]
+  // See Note [Retired kernels are never freed under a caller] (operator_entry.h).
   std::vector<std::shared_ptr<const void>> retired_;
 };
 

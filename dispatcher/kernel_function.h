@@ -33,7 +33,7 @@ class KernelFunction {
   }
 
   // The unboxed signature `Ret(Args...)` must be the one the kernel was registered with; the
-  // dispatcher guarantees it (Note [Unboxed signatures must match exactly]).
+  // dispatcher guarantees it (see Note [Unboxed signatures must match exactly]).
   template <class Ret, class... Args>
   Ret call(const OperatorHandle& op, DispatchKeySet ks, Args... args) const {
     if (__builtin_expect(unboxed_ != nullptr, 1)) {

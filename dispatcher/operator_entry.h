@@ -73,7 +73,7 @@ class OperatorEntry {
   // ---- The call path (lock-free) ------------------------------------------------------------
 
   // Applies the thread's included/excluded keys and the fallthrough mask to the keys taken from
-  // the arguments (Note [One TLS read per call], Note [Fallthrough is free]).
+  // the arguments (see Note [One TLS read per call], see Note [Fallthrough is free]).
   DispatchKeySet computeDispatchKeySet(DispatchKeySet argument_keys) const {
     const LocalDispatchKeySet& tls = localDispatchKeySet();
     return DispatchKeySet(DispatchKeySet::Raw{}, ((argument_keys.raw_repr() | tls.included) & tls.not_excluded) &
@@ -115,7 +115,7 @@ class OperatorEntry {
   // Every registered kernel, for validating a schema that arrives after its kernels.
   std::vector<const AnnotatedKernel*> allKernels() const;
 
-  // Recomputes every slot (Note [Precomputed dispatch tables]).
+  // Recomputes every slot (see Note [Precomputed dispatch tables]).
   void updateDispatchTable(const BackendFallbackTable& fallbacks);
 
   // The unboxed C++ signature every unboxed kernel and typed<> access must share.
@@ -126,7 +126,7 @@ class OperatorEntry {
   const std::optional<CppSignatureRecord>& cppSignature() const { return cpp_signature_; }
   void setCppSignature(CppSignatureRecord record) { cpp_signature_ = std::move(record); }
 
-  // One line per runtime key: "CPU: kernel [registered at ops/unary.cpp:31]".
+  // One line per runtime key: "CPU: kernel [registered at backends/cpu/unary_ops.cpp:31]".
   std::string dumpComputedTable() const;
   // The keys with a kernel, alias kernel or fallback, and where each was registered.
   std::string describeRegistrations() const;

@@ -2,7 +2,7 @@
 //
 // When an unboxed caller reaches a boxed kernel (a backend fallback), the bridge in boxing.h keeps
 // the call (operator handle, key set, the caller's C++ arguments) in an `UnboxedCall` and gives
-// the kernel a Stack that stands for the arguments (Note [Deferred boxing], ivalue/stack.h). They
+// the kernel a Stack that stands for the arguments (see Note [Deferred boxing], ivalue/stack.h). They
 // are boxed, by `boxArgument`, only if the kernel looks at the Stack; an unboxed kernel further
 // down takes them as they are.
 #pragma once
@@ -22,7 +22,7 @@ class OperatorHandle;
 
 namespace sy::detail {
 
-// Note [Borrowed IValues]: the caller's arguments outlive the boxed call, so tensors and int lists
+// See Note [Borrowed IValues]: the caller's arguments outlive the boxed call, so tensors and int lists
 // are boxed without a reference or a list object of their own.
 template <class T>
 constexpr bool kBoxedAsBorrowed = std::is_same_v<T, Tensor> || std::is_same_v<T, absl::Span<const int64_t>>;
@@ -74,7 +74,7 @@ struct BridgedCall : DeferredArguments {
   DispatchKeySet ks;
 };
 
-// The call with its C++ arguments (Note [Deferred boxing]), tagged with their types: an unboxed
+// The call with its C++ arguments (see Note [Deferred boxing]), tagged with their types: an unboxed
 // kernel whose parameters are `Params` exactly may take `values` as its own.
 template <class... Params>
 struct UnboxedCall final : BridgedCall {

@@ -17,7 +17,7 @@ IValue::IValue(Scalar s) noexcept : IValue() {
 IValue::IValue(std::vector<IValue> v) : IValue(Tag::GenericList, new ListImpl<IValue>(std::move(v))) {}
 
 void IValue::takeOwnership() {
-  // Note [Borrowed IValues]: a borrowed tensor becomes a reference of the slot's own, a borrowed
+  // See Note [Borrowed IValues]: a borrowed tensor becomes a reference of the slot's own, a borrowed
   // int list a list object of its own.
   if (tag() == Tag::Tensor) {
     new (&payload_.as_tensor) Tensor(*payload_.as_borrowed_tensor);

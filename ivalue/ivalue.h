@@ -89,7 +89,7 @@ struct ListImpl<int64_t> final : IntrusiveTarget {
 
 using TensorList = absl::Span<const Tensor>;
 
-// Select IValue's borrowing constructors (Note [Borrowed IValues]).
+// Select IValue's borrowing constructors (see Note [Borrowed IValues]).
 struct BorrowedValue {
   explicit constexpr BorrowedValue() = default;
 };
@@ -190,7 +190,7 @@ class IValue {
       : IValue(v.has_value() ? wordTag<T>() : Tag::None, v.has_value() ? wordPayload(*v) : 0, WordBits{}) {}
   static IValue tuple(std::vector<IValue> elements);
 
-  // Borrowing constructors (Note [Borrowed IValues]): `IValue(kBorrowed, t)` reads the caller's
+  // Borrowing constructors (see Note [Borrowed IValues]): `IValue(kBorrowed, t)` reads the caller's
   // tensor or int list, `IValue(kMutablyBorrowed, t)` also hands out the caller's Tensor object for
   // mutation. Construct them in place (`stack.emplace_back(kBorrowed, t)`): moving a borrowed
   // IValue makes it owned.
@@ -247,7 +247,7 @@ class IValue {
     other.makeOwned();
     swapBits(other);
   }
-  // Turns a borrowed value into an owned one in place (Note [Borrowed IValues]); no-op otherwise.
+  // Turns a borrowed value into an owned one in place (see Note [Borrowed IValues]); no-op otherwise.
   void makeOwned() {
     if (__builtin_expect(isBorrowed(), 0)) takeOwnership();
   }
@@ -273,7 +273,7 @@ class IValue {
   bool isTuple() const { return tag() == Tag::Tuple; }
   bool isObject() const { return tag() == Tag::Object; }
 
-  // See Note [Borrowing tensors from IValues] and Note [Borrowed IValues].
+  // See Note [Borrowing tensors from IValues] and see Note [Borrowed IValues].
   const Tensor& toTensor() const& {
     expect(Tag::Tensor);
     return isBorrowed() ? *payload_.as_borrowed_tensor : payload_.as_tensor;
@@ -359,7 +359,7 @@ class IValue {
   enum class Ownership : uint8_t {
     Trivial,   // nothing to release: None, numbers, devices, dtypes
     Owned,     // the payload holds a reference (tensor, string, list, tuple, object)
-    Borrowed,         // Note [Borrowed IValues]: the payload points at the caller's value
+    Borrowed,         // see Note [Borrowed IValues]: the payload points at the caller's value
     MutablyBorrowed,  // ... which the callee may also mutate (a `Tensor&` argument)
   };
   struct BitwiseCopy {};

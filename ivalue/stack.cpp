@@ -4,7 +4,7 @@
 
 namespace sy {
 
-// IValues are relocated with memcpy (Note [Stack storage]); these helpers keep the casts in one place.
+// IValues are relocated with memcpy (see Note [Stack storage]); these helpers keep the casts in one place.
 static void relocate(IValue* destination, IValue* source, size_t count) {
   if (count > 0) std::memcpy(static_cast<void*>(destination), static_cast<void*>(source), count * sizeof(IValue));
 }
@@ -48,7 +48,7 @@ void Stack::takeFrom(Stack& other) {
   }
   other.begin_ = other.end_ = other.inlineSlots();
   other.capacity_end_ = other.begin_ + kInlineStackSize;
-  // The moved-to Stack may outlive the call its borrowed values came from (Note [Borrowed IValues]).
+  // The moved-to Stack may outlive the call its borrowed values came from (see Note [Borrowed IValues]).
   for (IValue& v : *this) v.makeOwned();
 }
 

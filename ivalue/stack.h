@@ -11,14 +11,14 @@
 // allocated" in a tag that every access branches on, while this one keeps plain begin/end/capacity
 // pointers that are valid either way. IValues are trivially relocatable (a tag and one word), so
 // growing or moving a Stack is a memcpy. Relocating within a Stack keeps borrowed values borrowed;
-// moving the whole Stack makes them owned, since it may outlive the call (Note [Borrowed IValues]).
+// moving the whole Stack makes them owned, since it may outlive the call (see Note [Borrowed IValues]).
 //
 // Note [Deferred boxing]
 // When an unboxed call reaches a boxed kernel (a backend fallback), the bridge does not box the
 // arguments up front. It hands the kernel a Stack that *stands for* them: `size()` is the number
 // of arguments, and the first thing that looks at a value (indexing, iterating, `data()`, `pop`,
 // `back()`, pushing, copying or moving the Stack) boxes them all, exactly as they would have been
-// boxed eagerly (borrowed, Note [Borrowed IValues]). A fallback that inspects its arguments pays
+// boxed eagerly (borrowed, see Note [Borrowed IValues]). A fallback that inspects its arguments pays
 // for boxing them then; one that passes them on untouched (a profiler, a mode that only sets
 // thread-local state, any `op.redispatchBoxed(ks, stack)` that does not read the stack first) does
 // not, and when the kernel it reaches is unboxed, that kernel's boxed wrapper takes the caller's
@@ -62,7 +62,7 @@ inline constexpr size_t kInlineStackSize = 8;
 // knows its counts and uses the unchecked forgetLast.
 [[noreturn]] void throwStackUnderflow(const char* operation, size_t requested, size_t size);
 
-// The arguments of an unboxed call that reached a boxed kernel, not yet boxed (Note [Deferred
+// The arguments of an unboxed call that reached a boxed kernel, not yet boxed (see Note [Deferred
 // boxing]). The bridge derives from this to hold the arguments themselves.
 struct DeferredArguments {
   // Constructs the arguments, boxed, in the raw storage `slots` (one slot each). Should boxing one
@@ -158,7 +158,7 @@ class Stack {
     checkHolds("back", 1);
     return *(end() - 1);
   }
-  // Raises unless the Stack holds at least n values (Note [Stack underflow is checked]).
+  // Raises unless the Stack holds at least n values (see Note [Stack underflow is checked]).
   void checkHolds(const char* operation, size_t n) const {
     if (__builtin_expect(n > size(), 0)) throwStackUnderflow(operation, n, size());
   }
@@ -213,7 +213,7 @@ class Stack {
     while (size() < n) new (end_++) IValue();
   }
 
-  // Note [Deferred boxing]. For the unboxed-to-boxed bridge: this empty Stack now stands for
+  // See Note [Deferred boxing]. For the unboxed-to-boxed bridge: this empty Stack now stands for
   // `count` arguments, which `arguments->box` boxes when something first looks at them.
   // `arguments` must outlive the Stack's use.
   void deferArguments(const DeferredArguments* arguments, size_t count) {
@@ -287,13 +287,13 @@ class Stack {
   IValue* begin_;
   IValue* end_;
   IValue* capacity_end_;
-  // Note [Deferred boxing]: while set, the Stack's values are these arguments, not yet boxed.
+  // See Note [Deferred boxing]: while set, the Stack's values are these arguments, not yet boxed.
   // Boxing them on a read through a const Stack changes how they are held, not what they are.
   mutable const DeferredArguments* deferred_;
   alignas(IValue) unsigned char inline_storage_[kInlineStackSize * sizeof(IValue)];
 };
 
-// These check the Stack holds what they take (Note [Stack underflow is checked]).
+// These check the Stack holds what they take (see Note [Stack underflow is checked]).
 inline IValue pop(Stack& stack) {
   stack.checkHolds("pop", 1);
   IValue v = std::move(stack.back());

@@ -1,4 +1,4 @@
-// Borrowed IValues (Note [Borrowed IValues], ivalue/ivalue.h): an unboxed call that reaches a boxed
+// Borrowed IValues (see Note [Borrowed IValues], ivalue/ivalue.h): an unboxed call that reaches a boxed
 // kernel boxes its tensors and int lists without references of their own, and nothing a boxed
 // kernel can do with its stack lets a borrowed value outlive the call.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Boxed and unboxed kernels, called boxed and unboxed, and every supported argument and return
-// type round-tripping through boxing (Note [Out arguments come back as the caller's own object]).
+// type round-tripping through boxing (see Note [Out arguments come back as the caller's own object]).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -298,7 +298,7 @@ using EverythingSignature =
 // How the arguments travel from the unboxed caller to the unboxed CPU kernel.
 enum class Route {
   Direct,              // no boxed kernel in between
-  ForwardingFallback,  // a fallback that redispatches untouched arguments (Note [Deferred boxing])
+  ForwardingFallback,  // a fallback that redispatches untouched arguments (see Note [Deferred boxing])
   ReadingFallback,     // a fallback that reads them first: boxed by the caller, unboxed for the kernel
 };
 

@@ -1,4 +1,4 @@
-// Deferred boxing (Note [Deferred boxing], ivalue/stack.h) through a backend fallback: an unboxed
+// Deferred boxing (see Note [Deferred boxing], ivalue/stack.h) through a backend fallback: an unboxed
 // call hands the fallback a Stack whose arguments are boxed only when it looks at them, and the
 // unboxed kernel it passes them on to takes the caller's own.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Deferred boxing (Note [Deferred boxing], ivalue/stack.h), the Stack's side: a Stack can stand for
+// Deferred boxing (see Note [Deferred boxing], ivalue/stack.h), the Stack's side: a Stack can stand for
 // arguments that are boxed only when something looks at them. Through a fallback:
 // deferred_boxing_fallback_test.cpp.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Which kernel a call reaches: per-op kernels, backend fallbacks, fallthroughs, modes, wrappers
-// and alias keys (Note [Precomputed dispatch tables]).
+// and alias keys (see Note [Precomputed dispatch tables]).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 

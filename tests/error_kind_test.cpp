@@ -1,4 +1,4 @@
-// sy::Error carries a kind, as c10's error classes do (Note [Error kinds], ivalue/error.h).
+// sy::Error carries a kind, as c10's error classes do (see Note [Error kinds], ivalue/error.h).
 #include <gtest/gtest.h>
 
 #include "switchyard/ivalue/error.h"

@@ -1,5 +1,5 @@
 // The profiler: one boxed fallback that times every operator, with nesting, only while a Profile
-// is active (Note [The profiler costs nothing when off]).
+// is active (see Note [The profiler costs nothing when off]).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Zero tensors: a few kernels exploit zeros, everything else goes through one fallback that
-// materialises them (Note [Zero tensors through one fallback]).
+// materialises them (see Note [Zero tensors through one fallback]).
 #include <gtest/gtest.h>
 
 #include <cmath>

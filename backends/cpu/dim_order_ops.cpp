@@ -57,7 +57,7 @@ bool hasStrides(const Tensor& t, IntArrayRef strides) {
   return true;
 }
 
-// Shapes and lays out `out` per Note [The dim order an out= copy writes], then copies self into it.
+// Shapes and lays out `out` (see Note [The dim order an out= copy writes]), then copies self into it.
 Tensor& copyInDimOrder(const char* op, const Tensor& self, std::optional<IntArrayRef> dim_order, Tensor& out) {
   checkOnCPU(op, "self", self);
   checkOnCPU(op, "out", out);

@@ -1,5 +1,5 @@
 // The ZeroTensor kernels that exploit zeros (add, mul, mm) and the fallback for everything else
-// (Note [Zero tensors through one fallback]).
+// (see Note [Zero tensors through one fallback]).
 #include "switchyard/backends/cpu/elementwise.h"
 #include "switchyard/backends/zero/zero_tensor.h"
 #include "switchyard/dispatcher/library.h"
