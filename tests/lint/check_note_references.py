@@ -76,6 +76,8 @@ def main():
         if title not in definitions:
             problems.append(f"{where}:{number}: Note [{title}] is referenced but no file defines it "
                             f"(a definition is a line `// Note [{title}]` followed by its text)")
+    if not definitions:
+        problems.append(f"{root}: no Note definitions found; is this the repository root?")
     for line in warnings + problems:
         print(line)
     print(f"{len(definitions)} Notes, {len(references)} references, {len(problems)} problems, "
