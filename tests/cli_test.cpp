@@ -2,6 +2,7 @@
 // exit status. Programs come from ExecuTorch's reference programs (skipped when absent) and from
 // programs the tests write themselves.
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -25,9 +26,14 @@ struct Result {
   std::string err;
 };
 
+// A temporary file of this test process's own: ctest runs the tests in parallel processes.
+std::string tempPath(const std::string& name) {
+  return ::testing::TempDir() + "/switchyard_cli_" + std::to_string(getpid()) + "_" + name;
+}
+
 // Runs `switchyard ARGS`; stderr is captured through a temporary file.
 Result runCli(const std::string& args) {
-  const std::string err_path = ::testing::TempDir() + "/cli_stderr.txt";
+  const std::string err_path = tempPath("stderr.txt");
   const std::string command = std::string(SWITCHYARD_CLI_PATH) + " " + args + " 2>" + err_path;
   Result r;
   FILE* pipe = popen(command.c_str(), "r");
@@ -42,7 +48,7 @@ Result runCli(const std::string& args) {
 }
 
 std::string writeTemp(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + "/" + name;
+  const std::string path = tempPath(name);
   std::ofstream(path) << text;
   return path;
 }
