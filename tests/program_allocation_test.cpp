@@ -17,13 +17,32 @@ thread_local bool counting = false;
 thread_local long allocations = 0;
 }  // namespace
 
-void* operator new(std::size_t size) {
+// Every replaceable form of new and delete that does not take an alignment is replaced, so each
+// allocation and its release go through the same pair (malloc/free): a library function that uses
+// the nothrow or array form (std::stable_sort's buffer) must not be freed by a replaced delete it
+// was not allocated by (AddressSanitizer reports that as alloc-dealloc-mismatch).
+namespace {
+void* countedMalloc(std::size_t size) noexcept {
   if (counting) ++allocations;
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  return std::malloc(size == 0 ? 1 : size);
+}
+}  // namespace
+void* operator new(std::size_t size) {
+  if (void* p = countedMalloc(size)) return p;
   throw std::bad_alloc();
 }
+void* operator new[](std::size_t size) {
+  if (void* p = countedMalloc(size)) return p;
+  throw std::bad_alloc();
+}
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return countedMalloc(size); }
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept { return countedMalloc(size); }
 void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace sy {
 namespace {
