@@ -22,6 +22,14 @@ inline Tensor randomTensor(std::vector<int64_t> sizes, uint32_t seed) {
   return tensor<float>(randomUniformValues<float>(numel, seed), sizes);
 }
 
+// `actual` has `expected`'s dtype and shape and its values within `tolerance`.
+inline void expectCloseTo(const Tensor& actual, const Tensor& expected, double tolerance = 1e-5) {
+  EXPECT_EQ(export_::TensorMeta::of(actual), export_::TensorMeta::of(expected));
+  const std::vector<double> a = doublesOf(actual), e = doublesOf(expected);
+  ASSERT_EQ(a.size(), e.size());
+  for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], e[i], tolerance) << "element " << i;
+}
+
 // linear(4 -> 8), relu, linear(8 -> 3), softmax over the last dimension.
 struct Mlp {
   Tensor w1, b1, w2, b2;
