@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "switchyard/dispatcher/dispatcher.h"
 #include "switchyard/export/memory_planning.h"
 #include "switchyard/export/operator_variants.h"
 #include "switchyard/export/program_file.h"
@@ -237,6 +238,7 @@ class MethodEmitter {
     } catch (const Error& e) {
       return error(sy::str("node '", n.name, "': ", e.what()));
     }
+    if (!out_variant && keepsElementOrder(schema)) return viewCopyCall(n);
     if (!out_variant) {
       return error(sy::str("node '", n.name, "' calls ", schema.operator_name(),
                            ", which has no out variant registered (a program calls out= variants only; define ",
@@ -270,6 +272,36 @@ class MethodEmitter {
     for (ValueId v : n.outputs) args.push_back(v);  // the out= arguments
     for (ValueId v : n.outputs) args.push_back(v);  // the results: the same values
     const uint32_t op = operatorIndex(out_variant->operator_name());
+    return pte::CreateInstruction(fb_, pte::InstructionArguments::KernelCall,
+                                  pte::CreateKernelCallDirect(fb_, static_cast<int32_t>(op), &args).Union());
+  }
+
+  // Note [Views that keep element order are emitted as view_copy]
+  // Some view operators have no `_copy` out variant (reshape, contiguous, squeeze, flatten), but
+  // their result lists the input's elements in the same row-major order, only with other sizes. In
+  // a functional graph such a node is a copy into a tensor of the result's sizes, which is what
+  // view_copy.out writes, so it is emitted as view_copy.out(self, sizes of the result). Which views
+  // keep the order is a property of what the operator does, not of its schema, hence the list.
+  static bool keepsElementOrder(const FunctionSchema& schema) {
+    static const char* const kOrderKeepingViews[] = {"aten::reshape", "aten::contiguous", "aten::squeeze",
+                                                     "aten::unsqueeze", "aten::flatten", "aten::alias", "aten::view"};
+    if (!isViewOperator(schema)) return false;
+    for (const char* name : kOrderKeepingViews) {
+      if (schema.name() == name) return true;
+    }
+    return false;
+  }
+
+  absl::StatusOr<Offset<pte::Instruction>> viewCopyCall(const Node& n) {
+    std::optional<OperatorHandle> view_copy = Dispatcher::singleton().findSchema(OperatorName{"aten::view_copy", "out"});
+    if (!view_copy) return error(sy::str("node '", n.name, "' (", n.op->operator_name(), ") needs aten::view_copy.out, which is not registered"));
+    if (n.args.empty() || n.args[0].kind != NodeArgument::Kind::Value || n.outputs.size() != 1) {
+      return error(sy::str("node '", n.name, "' (", n.op->operator_name(), ") does not read one tensor and write one"));
+    }
+    absl::StatusOr<int32_t> sizes = constantValue(IValue(g_.value(n.outputs[0]).meta.sizes), "the sizes of node '" + n.name + "'");
+    if (!sizes.ok()) return sizes.status();
+    std::vector<int32_t> args{n.args[0].value, *sizes, n.outputs[0], n.outputs[0]};
+    const uint32_t op = operatorIndex(view_copy->operator_name());
     return pte::CreateInstruction(fb_, pte::InstructionArguments::KernelCall,
                                   pte::CreateKernelCallDirect(fb_, static_cast<int32_t>(op), &args).Union());
   }

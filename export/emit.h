@@ -8,7 +8,8 @@
 // What the emitter does with each method's graph:
 // - every call_function node becomes one KernelCall of its operator's out variant, found through
 //   the schemas (See Note [Operator variants are matched by schema]); a view node becomes a call
-//   of its `_copy` out variant, which writes a value of its own (See Note [Graphs are functional]);
+//   of its `_copy` out variant, which writes a value of its own (See Note [Graphs are functional]),
+//   or of view_copy.out (See Note [Views that keep element order are emitted as view_copy]);
 // - user inputs and every node's results are planned in one buffer (memory id 1), values whose
 //   lifetimes are disjoint sharing bytes (See Note [Memory plans reuse bytes of tensors whose
 //   lifetimes are disjoint]); the report gives the planned size against the sum of all sizes;

@@ -53,11 +53,13 @@ std::string describeValue(const Graph& g, ValueId v) {
 // An operator with nothing but a CompositeImplicit kernel, which a program could not call (it has
 // no out variant: conv2d, layer_norm), is recorded as the operators its kernel calls. One that
 // has an out variant (linear) is recorded as itself: its kernel may build views on the TensorImpl
-// that capture could not follow, and a program runs its out variant directly.
+// that capture could not follow, and a program runs its out variant directly. So is a view
+// (reshape, contiguous), whose kernel makes its result on the TensorImpl; the emitter knows how to
+// write those (See Note [Views that keep element order are emitted as view_copy]).
 bool Capture::State::decomposes(const OperatorHandle& op) {
   const OperatorEntry& entry = op.entry();
   if (entry.kernelsFor(DispatchKey::CompositeImplicit).empty() || !entry.kernelsFor(DispatchKey::CPU).empty() ||
-      !entry.kernelsFor(DispatchKey::CompositeExplicit).empty()) {
+      !entry.kernelsFor(DispatchKey::CompositeExplicit).empty() || isViewOperator(op.schema())) {
     return false;
   }
   auto [it, inserted] = decomposes_cache.try_emplace(&entry, false);
@@ -85,11 +87,25 @@ TracerRegistration::~TracerRegistration() {
 
 void Capture::State::record(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
   const DispatchKeySet rest = ks.remove(DispatchKey::Tracer);
+  const FunctionSchema& schema = op.schema();
   if (decomposes(op)) {
     op.redispatchBoxed(rest, stack);  // the Tracer key stays included: the operators it calls are recorded
+    // Each result must be a value one of those calls made, as it is.
+    const size_t num_returns = schema.returns().size();
+    for (size_t r = 0; r < num_returns && r < stack->size(); ++r) {
+      const IValue& v = (*stack)[stack->size() - num_returns + r];
+      if (!v.isTensor()) continue;
+      auto it = value_of.find(v.toTensor().unsafeGetTensorImpl());
+      const bool made_by_a_recorded_call = it != value_of.end() && isComputed(it->second) &&
+                                           graph.value(it->second).meta == TensorMeta::of(v.toTensor());
+      SY_CHECK_NOT_IMPLEMENTED(made_by_a_recorded_call || (it == value_of.end() && !sharesMemoryWithComputedValue(v.toTensor())),
+                               schema.operator_name(), " is recorded as the operators its CompositeImplicit kernel "
+                               "calls, but its result ", r, " is not what one of those calls returned (the kernel "
+                               "changed it behind the dispatcher); give the operator an out variant so that capture "
+                               "records it as itself");
+    }
     return;
   }
-  const FunctionSchema& schema = op.schema();
   const std::string name = schema.operator_name().toString();
   const size_t num_arguments = schema.arguments().size();
   SY_CHECK(stack->size() >= num_arguments, name, ": the stack holds ", stack->size(), " values, fewer than its ",

@@ -68,6 +68,34 @@ TEST(ExportCapture, RecordsACompositeOperatorAsTheOperatorsItCalls) {
   expectCloseTo(ep.run({other})[0], cnn.forward(other));
 }
 
+TEST(ExportCapture, RecordsACompositeViewAsItselfSinceItsKernelBuildsTheViewBehindTheDispatcher) {
+  ExportedProgram ep = capture(
+      [](const std::vector<Tensor>& in) { return std::vector<Tensor>{ops::neg(ops::reshape(in[0], {3, 2}))}; },
+      {sy::ones({2, 3})}, {}, {"x"});
+  EXPECT_THAT(operatorsOf(ep.graph()), ElementsAre("aten::reshape", "aten::neg"));
+}
+
+// A CompositeImplicit operator whose kernel reshapes what the call it makes returned, behind the
+// dispatcher: capture cannot record it as its calls.
+Tensor flattenBehindTheDispatcher(const Tensor& self) {
+  Tensor out = ops::neg(self);
+  out.unsafeGetTensorImpl()->set_sizes_and_strides({self.numel()}, {1}, 0);
+  return out;
+}
+SY_LIBRARY(exportcapturetest, m) {
+  m.def("exportcapturetest::flat_neg(Tensor self) -> Tensor", SY_FN(flattenBehindTheDispatcher));
+}
+
+TEST(ExportCapture, RefusesACompositeWhoseKernelChangesAResultBehindTheDispatcher) {
+  auto op = Dispatcher::singleton().findSchemaOrThrow("exportcapturetest::flat_neg", "").typed<Tensor(const Tensor&)>();
+  EXPECT_THAT(errorMessageOf([&] {
+                capture([&](const std::vector<Tensor>& in) { return std::vector<Tensor>{op.call(in[0])}; },
+                        {sy::ones({2, 2})});
+              }),
+              HasSubstr("exportcapturetest::flat_neg is recorded as the operators its CompositeImplicit kernel calls, "
+                        "but its result 0 is not what one of those calls returned"));
+}
+
 TEST(ExportCapture, RecordsAResidualBlockWhoseInputIsReadTwice) {
   ResidualBlock block;
   ExportedProgram ep = capture(block.model(), {ResidualBlock::exampleInput()}, block.parameters(), {"x"});

@@ -60,6 +60,28 @@ TEST(ExportEmit, AnMlpSavedLoadedAndRunMatchesEager) { expectRoundTripMatchesEag
 TEST(ExportEmit, ASmallCnnSavedLoadedAndRunMatchesEager) { expectRoundTripMatchesEager(SmallCnn()); }
 TEST(ExportEmit, AResidualBlockSavedLoadedAndRunMatchesEager) { expectRoundTripMatchesEager(ResidualBlock()); }
 
+TEST(ExportEmit, AModelOfViewsConcatenationsAndReshapesWithTwoOutputsMatchesEager) {
+  auto model = [](const std::vector<Tensor>& in) {
+    Tensor t = ops::transpose(in[0], 0, 1);                   // [3, 2]
+    std::vector<Tensor> parts{t, ops::mul(t, t)};
+    Tensor c = ops::cat(parts, 1);                            // [3, 4]
+    Tensor s = ops::slice(ops::reshape(c, {2, 6}), 1, 1, 5);  // [2, 4]
+    Tensor e = ops::expand(ops::unsqueeze(ops::select(s, 0, 1), 0), {3, 4});
+    Tensor q = ops::contiguous(ops::permute(e, {1, 0}));      // [4, 3]
+    return std::vector<Tensor>{ops::squeeze(ops::unsqueeze(q, 2)), ops::add(q, in[0].sizes()[0] == 2 ? q : q)};
+  };
+  const Tensor example = sy::testing::randomTensor({2, 3}, 40);
+  ExportedProgram ep = capture(model, {example});
+  absl::StatusOr<EmittedProgram> file = emitProgram(ep);
+  ASSERT_TRUE(file.ok()) << file.status();
+  const Tensor x = sy::testing::randomTensor({2, 3}, 41);
+  std::vector<Tensor> got = runProgram(file->bytes, "forward", {x});
+  std::vector<Tensor> expected = model({x});
+  ASSERT_EQ(got.size(), 2u);
+  expectCloseTo(got[0], expected[0]);
+  expectCloseTo(got[1], expected[1]);
+}
+
 TEST(ExportEmit, WritesOutVariantsAndReportsPlannedBytesAgainstTheSumOfIntermediates) {
   SmallCnn cnn;
   ExportedProgram ep = capture(cnn.model(), {SmallCnn::exampleInput()}, cnn.parameters());
