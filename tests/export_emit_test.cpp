@@ -157,7 +157,7 @@ TEST(ExportEmit, GivesEachInstructionItsSourceStackInTheChainsStackTraces) {
   EXPECT_EQ(innermost->context()->str(), "relu");
 }
 
-TEST(ExportEmit, SavesAFileThatProgramLoadReadsAndFlatcDecodes) {
+TEST(ExportEmit, SavesAFileThatProgramLoadAndTheSwitchyardCommandRunAndFlatcDecodes) {
   ResidualBlock block;
   ExportedProgram ep = capture(block.model(), {ResidualBlock::exampleInput()}, block.parameters());
   absl::StatusOr<EmittedProgram> file = emitProgram(ep);
@@ -179,6 +179,14 @@ TEST(ExportEmit, SavesAFileThatProgramLoadReadsAndFlatcDecodes) {
   EXPECT_THAT(text.str(), HasSubstr("\"name\": \"aten::convolution\""));
   EXPECT_THAT(text.str(), HasSubstr("\"overload\": \"out\""));
   EXPECT_THAT(text.str(), HasSubstr("\"lineno\""));
+  const std::string run = sy::str(SWITCHYARD_CLI_PATH, " run ", path, " --random 0 > ", (dir / "run.txt").string(), " 2>&1");
+  EXPECT_EQ(std::system(run.c_str()), 0) << run;
+  const std::string inspect = sy::str(SWITCHYARD_CLI_PATH, " inspect ", path, " > ", (dir / "inspect.txt").string(), " 2>&1");
+  EXPECT_EQ(std::system(inspect.c_str()), 0) << inspect;
+  std::ifstream listing(dir / "inspect.txt");
+  std::stringstream inspected;
+  inspected << listing.rdbuf();
+  EXPECT_THAT(inspected.str(), HasSubstr("aten::convolution.out"));
   std::filesystem::remove_all(dir);
   EXPECT_THAT(file->save((dir / "no" / "such" / "dir.pte").string()).message(), HasSubstr("cannot open '"));
 }
