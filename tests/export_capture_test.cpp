@@ -251,6 +251,23 @@ TEST(ExportCapture, DoesNotRecordCallsOnOtherThreadsOrAfterItFinishes) {
   EXPECT_THAT(operatorsOf(ep.graph()), ElementsAre("aten::sin"));
 }
 
+TEST(ExportCapture, TwoThreadsCaptureAtOnceEachRecordingOnlyItsOwnCalls) {
+  Mlp mlp;
+  SmallCnn cnn;
+  std::vector<std::string> mlp_ops, cnn_ops;
+  std::thread a([&] {
+    for (int i = 0; i < 20; ++i) mlp_ops = operatorsOf(capture(mlp.model(), {Mlp::exampleInput()}, mlp.parameters()).graph());
+  });
+  std::thread b([&] {
+    for (int i = 0; i < 20; ++i) cnn_ops = operatorsOf(capture(cnn.model(), {SmallCnn::exampleInput()}, cnn.parameters()).graph());
+  });
+  a.join();
+  b.join();
+  EXPECT_THAT(mlp_ops, ElementsAre("aten::linear", "aten::relu", "aten::linear", "aten::softmax.int"));
+  EXPECT_EQ(cnn_ops.size(), 6u);
+  EXPECT_FALSE(Dispatcher::singleton().backendFallbackSite(DispatchKey::Tracer).has_value());
+}
+
 TEST(ExportCapture, AnOutputThatIsAnInputIsTheInputPlaceholder) {
   ExportedProgram ep = capture([](const std::vector<Tensor>& in) { return in; }, {sy::ones({2})}, {}, {"x"});
   EXPECT_EQ(toString(ep.graph()), "graph():\n    %x : Float[2] = placeholder[user input]\n    return (%x)\n");

@@ -82,6 +82,20 @@ TEST(ExportEmit, AModelOfViewsConcatenationsAndReshapesWithTwoOutputsMatchesEage
   expectCloseTo(got[1], expected[1]);
 }
 
+TEST(ExportEmit, AnOperatorWithThreeResultsWritesAllThreeAndTheProgramUsesOne) {
+  const Tensor w = sy::testing::randomTensor({4}, 50), b = sy::testing::randomTensor({4}, 51);
+  auto model = [&](const std::vector<Tensor>& in) {
+    return std::vector<Tensor>{ops::relu(ops::layer_norm(in[0], {4}, w, b))};
+  };
+  ExportedProgram ep = capture(model, {sy::testing::randomTensor({3, 4}, 52)}, {{"ln.weight", w}, {"ln.bias", b}});
+  const Node& ln = ep.graph().node(*ep.graph().findNode("native_layer_norm"));
+  EXPECT_EQ(ln.outputs.size(), 3u);
+  absl::StatusOr<EmittedProgram> file = emitProgram(ep);
+  ASSERT_TRUE(file.ok()) << file.status();
+  const Tensor x = sy::testing::randomTensor({3, 4}, 53);
+  expectCloseTo(runProgram(file->bytes, "forward", {x})[0], model({x})[0]);
+}
+
 TEST(ExportEmit, WritesOutVariantsAndReportsPlannedBytesAgainstTheSumOfIntermediates) {
   SmallCnn cnn;
   ExportedProgram ep = capture(cnn.model(), {SmallCnn::exampleInput()}, cnn.parameters());
