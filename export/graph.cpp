@@ -95,13 +95,10 @@ std::string Graph::uniqueName(std::string base) {
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) c = '_';
   }
   if (base.empty()) base = "v";
-  std::unordered_set<std::string_view> taken;
-  for (const Node& n : nodes_) taken.insert(n.name);
-  if (taken.count(base) == 0) return base;
-  for (int i = 1;; ++i) {
-    std::string candidate = sy::str(base, "_", i);
-    if (taken.count(candidate) == 0) return candidate;
-  }
+  std::string name = base;
+  for (int i = 1; names_.count(name) != 0; ++i) name = sy::str(base, "_", i);
+  names_.insert(name);
+  return name;
 }
 
 ValueId Graph::addPlaceholder(std::string name, InputKind kind, std::string target, TensorMeta meta) {
@@ -173,7 +170,10 @@ void Graph::setOutputs(std::vector<ValueId> outputs) {
   std::vector<NodeArgument> args;
   for (ValueId v : outputs) args.push_back(NodeArgument::ofValue(v));
   checkArgumentValues(args, "the output node");
-  if (!nodes_.empty() && nodes_.back().kind == NodeKind::Output) nodes_.pop_back();
+  if (!nodes_.empty() && nodes_.back().kind == NodeKind::Output) {
+    names_.erase(nodes_.back().name);
+    nodes_.pop_back();
+  }
   Node node;
   node.kind = NodeKind::Output;
   node.name = uniqueName("output");

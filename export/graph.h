@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "switchyard/dispatcher/operator_handle.h"
@@ -164,6 +165,7 @@ class Graph {
   std::vector<Node> nodes_;
   std::vector<Value> values_;
   std::vector<NodeId> producers_;  // by ValueId; kept right when placeholders are inserted
+  std::unordered_set<std::string> names_;  // every node's name
   int64_t next_debug_handle_ = 1;
 };
 

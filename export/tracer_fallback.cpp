@@ -140,7 +140,7 @@ void Capture::State::record(const OperatorHandle& op, DispatchKeySet ks, Stack* 
   }
 
   for (const Argument& r : schema.returns()) {
-    SY_CHECK_NOT_IMPLEMENTED(r.type->kind() == TypeKind::Tensor, name, " returns a ", r.type->str(),
+    SY_CHECK_NOT_IMPLEMENTED(r.type->kind() == TypeKind::Tensor, name, " returns ", r.type->str(),
                              ", which a captured graph cannot hold (capture records operators whose results are "
                              "tensors); compute it outside the captured model");
   }

@@ -96,6 +96,23 @@ TEST(ExportCapture, RefusesACompositeWhoseKernelChangesAResultBehindTheDispatche
                         "but its result 0 is not what one of those calls returned"));
 }
 
+int64_t countElements(const Tensor& self) { return self.numel(); }
+SY_LIBRARY(exportcapturecount, m) { m.def("exportcapturecount::count(Tensor self) -> int"); }
+SY_LIBRARY_IMPL(exportcapturecount, CPU, m) { m.impl("count", SY_FN(countElements)); }
+
+TEST(ExportCapture, RefusesAnOperatorWhoseResultIsNotATensor) {
+  auto op = Dispatcher::singleton().findSchemaOrThrow("exportcapturecount::count", "").typed<int64_t(const Tensor&)>();
+  EXPECT_EQ(errorMessageOf([&] {
+              capture([&](const std::vector<Tensor>& in) {
+                op.call(in[0]);
+                return in;
+              }, {sy::ones({2})});
+            }),
+            "exportcapturecount::count returns int, which a captured graph cannot hold (capture records operators "
+            "whose results are tensors); compute it outside the captured model");
+  EXPECT_EQ(op.call(sy::ones({3})), 3);  // outside a capture it runs
+}
+
 TEST(ExportCapture, RecordsAResidualBlockWhoseInputIsReadTwice) {
   ResidualBlock block;
   ExportedProgram ep = capture(block.model(), {ResidualBlock::exampleInput()}, block.parameters(), {"x"});
