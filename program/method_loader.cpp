@@ -44,6 +44,20 @@ Tensor makeTensor(ScalarType dtype, const TensorGeometry& g, void* data, size_t 
   return Tensor(std::move(impl));
 }
 
+// " at model.cpp:12 (in forward)": where the chain's stack trace says instruction `i` came from
+// (its innermost frame), or "" when the program has no stack traces or no frame for it.
+std::string sourceOf(const pte::Chain& chain, size_t i) {
+  const auto* traces = chain.stacktrace();
+  if (traces == nullptr || i >= traces->size()) return "";
+  const pte::FrameList* frames = traces->Get(static_cast<uint32_t>(i));
+  if (frames == nullptr || frames->items() == nullptr || frames->items()->size() == 0) return "";
+  const pte::Frame* frame = frames->items()->Get(frames->items()->size() - 1);
+  if (frame == nullptr || frame->filename() == nullptr) return "";
+  std::string out = sy::str(" at ", view(frame->filename()), ":", frame->lineno());
+  if (frame->name() != nullptr && frame->name()->size() > 0) out += sy::str(" (in ", view(frame->name()), ")");
+  return out;
+}
+
 class MethodBuilder {
  public:
   MethodBuilder(std::shared_ptr<const ProgramData> program, const pte::ExecutionPlan& plan, const MethodOptions& options)
@@ -338,7 +352,8 @@ class MethodBuilder {
             if (!prepared.ok()) return prepared.status();
             max_stack = std::max<size_t>(max_stack, std::max(prepared->arguments.size(), size_t{prepared->num_results}));
             state_->instructions.push_back({InstructionKind::Kernel, static_cast<uint32_t>(state_->kernel_calls.size()), 0});
-            state_->instruction_names.push_back(sy::str("instruction ", pc, " (", op.operator_name().toString(), ")"));
+            state_->instruction_names.push_back(sy::str("instruction ", pc, " (", op.operator_name().toString(), ")",
+                                                        sourceOf(*chain, pc - chain_start)));
             state_->kernel_calls.push_back(std::move(*prepared));
             break;
           }

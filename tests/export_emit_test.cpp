@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -219,6 +220,47 @@ TEST(ExportEmit, RefusesAnOperatorWithoutAnOutVariantNamingTheNode) {
   EXPECT_EQ(file.status().message(),
             "emitting method 'forward': node 'twice' calls exporttest::twice, which has no out variant registered (a "
             "program calls out= variants only; define exporttest::twice.out, or avoid the operator)");
+}
+
+// An operator whose kernels refuse negative inputs: a program that calls it fails at run time.
+Tensor& rootOut(const Tensor& self, Tensor& out) {
+  out.resize_(self.sizes());
+  for (int64_t i = 0; i < self.numel(); ++i) {
+    const float v = self.data_ptr<float>()[i];
+    SY_CHECK_VALUE(v >= 0, "exportemitcheck::root: element ", i, " is negative");
+    out.data_ptr<float>()[i] = std::sqrt(v);
+  }
+  return out;
+}
+Tensor root(const Tensor& self) {
+  Tensor out = sy::empty(self.sizes());
+  return rootOut(self, out);
+}
+SY_LIBRARY(exportemitcheck, m) {
+  m.def("exportemitcheck::root(Tensor self) -> Tensor");
+  m.def("exportemitcheck::root.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)");
+}
+SY_LIBRARY_IMPL(exportemitcheck, CPU, m) {
+  m.impl("root", SY_FN(root));
+  m.impl("root.out", SY_FN(rootOut));
+}
+
+TEST(ExportEmit, AKernelErrorInTheLoadedProgramNamesTheSourceLineOfTheCallThatMadeIt) {
+  auto op = Dispatcher::singleton().findSchemaOrThrow("exportemitcheck::root", "").typed<Tensor(const Tensor&)>();
+  const int line = __LINE__ + 2;
+  ExportedProgram ep = capture([&](const std::vector<Tensor>& in) {
+    return std::vector<Tensor>{SY_SOURCE(op.call(in[0]))};
+  }, {sy::ones({2})});
+  absl::StatusOr<EmittedProgram> file = emitProgram(ep);
+  ASSERT_TRUE(file.ok()) << file.status();
+  absl::StatusOr<Program> program = Program::loadFromBuffer(file->bytes, "root.pte");
+  ASSERT_TRUE(program.ok()) << program.status();
+  absl::StatusOr<Method> m = program->load_method("forward");
+  ASSERT_TRUE(m.ok()) << m.status();
+  ASSERT_TRUE(m->set_input(0, sy::tensor<float>({4, -1})).ok());
+  absl::Status s = m->execute();
+  EXPECT_THAT(s.message(), HasSubstr(sy::str("instruction 0 (exportemitcheck::root.out) at tests/export_emit_test.cpp:",
+                                             line, " (in operator()) failed: exportemitcheck::root: element 1 is negative")));
 }
 
 TEST(ExportEmit, RefusesNoMethodsAnEmptyNameAndTwoMethodsOfOneName) {
