@@ -10,7 +10,7 @@
 #include "switchyard/fallback/profiler.h"
 #include "switchyard/ivalue/tensor_factories.h"
 #include "switchyard/program/program.h"
-#include "program_builder.h"
+#include "switchyard/program/testing/program_builder.h"
 
 namespace sy {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "switchyard/ivalue/tensor_factories.h"
 #include "switchyard/program/program.h"
-#include "program_builder.h"
+#include "switchyard/program/testing/program_builder.h"
 #include "program_test_support.h"
 
 namespace {

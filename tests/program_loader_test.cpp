@@ -4,7 +4,7 @@
 
 #include "switchyard/program/data_file.h"
 #include "switchyard/program/program.h"
-#include "program_builder.h"
+#include "switchyard/program/testing/program_builder.h"
 #include "program_test_support.h"
 
 namespace sy {

@@ -1,5 +1,6 @@
-// ProgramBuilder: writes small program files (.pte) by hand, for tests of the loader and the
-// method runtime (and a starting point for the export work's emitter).
+// ProgramBuilder: writes small program files (.pte) by hand, for the tests of the loader and the
+// method runtime (tests/program_*_test.cpp) and for the program benchmark (bench/program_bench.cpp).
+// Header-only and not installed: it includes flatc's output, which only the build tree has.
 //
 //   sy::testing::ProgramBuilder b;
 //   int x = b.plannedTensor(sy::ScalarType::Float, {2}, 1, 0);
