@@ -10,6 +10,8 @@ namespace program_internal {
 
 namespace {
 
+constexpr const char* kChangesAtRunTime = "changes at run time (an input, a kernel's result or a MoveCall's destination)";
+
 absl::Status mismatch(const std::string& what, const Argument& arg, int32_t index, const IValue& value) {
   return absl::InvalidArgumentError(sy::str(what, ": argument '", arg.name, "' is a ", arg.type->str(),
                                                  ", but the program passes value ", index, ", a ", value.typeName()));
@@ -127,14 +129,14 @@ absl::StatusOr<PreparedKernelCall> prepareKernelCall(OperatorHandle op, absl::Sp
     if (changing[v] && !prepared->isNone()) {
       if (!(prepared->isInt() || prepared->isDouble() || prepared->isBool())) {
         return absl::UnimplementedError(sy::str(what, ": argument '", arg.name, "' reads value ", v,
-                                                ", which instructions change at run time; only numbers may change"));
+                                                ", which ", kChangesAtRunTime, "; only numbers may change"));
       }
       call.refreshes.push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(v)});
     }
     for (int32_t item : list_items[v]) {
       if (changing[static_cast<size_t>(item)]) {
         return absl::UnimplementedError(sy::str(what, ": argument '", arg.name, "' is list value ", v, ", whose item ", item,
-                                                " instructions change at run time; such lists are not supported yet"));
+                                                " ", kChangesAtRunTime, "; such lists are not supported yet"));
       }
     }
     call.arguments.push_back(std::move(*prepared));

@@ -16,9 +16,9 @@
 //
 // The borrowed IValues point at the method's value table, which never reallocates after load and
 // whose tensors keep their TensorImpl for the method's life: set_input copies into them or swaps
-// their storage, MoveCall assigns into the slot the borrow points at. A number that instructions
-// change at run time (a kernel's int result, a MoveCall's destination) is copied from its value at
-// every call instead; a list of such numbers is refused at load.
+// their storage, MoveCall assigns into the slot the borrow points at. A number that changes at run
+// time (an input, which set_input replaces, a kernel's int result, a MoveCall's destination) is
+// copied from its value at every call instead; a list of such numbers is refused at load.
 #pragma once
 
 #include <cstdint>

@@ -318,13 +318,28 @@ class MethodBuilder {
       }
     }
     state_->delegate_calls.reserve(num_delegate_calls);  // frames point into their own elements
-    // The numbers instructions write at run time (See Note [Prepared kernel calls]).
+    // The numbers that change at run time (See Note [Prepared kernel calls]): inputs, which
+    // set_input replaces, and what instructions write.
     std::vector<bool> changing(state_->values.size(), false);
+    if (plan_.inputs() != nullptr) {
+      for (int32_t i : *plan_.inputs()) {
+        if (!state_->values[static_cast<size_t>(i)].isTensor()) changing[static_cast<size_t>(i)] = true;
+      }
+    }
     for (const pte::Chain* chain : *plan_.chains()) {
       if (chain->instructions() == nullptr) continue;
       for (const pte::Instruction* ins : *chain->instructions()) {
         if (const pte::MoveCall* move = ins->instr_args_as_MoveCall()) {
-          changing[static_cast<size_t>(move->move_to())] = !state_->values[static_cast<size_t>(move->move_to())].isTensor();
+          const IValue& from = state_->values[static_cast<size_t>(move->move_from())];
+          const IValue& to = state_->values[static_cast<size_t>(move->move_to())];
+          // Kernel calls hold the address of a tensor value's Tensor (See Note [Prepared kernel
+          // calls]): a tensor value must stay a tensor.
+          if (from.isTensor() != to.isTensor()) {
+            return invalid(*state_, sy::str("a MoveCall moves value ", move->move_from(), " (", from.typeName(),
+                                            ") into value ", move->move_to(), " (", to.typeName(),
+                                            "); a tensor value can only be moved into and out of another tensor value"));
+          }
+          changing[static_cast<size_t>(move->move_to())] = !to.isTensor();
         } else if (const pte::KernelCall* call = ins->instr_args_as_KernelCall()) {
           const OperatorHandle& op = operators_[static_cast<size_t>(call->op_index())];
           const size_t num_arguments = op.schema().arguments().size();

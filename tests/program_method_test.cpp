@@ -319,6 +319,49 @@ TEST(ProgramMethod, AKernelReadsANumberAsAMoveCallLeftIt) {
   EXPECT_EQ(values(m->get_output(0).toTensor()), (std::vector<float>{4, 8}));
 }
 
+TEST(ProgramMethod, AKernelReadsANumberInputAsSetForThisExecute) {
+  // out = x + alpha * x, alpha an Int input: the call reads it at every execute().
+  ProgramBuilder b;
+  int x = b.plannedTensor(ScalarType::Float, {2}, 1, 0);
+  int out = b.plannedTensor(ScalarType::Float, {2}, 1, 16);
+  int alpha = b.intValue(1);
+  b.kernelCall(b.op("aten::add", "out"), {x, x, alpha, out, out}).inputs({x, alpha}).outputs({out}).bufferSizes({0, 32});
+  absl::StatusOr<Program> program = Program::loadFromBuffer(b.finish());
+  ASSERT_TRUE(program.ok()) << program.status();
+  absl::StatusOr<Method> m = program->load_method("forward");
+  ASSERT_TRUE(m.ok()) << m.status();
+  ASSERT_TRUE(m->set_input(0, tensor(std::vector<float>{1, 2}, {2})).ok());
+  ASSERT_TRUE(m->set_input(1, IValue(int64_t{3})).ok());
+  ASSERT_TRUE(m->execute().ok());
+  EXPECT_EQ(values(m->get_output(0).toTensor()), (std::vector<float>{4, 8}));
+  ASSERT_TRUE(m->set_input(1, IValue(int64_t{-1})).ok());
+  ASSERT_TRUE(m->execute().ok());
+  EXPECT_EQ(values(m->get_output(0).toTensor()), (std::vector<float>{0, 0}));
+}
+
+TEST(ProgramMethod, RefusesAMoveCallBetweenATensorAndANumber) {
+  // Kernel calls hold the address of x's Tensor: x must not become an Int, nor an Int a tensor.
+  for (bool into_tensor : {true, false}) {
+    ProgramBuilder b;
+    int x = b.plannedTensor(ScalarType::Float, {2}, 1, 0);
+    int out = b.plannedTensor(ScalarType::Float, {2}, 1, 16);
+    int three = b.intValue(3);
+    if (into_tensor) {
+      b.moveCall(three, x);
+    } else {
+      b.moveCall(x, three);
+    }
+    b.kernelCall(b.op("aten::add", "out"), {x, x, b.intValue(1), out, out}).inputs({x}).outputs({out}).bufferSizes({0, 32});
+    absl::StatusOr<Program> program = Program::loadFromBuffer(b.finish(), "move.pte");
+    ASSERT_TRUE(program.ok()) << program.status();
+    absl::StatusOr<Method> m = program->load_method("forward");
+    EXPECT_EQ(m.status().code(), absl::StatusCode::kInvalidArgument) << m.status();
+    EXPECT_THAT(std::string(m.status().message()),
+                HasSubstr(into_tensor ? "a MoveCall moves value 2 (int) into value 0 (Tensor); a tensor value can only"
+                                      : "a MoveCall moves value 0 (Tensor) into value 2 (int)"));
+  }
+}
+
 TEST(ProgramMethod, ReportsAKernelErrorAsAStatusNamingTheInstruction) {
   // aten::add.out with a Bool out tensor and Float inputs: the kernel refuses the cast.
   ProgramBuilder b;
