@@ -281,6 +281,16 @@ bool OperatorHandle::hasKernelForDispatchKey(DispatchKey key) const {
   return isRuntimeKey(key) && entry_->computedEntry(key).source != EntrySource::Missing;
 }
 
+std::optional<std::type_index> OperatorHandle::cppSignature() const {
+  return Dispatcher::singleton().cppSignature(*entry_);
+}
+
+std::optional<std::type_index> Dispatcher::cppSignature(const OperatorEntry& entry) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!entry.cppSignature()) return std::nullopt;
+  return entry.cppSignature()->signature.cpp_signature;
+}
+
 void OperatorHandle::checkTypedSignature(const InferredSignature& signature) const {
   Dispatcher::singleton().checkTypedSignature(*entry_, signature);
 }

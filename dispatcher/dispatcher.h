@@ -107,6 +107,7 @@ class Dispatcher {
   // Used by the missing-kernel entry and OperatorHandle; not for general use.
   std::string describeMissingKernel(const OperatorHandle& op, DispatchKeySet ks);
   void checkTypedSignature(OperatorEntry& entry, const InferredSignature& signature);
+  std::optional<std::type_index> cppSignature(const OperatorEntry& entry);
   std::string dumpComputedTable(const OperatorEntry& entry);
 
   ~Dispatcher();

@@ -13,7 +13,9 @@
 // registrations are gone (calls then raise the missing-kernel error).
 #pragma once
 
+#include <optional>
 #include <string>
+#include <typeindex>
 
 #include "switchyard/dispatcher/dispatch_key_extractor.h"
 #include "switchyard/dispatcher/infer_schema.h"
@@ -42,6 +44,12 @@ class OperatorHandle {
     checkTypedSignature(inferSignature<FuncType>());
     return TypedOperatorHandle<FuncType>(entry_);
   }
+
+  // The C++ signature the operator's unboxed kernels and typed accesses share (`typeid(FuncType)`),
+  // or nothing while none is recorded (an operator with only boxed kernels). A caller with an
+  // unboxed path for some signatures compares it with theirs before calling typed<>(), which would
+  // otherwise make its own FuncType the operator's signature (program/'s shaped kernel calls).
+  std::optional<std::type_index> cppSignature() const;
 
   // Takes its arguments from the end of the stack and leaves its results there.
   void callBoxed(Stack* stack) const {

@@ -94,7 +94,8 @@ absl::StatusOr<IValue> prepareArgument(const Argument& arg, const Type& type, IV
 absl::StatusOr<PreparedKernelCall> prepareKernelCall(OperatorHandle op, absl::Span<const int32_t> args,
                                                      std::vector<IValue>& values,
                                                      const std::vector<std::vector<int32_t>>& list_items,
-                                                     const std::vector<bool>& changing, const std::string& what) {
+                                                     const std::vector<bool>& changing, const std::string& what,
+                                                     CallShaping shaping) {
   const FunctionSchema& schema = op.schema();
   const size_t num_arguments = schema.arguments().size();
   const size_t num_returns = schema.returns().size();
@@ -147,10 +148,13 @@ absl::StatusOr<PreparedKernelCall> prepareKernelCall(OperatorHandle op, absl::Sp
     if (aliased >= 0 && target == args[static_cast<size_t>(aliased)]) continue;  // the out argument itself
     call.write_backs.push_back({static_cast<uint32_t>(r), static_cast<uint32_t>(target)});
   }
+  if (shaping == CallShaping::WhenPossible && call.refreshes.empty() && call.write_backs.empty()) {
+    call.shaped = shapeKernelCall(op, call.arguments);
+  }
   return call;
 }
 
-void runKernelCall(const PreparedKernelCall& call, Stack& stack, std::vector<IValue>& values) {
+void runBoxedKernelCall(const PreparedKernelCall& call, Stack& stack, std::vector<IValue>& values) {
   const size_t n = call.arguments.size();
   stack.resize(n);  // Nones, which own nothing: overwriting them below leaks nothing
   IValue* slots = stack.data();

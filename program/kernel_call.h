@@ -1,5 +1,7 @@
-// Internal to program/: one KernelCall instruction, prepared at load so that running it is a copy
-// of its arguments onto the stack and one boxed call through the dispatcher.
+// Internal to program/: one KernelCall instruction, prepared at load so that running it is one
+// typed call through the dispatcher when its operator has a call shape (See Note [A shaped kernel
+// call is one typed call through the dispatcher], kernel_call_shapes.h), and otherwise a copy of
+// its arguments onto the stack and one boxed call through the dispatcher.
 //
 // Note [Prepared kernel calls]
 // At load, each argument of a KernelCall is converted once, by the operator's schema, from the
@@ -22,11 +24,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "switchyard/dispatcher/operator_handle.h"
 #include "switchyard/ivalue/stack.h"
+#include "switchyard/program/kernel_call_shapes.h"
 
 namespace sy {
 namespace program_internal {
@@ -48,7 +53,13 @@ struct PreparedKernelCall {
   };
   std::vector<Refresh> refreshes;
   uint32_t num_results = 0;
+  // The same call as one typed dispatcher call, when its operator has a call shape; null to run
+  // it boxed (See Note [A shaped kernel call is one typed call through the dispatcher]).
+  std::unique_ptr<ShapedKernelCall> shaped;
 };
+
+// Whether prepareKernelCall may give a call a shape; tests compare a call run both ways.
+enum class CallShaping : uint8_t { WhenPossible, Never };
 
 // Prepares a call of `op` (which has a schema) with the method's values at `args` (the schema's
 // arguments, then its results: one value each, or one TensorList of them). `list_items[v]` holds
@@ -58,10 +69,12 @@ struct PreparedKernelCall {
 absl::StatusOr<PreparedKernelCall> prepareKernelCall(OperatorHandle op, absl::Span<const int32_t> args,
                                                      std::vector<IValue>& values,
                                                      const std::vector<std::vector<int32_t>>& list_items,
-                                                     const std::vector<bool>& changing, const std::string& what);
+                                                     const std::vector<bool>& changing, const std::string& what,
+                                                     CallShaping shaping = CallShaping::WhenPossible);
 
-// Runs a prepared call on `stack` (empty before and after). Kernel errors propagate as sy::Error.
-void runKernelCall(const PreparedKernelCall& call, Stack& stack, std::vector<IValue>& values);
+// Runs a prepared call boxed, on `stack` (empty before and after); a call with a shape runs as
+// `call.shaped->run()` instead, which execute() calls directly. Kernel errors propagate as sy::Error.
+void runBoxedKernelCall(const PreparedKernelCall& call, Stack& stack, std::vector<IValue>& values);
 
 }  // namespace program_internal
 }  // namespace sy

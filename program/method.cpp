@@ -1,9 +1,11 @@
 // Method: setting inputs, running instructions, reading outputs (see method.h).
 #include "switchyard/program/method.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "switchyard/ivalue/error.h"
+#include "switchyard/ivalue/macros.h"
 #include "switchyard/program/method_state.h"
 
 namespace sy {
@@ -95,39 +97,49 @@ const IValue& Method::get_output(size_t index) const {
 
 absl::Status Method::execute() {
   MethodState& m = *state_;
-  const size_t n = m.instructions.size();
-  size_t pc = 0;
+  // Walked by pointer, not index: one add per instruction (bench/README.md, "Programs").
+  const program_internal::Instruction* const begin = m.instructions.data();
+  const program_internal::Instruction* const end = begin + m.instructions.size();
+  const program_internal::Instruction* ins = begin;
   try {
-    while (pc < n) {
-      const program_internal::Instruction& ins = m.instructions[pc];
-      switch (ins.kind) {
+    while (ins != end) {
+      if (SY_LIKELY(ins->shaped_run != 0)) {
+        // Kernel calls with a shape: one typed dispatcher call each, and nothing else.
+        for (const program_internal::Instruction* const run_end = ins + ins->shaped_run; ins != run_end; ++ins) {
+          ins->shaped->run();
+        }
+        continue;
+      }
+      switch (ins->kind) {
         case InstructionKind::Kernel:
-          program_internal::runKernelCall(m.kernel_calls[ins.a], m.stack, m.values);
-          ++pc;
+          program_internal::runBoxedKernelCall(m.kernel_calls[ins->a], m.stack, m.values);
           break;
         case InstructionKind::Delegate: {
-          const program_internal::PreparedDelegateCall& call = m.delegate_calls[ins.a];
+          const program_internal::PreparedDelegateCall& call = m.delegate_calls[ins->a];
           for (const IValue& argument : call.arguments) m.stack.emplace_back(argument);
           callDelegateThroughDispatcher(call.frame, m.stack);
           m.stack.clear();
-          ++pc;
           break;
         }
         case InstructionKind::Move:
-          m.values[ins.b] = m.values[ins.a];
-          ++pc;
+          m.values[ins->b] = m.values[ins->a];
           break;
         case InstructionKind::JumpFalse:
-          pc = m.values[ins.a].toBool() ? pc + 1 : ins.b;
+          if (!m.values[ins->a].toBool()) {
+            // In range, as the loader checked; the min keeps that an invariant of this loop too.
+            ins = begin + std::min<size_t>(ins->b, static_cast<size_t>(end - begin));
+            continue;
+          }
           break;
         case InstructionKind::Free:
-          ++pc;
           break;
       }
+      ++ins;
     }
   } catch (const std::exception& e) {
     m.stack.clear();
-    return absl::InternalError(sy::str(m.where, ": ", m.instruction_names[pc], " failed: ", e.what()));
+    return absl::InternalError(
+        sy::str(m.where, ": ", m.instruction_names[static_cast<size_t>(ins - begin)], " failed: ", e.what()));
   }
   return absl::OkStatus();
 }

@@ -366,7 +366,8 @@ class MethodBuilder {
             absl::StatusOr<PreparedKernelCall> prepared = prepareKernelCall(op, args, state_->values, state_->list_items, changing, what);
             if (!prepared.ok()) return prepared.status();
             max_stack = std::max<size_t>(max_stack, std::max(prepared->arguments.size(), size_t{prepared->num_results}));
-            state_->instructions.push_back({InstructionKind::Kernel, static_cast<uint32_t>(state_->kernel_calls.size()), 0});
+            state_->instructions.push_back({InstructionKind::Kernel, static_cast<uint32_t>(state_->kernel_calls.size()), 0,
+                                            0, prepared->shaped.get()});
             state_->instruction_names.push_back(sy::str("instruction ", pc, " (", op.operator_name().toString(), ")",
                                                         sourceOf(*chain, pc - chain_start)));
             state_->kernel_calls.push_back(std::move(*prepared));
@@ -418,6 +419,11 @@ class MethodBuilder {
             break;
         }
       }
+    }
+    uint32_t shaped_run = 0;
+    for (auto it = state_->instructions.rbegin(); it != state_->instructions.rend(); ++it) {
+      shaped_run = it->shaped != nullptr ? shaped_run + 1 : 0;
+      it->shaped_run = shaped_run;
     }
     state_->stack.reserve(max_stack);
     return absl::OkStatus();

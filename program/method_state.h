@@ -24,6 +24,12 @@ struct Instruction {
   InstructionKind kind;
   uint32_t a;  // Kernel/Delegate: index into kernel_calls/delegate_calls; Move: from; JumpFalse: condition
   uint32_t b;  // Move: to; JumpFalse: destination
+  // How many instructions from this one on are kernel calls with a shape: execute() runs such a
+  // run as nothing but one `shaped->run()` each (See Note [A shaped kernel call is one typed call
+  // through the dispatcher]). 0 for any other instruction.
+  uint32_t shaped_run = 0;
+  // Kernel: kernel_calls[a].shaped; null for a boxed call.
+  const ShapedKernelCall* shaped = nullptr;
 };
 
 // A delegate's backend and the handle its init returned; destroyed exactly once, with the method.
