@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One command on a fresh Debian 12 machine: install what is missing, build, and run every test:
 #   1. the GoogleTest suites in a Release build (through ctest);
-#   2. every dispatch-overhead target, under callgrind (bench/README.md);
+#   2. every dispatch-overhead and program-runtime target, under callgrind (bench/README.md);
 #   3. a downstream project using find_package(switchyard), against the install and the build tree;
 #   4. the suites again under AddressSanitizer + UndefinedBehaviorSanitizer;
 #   5. the concurrency suites under ThreadSanitizer.
@@ -34,7 +34,7 @@ cmake --build build/release
 step "Release tests"
 run_ctest --test-dir build/release
 
-step "dispatch-overhead check under callgrind (instruction counts are deterministic)"
+step "dispatch-overhead and program checks under callgrind (instruction counts are deterministic)"
 python3 bench/overhead.py --binary build/release/bench/overhead_bench --callgrind-only --check
 
 step "install to build/install and build a find_package(switchyard) consumer"

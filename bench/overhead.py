@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""Runs the dispatch-overhead experiment and prints its tables (see bench/README.md).
+"""Runs the dispatch-overhead and program benchmarks and prints their tables (see bench/README.md).
 
 Every row runs in its own process, under Google Benchmark (ns per call, median of repetitions)
 and under callgrind (instructions per call: each column is run with two loop counts and the
-difference divided by the difference in calls, so start-up and warm-up cancel).
+difference divided by the difference in calls, so start-up and warm-up cancel). The program
+benchmark (program_bench, next to overhead_bench unless --program-binary says otherwise) is
+measured the same way, per executed instruction, and its method row also under memcheck, whose
+heap-allocation totals for two loop counts give the allocations per execute().
 
   bench/overhead.py --binary build/release/bench/overhead_bench          # full tables
   bench/overhead.py --binary ... --callgrind-only --check                 # targets only, exit 1 on a miss
@@ -11,6 +14,7 @@ difference divided by the difference in calls, so start-up and warm-up cancel).
 import argparse
 import concurrent.futures
 import json
+import os
 import re
 import subprocess
 import sys
@@ -30,15 +34,23 @@ TARGETS = [
 ]
 
 
-def callgrind_instructions(binary, row, column, iterations):
-    result = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--callgrind-out-file=/dev/null",
-         binary, f"--row={row}", f"--callgrind_column={column}", f"--iterations={iterations}"],
-        capture_output=True, text=True, check=True)
-    match = re.search(r"Collected : (\d+)", result.stderr)
+def run_under_valgrind(tool_args, command, pattern, what):
+    """Runs `command` under valgrind and returns (the integer `pattern` finds in its report, stdout)."""
+    result = subprocess.run(["valgrind"] + tool_args + command, capture_output=True, text=True, check=True)
+    match = re.search(pattern, result.stderr)
     if not match:
-        sys.exit(f"no callgrind total for {row} {column}:\n{result.stderr}")
-    return int(match.group(1))
+        sys.exit(f"no valgrind total for {what}:\n{result.stderr}")
+    return int(match.group(1).replace(",", "")), result.stdout
+
+
+def collected_instructions(command, what):
+    return run_under_valgrind(["--tool=callgrind", "--collect-atstart=no", "--callgrind-out-file=/dev/null"],
+                              command, r"Collected : (\d+)", what)
+
+
+def callgrind_instructions(binary, row, column, iterations):
+    command = [binary, f"--row={row}", f"--callgrind_column={column}", f"--iterations={iterations}"]
+    return collected_instructions(command, f"{row} {column}")[0]
 
 
 def instructions_per_call(binary, row, column):
@@ -72,6 +84,22 @@ def table(header, rows):
     line = lambda cells: "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths)) + " |"
     out = [line(header), "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
     return "\n".join(out + [line(r) for r in rows])
+
+
+def measure_program_times(binary, repetitions, min_time):
+    result = subprocess.run(
+        [binary, f"--benchmark_repetitions={repetitions}", "--benchmark_report_aggregates_only=true",
+         "--benchmark_format=json", f"--benchmark_min_time={min_time}"],
+        capture_output=True, text=True, check=True)
+    # program_bench counts executed instructions as items: ns per instruction from their rate.
+    return {bench["run_name"]: 1e9 / bench["items_per_second"]
+            for bench in json.loads(result.stdout)["benchmarks"] if bench.get("aggregate_name") == "median"}
+
+
+def print_program_times(times):
+    print("\nProgram benchmark, time per executed instruction (Google Benchmark, median):\n")
+    print(table(["row", "what", "time"],
+                [[row, PROGRAM_ROW_NAMES[row], f"{times[row]:.1f} ns"] for row in PROGRAM_ROWS if row in times]))
 
 
 def print_time_table(times, row_names=ROWS):
@@ -143,12 +171,82 @@ def evaluate_targets(counts):
     return results
 
 
+# ---- The program benchmark (bench/program_bench.cpp) -----------------------------------------
+
+PROGRAM_ROWS = ["direct", "dispatcher", "method"]
+PROGRAM_ROW_NAMES = {
+    "direct": "add.out kernel called directly (the floor)",
+    "dispatcher": "through the dispatcher (sy::ops::add_out)",
+    "method": "through Method::execute()",
+}
+# Memcheck runs about 30 times slower than the program: fewer executions suffice to count.
+ALLOCATION_LOOP_COUNTS = (100, 300)
+# (id, description, row, reference row, limit): instructions per executed instruction.
+PROGRAM_TARGETS = [
+    ("program", "Method::execute() minus the direct kernel call, per executed add.out instruction", "method", "direct",
+     30),
+]
+
+
+def program_instructions_per_instruction(binary, row):
+    counts = []
+    for iterations in LOOP_COUNTS:
+        total, stdout = collected_instructions([binary, f"--row={row}", f"--iterations={iterations}"], f"program {row}")
+        match = re.search(r"instructions_per_run=(\d+)", stdout)
+        if not match:
+            sys.exit(f"program_bench --row={row} did not say how many instructions a run executes:\n{stdout}")
+        counts.append((total, int(match.group(1))))
+    (low, per_run), (high, _) = counts
+    return (high - low) / ((LOOP_COUNTS[1] - LOOP_COUNTS[0]) * per_run)
+
+
+def allocations_per_execute(binary):
+    totals = [run_under_valgrind(["--tool=memcheck", "--leak-check=no"],
+                                 [binary, "--row=method", f"--iterations={n}"],
+                                 r"total heap usage: ([\d,]+) allocs", "program method under memcheck")[0]
+              for n in ALLOCATION_LOOP_COUNTS]
+    return (totals[1] - totals[0]) / (ALLOCATION_LOOP_COUNTS[1] - ALLOCATION_LOOP_COUNTS[0])
+
+
+def measure_program(binary, jobs):
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        allocations = pool.submit(allocations_per_execute, binary)
+        counts = dict(zip(PROGRAM_ROWS, pool.map(lambda row: program_instructions_per_instruction(binary, row),
+                                                 PROGRAM_ROWS)))
+        return counts, allocations.result()
+
+
+def print_program_tables(counts, allocations):
+    print("\nProgram benchmark: a chain of aten::add.out calls on 4-element Float tensors, "
+          "instructions per executed instruction (callgrind):\n")
+    print(table(["row", "what", "instructions", "over direct"],
+                [[row, PROGRAM_ROW_NAMES[row], f"{counts[row]:.1f}", f"{counts[row] - counts['direct']:+.1f}"]
+                 for row in PROGRAM_ROWS]))
+    print(f"\nHeap allocations per execute() (memcheck): {allocations:g}")
+
+
+def evaluate_program_targets(counts, allocations):
+    results = []
+    for target_id, description, row, reference, limit in PROGRAM_TARGETS:
+        extra = counts[row] - counts[reference]
+        results.append((target_id, description, f"{extra:+.1f}", limit, extra <= limit))
+    results.append(("program_allocations", "heap allocations per Method::execute() (exactly 0)", f"{allocations:g}", 0,
+                    allocations == 0))
+    print("\nProgram targets:\n")
+    print(table(["target", "what", "measured", "limit", "result"],
+                [[t, d, m, l, "met" if ok else "MISSED"] for t, d, m, l, ok in results]))
+    return results
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", required=True, help="path to overhead_bench")
     parser.add_argument("--callgrind-only", action="store_true", help="skip the Google Benchmark timings")
     parser.add_argument("--check", action="store_true", help="exit 1 when an enforced target is missed")
-    parser.add_argument("--enforce", default=",".join(t[0] for t in TARGETS),
+    parser.add_argument("--program-binary",
+                        help="path to program_bench (default: next to --binary); measured and enforced with the rest")
+    parser.add_argument("--enforce", default=",".join([t[0] for t in TARGETS] + [t[0] for t in PROGRAM_TARGETS] +
+                                                      ["program_allocations"]),
                         help="comma-separated target ids that --check enforces (default: all)")
     parser.add_argument("--jobs", type=int, default=2, help="callgrind runs in parallel")
     parser.add_argument("--torch-binary", help="path to torch_overhead_bench (-DSWITCHYARD_BENCH_LIBTORCH=ON)")
@@ -156,9 +254,14 @@ def main():
     parser.add_argument("--min-time", default="0.2")
     args = parser.parse_args()
 
+    program_binary = args.program_binary or os.path.join(os.path.dirname(args.binary), "program_bench")
+    if not os.path.exists(program_binary):
+        sys.exit(f"{program_binary} does not exist: build the program_bench target (or pass --program-binary)")
+
     counts = measure_instructions(args.binary, args.jobs)
     if not args.callgrind_only:
         print_time_table(measure_times(args.binary, args.repetitions, args.min_time))
+        print_program_times(measure_program_times(program_binary, args.repetitions, args.min_time))
     print_instruction_tables(counts)
     if args.torch_binary:
         torch_counts = measure_instructions(args.torch_binary, args.jobs, TORCH_ROWS, TORCH_COLUMNS)
@@ -168,6 +271,9 @@ def main():
                              TORCH_TIME_ROWS)
         print_torch_comparison(counts, torch_counts)
     results = evaluate_targets(counts)
+    program_counts, allocations = measure_program(program_binary, args.jobs)
+    print_program_tables(program_counts, allocations)
+    results += evaluate_program_targets(program_counts, allocations)
     if args.check:
         enforced = set(args.enforce.split(","))
         missed = [t for t, _, _, _, ok in results if t in enforced and not ok]
