@@ -99,6 +99,25 @@ std::optional<IValue> fitDefault(const Type& type, const SchemaLiteral& literal)
   return std::nullopt;
 }
 
+int64_t expandedDefaultSize(const Type& type, const SchemaLiteral& literal, int64_t limit) {
+  if (type.kind() == TypeKind::Optional) return expandedDefaultSize(*type.element(), literal, limit);
+  if (type.kind() != TypeKind::List || literal.kind == SchemaLiteral::Kind::None) return 1;
+  if (literal.kind == SchemaLiteral::Kind::List) {
+    // Written out: bounded by the schema's length, but summed anyway so nesting cannot multiply.
+    int64_t total = 0;
+    for (const SchemaLiteral& item : literal.elements) {
+      total += expandedDefaultSize(*type.element(), item, limit);
+      if (total > limit) return total;
+    }
+    return total;
+  }
+  // A scalar repeated over a fixed size (a list without one does not take a scalar).
+  const int64_t repeats = type.fixedSize().value_or(1);
+  const int64_t each = expandedDefaultSize(*type.element(), literal, limit);
+  // Both factors are at most limit + 1 here, so the check cannot overflow.
+  return each > limit / repeats ? limit + 1 : repeats * each;
+}
+
 std::string acceptedSpellings(const Type& type) {
   const TypeKind kind = withoutContainers(type).kind();
   std::string names;

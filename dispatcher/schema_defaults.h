@@ -26,6 +26,11 @@ struct SchemaLiteral {
 // The IValue `literal` denotes as a default of `type`, or nullopt when it does not fit.
 std::optional<IValue> fitDefault(const Type& type, const SchemaLiteral& literal);
 
+// How many scalars fitDefault(type, literal) would build, or some number above `limit` once it
+// exceeds it (a scalar repeated over nested fixed-size lists
+// multiplies: `int[64][64][64][64] x=0` would be 16 million values).
+int64_t expandedDefaultSize(const Type& type, const SchemaLiteral& literal, int64_t limit);
+
 // " (expected one of: ...)" for enum-like types, so a misspelt default is easy to fix; else "".
 std::string acceptedSpellings(const Type& type);
 

@@ -26,8 +26,10 @@ using Tok = detail::SchemaTokenKind;
 
 constexpr size_t kMaxArguments = 64;
 // Bounds that keep hostile input from exhausting the stack or memory.
-constexpr int kMaxListNesting = 16;
+constexpr int kMaxListNesting = 16;  // of default value lists, and of '[]' and '?' on a type
 constexpr int64_t kMaxFixedListSize = 1024;
+// Elements of a default once a scalar is repeated over fixed-size lists (`int[64][64] x=0`).
+constexpr int64_t kMaxExpandedDefault = 4096;
 
 std::optional<TypeKind> leafTypeNamed(std::string_view name) {
   static constexpr std::pair<std::string_view, TypeKind> kLeaves[] = {
@@ -168,8 +170,13 @@ class SchemaParser {
     if (!leaf) fail(leaf_token.offset, str("unknown type '", leaf_token.text, "'"));
     TypePtr type = Type::get(*leaf);
     *alias = parseAliasAnnotation(leaf_token);
-    while (true) {
+    for (int depth = 0;; ++depth) {
       const SchemaToken& suffix = lexer_.peek();
+      if ((suffix.kind == Tok::Question || suffix.kind == Tok::LeftBracket) && depth == kMaxListNesting) {
+        // Types are printed, compared and destroyed recursively: bound them as default lists are.
+        fail(suffix.offset, str("type '", type->str(), "' is nested too deeply (at most ", kMaxListNesting,
+                                " '[]' and '?' suffixes)"));
+      }
       if (suffix.kind == Tok::Question) {
         if (type->kind() == TypeKind::Optional) fail(suffix.offset, str("type '", type->str(), "' is already optional"));
         lexer_.next();
@@ -220,9 +227,13 @@ class SchemaParser {
   IValue parseDefault(const Type& type) {
     const size_t begin = lexer_.peek().offset;
     const SchemaLiteral literal = parseLiteral(/*depth=*/0);
+    const std::string_view written = lexer_.schema().substr(begin, lexer_.endOfLastToken() - begin);
+    if (detail::expandedDefaultSize(type, literal, kMaxExpandedDefault) > kMaxExpandedDefault) {
+      fail(begin, str("default value ", written, " of type ", type.str(), " expands to more than ", kMaxExpandedDefault,
+                      " elements; write the list out or declare fewer elements"));
+    }
     std::optional<IValue> value = detail::fitDefault(type, literal);
     if (!value) {
-      const std::string_view written = lexer_.schema().substr(begin, lexer_.endOfLastToken() - begin);
       fail(begin, str("default value ", written, " does not fit type ", type.str(), detail::acceptedSpellings(type)));
     }
     return std::move(*value);
