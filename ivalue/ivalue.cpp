@@ -1,5 +1,6 @@
 #include "switchyard/ivalue/ivalue.h"
 
+#include <algorithm>
 #include <ostream>
 
 #include "absl/strings/str_join.h"
@@ -14,7 +15,21 @@ IValue::IValue(Scalar s) noexcept : IValue() {
   }
 }
 
-IValue::IValue(std::vector<IValue> v) : IValue(Tag::GenericList, new ListImpl<IValue>(std::move(v))) {}
+IValue::IValue(std::vector<IValue> v) : IValue() {
+  const uint32_t depth = nestingDepthOf(v);
+  *this = IValue(Tag::GenericList, new ListImpl<IValue>(std::move(v), depth));
+}
+
+uint32_t IValue::nestingDepthOf(const std::vector<IValue>& elements) {
+  uint32_t deepest = 0;
+  for (const IValue& e : elements) {
+    if (e.tag() == Tag::GenericList) deepest = std::max(deepest, static_cast<ListImpl<IValue>*>(e.payload_.as_intrusive)->depth);
+    if (e.tag() == Tag::Tuple) deepest = std::max(deepest, static_cast<TupleImpl*>(e.payload_.as_intrusive)->depth);
+  }
+  SY_CHECK(deepest < kMaxIValueNesting, "a list or tuple nested ", deepest + 1, " levels deep is too deep (at most ",
+           kMaxIValueNesting, "); comparing, printing and destroying values recurse that deep");
+  return deepest + 1;
+}
 
 void IValue::takeOwnership() {
   // See Note [Borrowed IValues]: a borrowed tensor becomes a reference of the slot's own, a borrowed
@@ -30,7 +45,8 @@ void IValue::takeOwnership() {
 }
 
 IValue IValue::tuple(std::vector<IValue> elements) {
-  return IValue(Tag::Tuple, new TupleImpl(std::move(elements)));
+  const uint32_t depth = nestingDepthOf(elements);
+  return IValue(Tag::Tuple, new TupleImpl(std::move(elements), depth));
 }
 
 const std::vector<IValue>& IValue::toList() const { return heap<ListImpl<IValue>>(Tag::GenericList)->elements; }

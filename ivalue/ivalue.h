@@ -79,6 +79,20 @@ struct ListImpl final : IntrusiveTarget {
   std::vector<T> elements;
 };
 
+// Note [Generic lists and tuples are nested at most 1000 deep]
+// Comparing, printing and destroying an IValue recurse into the lists and tuples it holds, so the
+// depth of that nesting is bounded where a list or tuple is built: each records its depth (one
+// more than its deepest element's), and building one deeper than kMaxIValueNesting raises. Their
+// elements cannot be replaced afterwards, so the recorded depth stays true.
+inline constexpr uint32_t kMaxIValueNesting = 1000;
+
+template <>
+struct ListImpl<IValue> final : IntrusiveTarget {
+  ListImpl(std::vector<IValue> v, uint32_t d) : elements(std::move(v)), depth(d) {}
+  std::vector<IValue> elements;
+  uint32_t depth;
+};
+
 // Int lists are what boxed calls carry most (sizes, dims, strides): short ones are stored in the
 // list object itself, so boxing one costs a single allocation.
 template <>
@@ -431,6 +445,9 @@ class IValue {
   }
   [[noreturn]] void throwWrongTag(Tag expected) const;
   [[noreturn]] static void throwIntListTooLongToBorrow(size_t size);
+  // Note [Generic lists and tuples are nested at most 1000 deep]: the depth of a list or tuple of
+  // `elements`, checked against the bound.
+  static uint32_t nestingDepthOf(const std::vector<IValue>& elements);
   template <class T>
   T* heap(Tag t) const {
     expect(t);
@@ -514,8 +531,9 @@ struct IValueTo<std::optional<T>> {
 };
 
 struct TupleImpl final : IntrusiveTarget {
-  explicit TupleImpl(std::vector<IValue> v) : elements(std::move(v)) {}
+  TupleImpl(std::vector<IValue> v, uint32_t d) : elements(std::move(v)), depth(d) {}
   std::vector<IValue> elements;
+  uint32_t depth;  // Note [Generic lists and tuples are nested at most 1000 deep]
 };
 
 }  // namespace sy
