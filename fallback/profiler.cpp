@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <mutex>
+#include <optional>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_format.h"
 #include "switchyard/dispatcher/library.h"
 #include "tsl/robin_map.h"
@@ -14,51 +17,91 @@ struct Profile::State {
     int64_t start_ns;
     int64_t children_ns;
   };
-  tsl::robin_map<std::string, OperatorProfile> by_name;
-  std::vector<Frame> open_frames;  // the operators currently running, innermost last
-  State* previous = nullptr;       // a Profile started inside another on the same thread
+  std::mutex mutex;                // taken by the profiled thread per call and by stop()
+  bool running = true;             // under `mutex`
+  tsl::robin_map<std::string, OperatorProfile> by_name;  // under `mutex`
+  std::vector<Frame> open_frames;  // the operators currently running, innermost last (under `mutex`)
 };
 
 namespace {
 
-thread_local Profile::State* active_profile = nullptr;
+using StatePtr = std::shared_ptr<Profile::State>;
 
 int64_t nowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
 
-// Pops the frame even when the operator throws, so a failed call still counts and nesting stays right.
+bool isRunning(Profile::State& state) {
+  std::lock_guard<std::mutex> lock(state.mutex);
+  return state.running;
+}
+
+// The Profiles running on this thread, oldest first, and the Profiler key while there are any
+// (Note [Profiles on a thread are independent]).
+class ThreadProfiles {
+ public:
+  void start(StatePtr state) {
+    running_.push_back(std::move(state));
+    if (!key_) key_.emplace(DispatchKey::Profiler);
+  }
+  // Forgets `state` (when given) and every Profile stopped elsewhere; drops the key with the last.
+  void prune(const Profile::State* state) {
+    running_.erase(std::remove_if(running_.begin(), running_.end(),
+                                  [&](const StatePtr& s) { return s.get() == state || !isRunning(*s); }),
+                   running_.end());
+    if (running_.empty()) key_.reset();
+  }
+  const std::vector<StatePtr>& running() const { return running_; }
+
+ private:
+  std::vector<StatePtr> running_;
+  std::optional<IncludeDispatchKeyGuard> key_;
+};
+
+ThreadProfiles& threadProfiles() {
+  thread_local ThreadProfiles profiles;
+  return profiles;
+}
+
+// Opens a frame in every Profile running when the call starts, and closes it in each that still
+// runs when the call ends, even when the operator throws, so a failed call still counts.
 class FrameScope {
  public:
-  FrameScope(Profile::State& state, const OperatorName& name) : state_(state), name_(name) {
-    state_.open_frames.push_back({nowNs(), 0});
+  FrameScope(const std::vector<StatePtr>& profiles, const OperatorName& name) : name_(name) {
+    for (const StatePtr& state : profiles) {
+      std::lock_guard<std::mutex> lock(state->mutex);
+      if (!state->running) continue;
+      state->open_frames.push_back({nowNs(), 0});
+      open_in_.push_back(state);
+    }
   }
   ~FrameScope() {
-    const Profile::State::Frame frame = state_.open_frames.back();
-    state_.open_frames.pop_back();
-    const int64_t total = nowNs() - frame.start_ns;
-    if (!state_.open_frames.empty()) state_.open_frames.back().children_ns += total;
-    OperatorProfile& entry = state_.by_name[name_.toString()];
-    if (entry.name.empty()) entry.name = name_.toString();
-    entry.count += 1;
-    entry.total_ns += total;
-    entry.self_ns += total - frame.children_ns;
+    const int64_t end = nowNs();
+    for (const StatePtr& state : open_in_) {
+      std::lock_guard<std::mutex> lock(state->mutex);
+      if (!state->running) continue;  // stopped during the call: its report is final
+      const Profile::State::Frame frame = state->open_frames.back();
+      state->open_frames.pop_back();
+      const int64_t total = end - frame.start_ns;
+      if (!state->open_frames.empty()) state->open_frames.back().children_ns += total;
+      OperatorProfile& entry = state->by_name[name_.toString()];
+      if (entry.name.empty()) entry.name = name_.toString();
+      entry.count += 1;
+      entry.total_ns += total;
+      entry.self_ns += total - frame.children_ns;
+    }
   }
 
  private:
-  Profile::State& state_;
   const OperatorName& name_;
+  absl::InlinedVector<StatePtr, 2> open_in_;
 };
 
 void profilerFallback(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
-  Profile::State* state = active_profile;
-  if (state == nullptr) {
-    // The key was included by someone else's guard; behave like a fallthrough.
-    op.redispatchBoxed(ks.remove(DispatchKey::Profiler), stack);
-    return;
-  }
-  FrameScope frame(*state, op.operator_name());
+  ThreadProfiles& profiles = threadProfiles();
+  profiles.prune(nullptr);
+  FrameScope frame(profiles.running(), op.operator_name());
   op.redispatchBoxed(ks.remove(DispatchKey::Profiler), stack);
 }
 
@@ -66,21 +109,19 @@ void profilerFallback(const OperatorHandle& op, DispatchKeySet ks, Stack* stack)
 
 SY_LIBRARY_IMPL(_, Profiler, m) { m.fallback(CppFunction::makeFromBoxedFunction<&profilerFallback>()); }
 
-Profile::Profile() : state_(std::make_unique<State>()) {
-  state_->previous = active_profile;
-  active_profile = state_.get();
-  guard_ = std::make_unique<IncludeDispatchKeyGuard>(DispatchKey::Profiler);
-}
+Profile::Profile() : state_(std::make_shared<State>()) { threadProfiles().start(state_); }
 
 Profile::~Profile() { stop(); }
 
 ProfileReport Profile::stop() {
-  if (guard_) {
-    guard_.reset();
-    active_profile = state_->previous;
-  }
   std::vector<OperatorProfile> operators;
-  for (const auto& [name, profile] : state_->by_name) operators.push_back(profile);
+  {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    state_->running = false;
+    for (const auto& [name, profile] : state_->by_name) operators.push_back(profile);
+  }
+  // On the profiled thread, forget it now; any other thread leaves that to the profiled one.
+  threadProfiles().prune(state_.get());
   std::sort(operators.begin(), operators.end(), [](const OperatorProfile& a, const OperatorProfile& b) {
     return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;
   });

@@ -7,6 +7,14 @@
 // Nested calls are attributed to their caller: a functional `aten::acos` that allocates through
 // `aten::empty` shows both, and acos's self time excludes the time spent in empty.
 //
+// Note [Profiles on a thread are independent]
+// A Profile records the operators its thread calls while it runs. Several may run on one thread
+// at once: each records every call made while it runs (an outer one also sees the calls made
+// while an inner one runs), and they may stop in any order. A Profile may also be stopped (or
+// destroyed) on another thread: it stops recording at once, and the thread that started it drops
+// the Profiler key at its next call, when it finds no running Profile left. A Profile's data is
+// guarded by its own mutex, which only the thread it profiles and a stopping thread ever take.
+//
 // Note [The profiler costs nothing when off]
 // A Profile adds the Profiler key to its thread's included set and removes it when it stops. No
 // tensor carries that key, so when no Profile is active, no call's key set contains it and the
@@ -54,11 +62,11 @@ class Profile {
   // Stops profiling (if still running) and returns what was collected.
   ProfileReport stop();
 
-  struct State;  // what a running Profile has collected (defined in profiler.cpp)
+  struct State;  // what a Profile has collected (defined in profiler.cpp)
 
  private:
-  std::unique_ptr<State> state_;
-  std::unique_ptr<IncludeDispatchKeyGuard> guard_;
+  // Shared with the profiled thread's list of running Profiles (Note [Profiles on a thread are independent]).
+  std::shared_ptr<State> state_;
 };
 
 }  // namespace sy

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <future>
+#include <memory>
 #include <thread>
 
 #include "switchyard/fallback/profiler.h"
@@ -89,7 +91,7 @@ TEST(Profiler, OtherThreadsAreNotProfiled) {
   EXPECT_EQ(profile.stop().find("aten::sin"), nullptr);
 }
 
-TEST(Profiler, InnerProfileTakesOverUntilItStops) {
+TEST(Profiler, NestedProfilesBothSeeTheCallsMadeWhileBothRun) {
   sy::Profile outer;
   sy::ops::sin(sy::zeros({2}));
   {
@@ -102,7 +104,54 @@ TEST(Profiler, InnerProfileTakesOverUntilItStops) {
   sy::ops::sin(sy::zeros({2}));
   sy::ProfileReport outer_report = outer.stop();
   EXPECT_EQ(outer_report.find("aten::sin")->count, 2);
-  EXPECT_EQ(outer_report.find("aten::acos"), nullptr);
+  EXPECT_EQ(outer_report.find("aten::acos")->count, 1);
+}
+
+TEST(Profiler, ProfilesStoppedOutOfOrderKeepTheRestRunning) {
+  auto a = std::make_unique<sy::Profile>();
+  auto b = std::make_unique<sy::Profile>();
+  a.reset();
+  auto d = std::make_unique<sy::Profile>();
+  sy::ops::sin(sy::zeros({2}));
+  sy::ProfileReport b_report = b->stop();
+  b.reset();
+  sy::ops::acos(sy::zeros({2}));  // only d is running now
+  EXPECT_TRUE(sy::localDispatchKeySet().includedSet().has(DispatchKey::Profiler));
+  sy::ProfileReport d_report = d->stop();
+  EXPECT_FALSE(sy::localDispatchKeySet().includedSet().has(DispatchKey::Profiler));
+  EXPECT_EQ(b_report.find("aten::sin")->count, 1);
+  EXPECT_EQ(b_report.find("aten::acos"), nullptr);
+  EXPECT_EQ(d_report.find("aten::sin")->count, 1);
+  EXPECT_EQ(d_report.find("aten::acos")->count, 1);
+  d.reset();
+  sy::ops::sin(sy::zeros({2}));  // no profile left: nothing recorded anywhere, nothing dangling
+}
+
+TEST(Profiler, AProfileStoppedOnAnotherThreadStopsRecordingAndReleasesTheKey) {
+  auto profile = std::make_unique<sy::Profile>();
+  sy::ops::sin(sy::zeros({2}));
+  sy::ProfileReport report = std::async(std::launch::async, [&] {
+                               sy::ProfileReport r = profile->stop();
+                               profile.reset();
+                               return r;
+                             }).get();
+  EXPECT_EQ(report.find("aten::sin")->count, 1);
+  sy::ops::sin(sy::zeros({2}));  // the starting thread notices the profile is gone
+  EXPECT_FALSE(sy::localDispatchKeySet().includedSet().has(DispatchKey::Profiler));
+}
+
+TEST(Profiler, AProfileStoppedInsideAProfiledCallIsSafe) {
+  auto profile = std::make_unique<sy::Profile>();
+  sy::Library stopper(sy::Library::IMPL, "_", DispatchKey::PrivateUse3);
+  stopper.fallback(sy::CppFunction::makeFromBoxedLambda(
+      [&](const sy::OperatorHandle& op, sy::DispatchKeySet ks, sy::Stack* stack) {
+        profile.reset();
+        op.redispatchBoxed(ks.remove(DispatchKey::PrivateUse3), stack);
+      }));
+  Tensor x = sy::zeros({1});
+  x.unsafeGetTensorImpl()->set_key_set({DispatchKey::CPU, DispatchKey::PrivateUse3});
+  sy::ops::sin(x);
+  EXPECT_FALSE(sy::localDispatchKeySet().includedSet().has(DispatchKey::Profiler));
 }
 
 TEST(Profiler, TableListsOperatorsWithTheirCounts) {
