@@ -78,6 +78,18 @@ void throwReboundOutArgument(const BridgedCall& call, size_t return_index, int a
            "tensor, not rebind it to a new TensorImpl.");
 }
 
+void throwReturnTypeError(const BridgedCall& call, const IValue& result, size_t return_index, const char* what) {
+  const OperatorHandle& op = *call.op;
+  std::string expected = "the C++ return type";
+  if (op.hasSchema() && return_index < op.schema().returns().size()) {
+    expected = op.schema().returns()[return_index].type->str();
+  }
+  SY_ERROR("the boxed kernel for ", opName(op), " on dispatch key ", call.ks.highestPriorityTypeId(),
+           " returned a value of the wrong type: return ", return_index, " must be ", expected,
+           " but the kernel left a value of type ", result.typeName(), *what != '\0' ? str(" (", what, ")") : "",
+           op.hasSchema() ? str("; schema: ", op.schema().toString()) : std::string());
+}
+
 int aliasedArgumentOfReturn(const OperatorHandle& op, size_t return_index) {
   const FunctionSchema& schema = op.schema();
   return return_index < schema.returns().size() ? schema.aliasedArgumentOfReturn(return_index) : -1;

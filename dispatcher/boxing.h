@@ -154,6 +154,9 @@ constexpr size_t numReturns() {
                                          const std::string& what);
 [[noreturn]] void throwWrongNumberOfReturns(const BridgedCall& call, size_t expected, size_t actual);
 [[noreturn]] void throwReboundOutArgument(const BridgedCall& call, size_t return_index, int argument_index);
+// Return `return_index` is not of the type the caller takes: names the operator, the key and both types.
+[[noreturn]] void throwReturnTypeError(const BridgedCall& call, const IValue& result, size_t return_index,
+                                       const char* what);
 // Index of the argument that return `i` aliases (the out/in-place tensor), or -1.
 int aliasedArgumentOfReturn(const OperatorHandle& op, size_t return_index);
 
@@ -327,13 +330,16 @@ const Tensor* tensorAddress(const T& arg) {
 }
 
 // Pops one return value of C++ type R from stack slot `index`. kPositionalOut is the argument a
-// `Tensor&` return without an alias annotation is, or -1.
+// `Tensor&` return without an alias annotation is, or -1. A value of the wrong type raises an error
+// naming the operator and key; the check is the tag test the value's accessor makes anyway, and
+// the message is built out of line.
 template <class R, int kSoleOut, int kPositionalOut = -1>
 struct ReturnPopper {
   static R pop(const BridgedCall& call, IValue& slot, size_t index, const Tensor* const* tensor_args) {
     using Decayed = std::decay_t<R>;
     if constexpr (std::is_reference_v<R> && std::is_same_v<Decayed, Tensor>) {
       // See Note [Out arguments come back as the caller's own object]
+      if (SY_UNLIKELY(!slot.isTensor())) throwReturnTypeError(call, slot, index, "");
       int arg = kSoleOut >= 0 ? kSoleOut : aliasedArgumentOfReturn(*call.op, index);
       if (arg < 0) arg = kPositionalOut;
       const Tensor* original = arg >= 0 ? tensor_args[arg] : nullptr;
@@ -345,13 +351,18 @@ struct ReturnPopper {
       }
       return const_cast<Tensor&>(*original);
     } else {
-      return static_cast<Decayed>(IValueToArg<Decayed>::get(slot));
+      try {
+        return static_cast<Decayed>(IValueToArg<Decayed>::get(slot));
+      } catch (const Error& e) {
+        throwReturnTypeError(call, slot, index, e.what());
+      }
     }
   }
 };
 template <int kSoleOut, int kPositionalOut>
 struct ReturnPopper<Tensor, kSoleOut, kPositionalOut> {
-  static Tensor pop(const BridgedCall&, IValue& slot, size_t, const Tensor* const*) {
+  static Tensor pop(const BridgedCall& call, IValue& slot, size_t index, const Tensor* const*) {
+    if (__builtin_expect(!slot.isTensor(), 0)) throwReturnTypeError(call, slot, index, "");
     return std::move(slot).toTensor();
   }
 };
@@ -367,6 +378,15 @@ Ret popReturns(const BridgedCall& call, IValue* results, const Tensor* const* te
                             (kFirstPositionalOut >= 0 ? kFirstPositionalOut + static_cast<int>(I) : -1)>::pop(
         call, results[I], I, tensor_args)...);
   }
+}
+
+// The results a kernel left in an unusual form (a tensor borrowed or of the wrong type, an out
+// argument not handed back as itself): out of line, so the common case stays small enough to inline.
+template <class Ret, int kSoleOut, int kFirstPositionalOut, class... Args>
+__attribute__((noinline)) Ret popUnusualReturns(const BridgedCall& call, IValue* results, Args&... args) {
+  const Tensor* tensor_args[] = {tensorAddress(args)..., nullptr};
+  return popReturns<Ret, kSoleOut, kFirstPositionalOut>(call, results, tensor_args,
+                                                        std::make_index_sequence<numReturns<Ret>()>{});
 }
 
 template <class Ret, class... Args>
@@ -402,13 +422,17 @@ Ret callBoxedWithUnboxedArguments(void (*boxed)(OperatorKernel*, const OperatorH
         return out;
       }
     }
-    const Tensor* tensor_args[] = {tensorAddress(args)..., nullptr};
     constexpr int kFirstPositionalOut = firstOfTrailingMutableTensorParameters<kNumReturns, Args...>();
-    Ret result = popReturns<Ret, kSoleOut, kFirstPositionalOut>(call, results, tensor_args,
-                                                                std::make_index_sequence<kNumReturns>{});
-    // A tensor moved out of its slot leaves None or a borrow behind: nothing to destroy.
-    if constexpr (std::is_same_v<Ret, Tensor>) stack.forgetAll();
-    return result;
+    if constexpr (std::is_same_v<Ret, Tensor> || (std::is_same_v<Ret, Tensor&> && kSoleOut >= 0)) {
+      Ret result = popUnusualReturns<Ret, kSoleOut, kFirstPositionalOut>(call, results, args...);
+      // A tensor moved out of its slot leaves None or a borrow behind: nothing to destroy.
+      if constexpr (std::is_same_v<Ret, Tensor>) stack.forgetAll();
+      return result;
+    } else {
+      const Tensor* tensor_args[] = {tensorAddress(args)..., nullptr};
+      return popReturns<Ret, kSoleOut, kFirstPositionalOut>(call, results, tensor_args,
+                                                            std::make_index_sequence<kNumReturns>{});
+    }
   }
 }
 

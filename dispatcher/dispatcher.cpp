@@ -136,6 +136,7 @@ RegistrationHandle Dispatcher::registerDef(FunctionSchema schema, SourceLocation
   return RegistrationHandle([this, e] {
     std::lock_guard<std::mutex> lock(mutex_);
     retire(e->clearSchema());
+    if (!e->hasAnyKernel()) e->forgetKernelSignature();  // Note [The C++ signature goes with the last registration]
   });
 }
 
@@ -175,6 +176,7 @@ RegistrationHandle Dispatcher::registerImpl(const OperatorName& name, DispatchKe
     AnnotatedKernelPtr removed = e->eraseKernel(key, position);
     e->updateDispatchTable(state_->backend_fallbacks);
     retire(std::move(removed));
+    if (!e->hasSchema() && !e->hasAnyKernel()) e->forgetKernelSignature();
   });
 }
 
@@ -252,6 +254,7 @@ void Dispatcher::recordCppSignature(OperatorEntry& entry, const InferredSignatur
              recorded->site, "\n", "  accessed/called as: ", signature.cpp_signature_name);
   }
   if (!recorded) entry.setCppSignature({signature, site});
+  entry.pinTypedSignature({signature, site});
 }
 
 OperatorHandle Dispatcher::operatorHandleFor(const OperatorName& name) {

@@ -24,6 +24,17 @@ std::string InferredSignature::str() const {
   return out + ")";
 }
 
+namespace {
+bool hasAliasAnnotations(const FunctionSchema& schema) {
+  for (const auto* list : {&schema.arguments(), &schema.returns()}) {
+    for (const Argument& a : *list) {
+      if (a.alias_info) return true;
+    }
+  }
+  return false;
+}
+}  // namespace
+
 std::optional<std::string> findSignatureMismatch(const FunctionSchema& schema, const InferredSignature& inferred) {
   const auto& args = schema.arguments();
   if (args.size() != inferred.arguments.size()) {
@@ -43,6 +54,16 @@ std::optional<std::string> findSignatureMismatch(const FunctionSchema& schema, c
     if (!inferred.returns[i]->matches(*rets[i].type)) {
       return str("return ", i, " has type ", rets[i].type->str(), " in the schema but ", inferred.returns[i]->str(),
                  " in the C++ signature");
+    }
+    // A reference can only be the caller's own argument handed back (Note [Out arguments come back
+    // as the caller's own object]); in a schema with alias annotations, a return that aliases no
+    // written argument is a new value. (A schema without any, such as one inferred from a C++
+    // signature, follows PyTorch's convention that Tensor& returns are the trailing arguments.)
+    if (inferred.returns_reference[i] && schema.aliasedArgumentOfReturn(i) < 0 && hasAliasAnnotations(schema)) {
+      return str("return ", i, " is a reference (", inferred.returns[i]->str(),
+                 "&) in the C++ signature, but the schema's return ", rets[i].type->str(),
+                 " aliases no written argument; return it by value, or annotate the schema as an out or in-place "
+                 "operator (Tensor(a!))");
     }
   }
   return std::nullopt;

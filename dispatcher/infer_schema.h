@@ -28,6 +28,7 @@ namespace sy {
 struct InferredSignature {
   std::vector<TypePtr> arguments;
   std::vector<TypePtr> returns;
+  std::vector<bool> returns_reference;  // per return: a `Tensor&` (the argument it wrote), not a new value
   std::type_index cpp_signature = typeid(void);
   std::string cpp_signature_name;  // demangled, for error messages
 
@@ -91,22 +92,25 @@ TypePtr schemaTypeOf() {
 
 template <class R>
 struct ReturnTypesOf {
-  static void append(std::vector<TypePtr>& out) { out.push_back(schemaTypeOf<R>()); }
+  static void append(InferredSignature& sig) {
+    sig.returns.push_back(schemaTypeOf<R>());
+    sig.returns_reference.push_back(std::is_reference_v<R>);
+  }
 };
 template <>
 struct ReturnTypesOf<void> {
-  static void append(std::vector<TypePtr>&) {}
+  static void append(InferredSignature&) {}
 };
 template <class... Rs>
 struct ReturnTypesOf<std::tuple<Rs...>> {
-  static void append(std::vector<TypePtr>& out) { (out.push_back(schemaTypeOf<Rs>()), ...); }
+  static void append(InferredSignature& sig) { (ReturnTypesOf<Rs>::append(sig), ...); }
 };
 
 template <class R, class... Args>
 InferredSignature inferSignatureImpl(TypeList<Args...>) {
   InferredSignature sig;
   (sig.arguments.push_back(schemaTypeOf<Args>()), ...);
-  ReturnTypesOf<R>::append(sig.returns);
+  ReturnTypesOf<R>::append(sig);
   sig.cpp_signature = typeid(R(Args...));
   sig.cpp_signature_name = demangle(typeid(R(Args...)).name());
   return sig;

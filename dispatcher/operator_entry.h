@@ -125,6 +125,17 @@ class OperatorEntry {
   };
   const std::optional<CppSignatureRecord>& cppSignature() const { return cpp_signature_; }
   void setCppSignature(CppSignatureRecord record) { cpp_signature_ = std::move(record); }
+  // Note [The C++ signature goes with the last registration]
+  // A kernel's C++ signature binds the operator only while some registration of it remains: when
+  // its schema and every kernel are gone, the operator may be defined again with another one, as
+  // in PyTorch, where the operator entry goes with its last registration. A TypedOperatorHandle is
+  // different: it cannot be revoked and casts kernels to its signature, so the first typed access
+  // (typed<>(), staticTypedHandle) pins the signature for the life of the process.
+  void pinTypedSignature(const CppSignatureRecord& record) {
+    if (!typed_signature_) typed_signature_ = record;
+  }
+  // Called when the operator's last registration is gone.
+  void forgetKernelSignature() { cpp_signature_ = typed_signature_; }
 
   // One line per runtime key: "CPU: kernel [registered at backends/cpu/unary_ops.cpp:31]".
   std::string dumpComputedTable() const;
@@ -146,6 +157,7 @@ class OperatorEntry {
   std::array<KernelStack, static_cast<int>(DispatchKey::EndOfAliasKeys)> kernels_;
   std::array<ComputedEntry, kNumRuntimeKeys> computed_;
   std::optional<CppSignatureRecord> cpp_signature_;
+  std::optional<CppSignatureRecord> typed_signature_;  // the one a typed access pinned, if any
 };
 
 // The entry every key with nothing registered points at; raises the missing-kernel error.
