@@ -12,6 +12,9 @@ struct Dispatcher::State {
   tsl::robin_map<std::string, OperatorEntry*> entries_by_name;  // "aten::acos.out"
   BackendFallbackTable backend_fallbacks;
   tsl::robin_map<std::string, std::string> library_sites;  // namespace -> SY_LIBRARY site
+  // Note [Reclaiming retired kernels]
+  KernelRecords records;
+  tsl::robin_map<std::string, std::shared_ptr<const FunctionSchema>> schemas;  // by their text
 };
 
 Dispatcher& Dispatcher::singleton() {
@@ -131,11 +134,14 @@ RegistrationHandle Dispatcher::registerDef(FunctionSchema schema, SourceLocation
   if (const auto& recorded = entry.cppSignature()) {
     checkSignatureAgainstSchema(entry, schema, recorded->signature, recorded->site, site.str());
   }
-  entry.setSchema(std::make_shared<const FunctionSchema>(std::move(schema)), site.str());
+  // Interned: a call or fallback may still be reading the schema of an operator being undefined.
+  std::shared_ptr<const FunctionSchema>& interned = state_->schemas[schema.toString()];
+  if (!interned) interned = std::make_shared<const FunctionSchema>(std::move(schema));
+  entry.setSchema(interned, site.str());
   OperatorEntry* e = &entry;
   return RegistrationHandle([this, e] {
     std::lock_guard<std::mutex> lock(mutex_);
-    retire(e->clearSchema());
+    e->clearSchema();
     if (!e->hasAnyKernel()) e->forgetKernelSignature();  // Note [The C++ signature goes with the last registration]
   });
 }
@@ -165,6 +171,7 @@ RegistrationHandle Dispatcher::registerImpl(const OperatorName& name, DispatchKe
   }
   auto annotated = std::make_shared<AnnotatedKernel>();
   annotated->kernel = std::move(kernel);
+  annotated->published = state_->records.publish(annotated->kernel, &entry, key);
   annotated->inferred_signature = std::move(signature);
   annotated->site = site.str();
   annotated->key = key;
@@ -172,10 +179,11 @@ RegistrationHandle Dispatcher::registerImpl(const OperatorName& name, DispatchKe
   entry.updateDispatchTable(state_->backend_fallbacks);
   OperatorEntry* e = &entry;
   return RegistrationHandle([this, e, key, position] {
+    std::vector<std::shared_ptr<OperatorKernel>> reclaimed;  // destroyed after the mutex is released
     std::lock_guard<std::mutex> lock(mutex_);
     AnnotatedKernelPtr removed = e->eraseKernel(key, position);
     e->updateDispatchTable(state_->backend_fallbacks);
-    retire(std::move(removed));
+    retire(*removed, &reclaimed);
     if (!e->hasSchema() && !e->hasAnyKernel()) e->forgetKernelSignature();
   });
 }
@@ -192,16 +200,34 @@ RegistrationHandle Dispatcher::registerFallback(DispatchKey key, KernelFunction 
   }
   auto annotated = std::make_shared<AnnotatedKernel>();
   annotated->kernel = std::move(kernel);
+  annotated->published = state_->records.publish(annotated->kernel, nullptr, key);
   annotated->site = site.str();
   annotated->key = key;
   slot = std::move(annotated);
   for (auto& entry : state_->entries) entry->updateDispatchTable(state_->backend_fallbacks);
   return RegistrationHandle([this, key] {
+    std::vector<std::shared_ptr<OperatorKernel>> reclaimed;  // destroyed after the mutex is released
     std::lock_guard<std::mutex> lock(mutex_);
     AnnotatedKernelPtr removed = std::move(state_->backend_fallbacks[static_cast<uint8_t>(key)]);
     for (auto& entry : state_->entries) entry->updateDispatchTable(state_->backend_fallbacks);
-    retire(std::move(removed));
+    retire(*removed, &reclaimed);
   });
+}
+
+void Dispatcher::retire(const AnnotatedKernel& kernel, std::vector<std::shared_ptr<OperatorKernel>>* reclaimed) {
+  state_->records.retire(kernel.published, kernel.kernel.functor());
+  state_->records.collect(reclaimed);
+}
+
+void Dispatcher::reclaimRetiredKernels() {
+  std::vector<std::shared_ptr<OperatorKernel>> reclaimed;  // destroyed after the mutex is released
+  std::lock_guard<std::mutex> lock(mutex_);
+  state_->records.collect(&reclaimed);
+}
+
+Dispatcher::RetainedKernels Dispatcher::retainedKernels() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return {state_->records.awaitingReclamation(), state_->records.recordCount(), state_->schemas.size()};
 }
 
 std::optional<std::string> Dispatcher::backendFallbackSite(DispatchKey key) {

@@ -9,7 +9,7 @@
 // the registration when destroyed.
 //
 // Threads: registrations are serialised by one mutex; calls read dispatch tables without locks
-// (see Note [Retired kernels are never freed under a caller]).
+// (see Note [Reclaiming retired kernels], kernel_records.h).
 #pragma once
 
 #include <deque>
@@ -101,6 +101,19 @@ class Dispatcher {
   // The operator's entry, created if nothing has registered it yet.
   OperatorHandle operatorHandleFor(const OperatorName& name);
 
+  // What the dispatcher keeps of past registrations (Note [Reclaiming retired kernels]): kernel
+  // objects of deregistered kernels that a call may still be running, kernel records and
+  // interned schemas. A loop of register/deregister cycles leaves these counts where they were.
+  struct RetainedKernels {
+    size_t awaiting_reclamation = 0;
+    size_t kernel_records = 0;
+    size_t schemas = 0;
+  };
+  RetainedKernels retainedKernels();
+  // Destroys the deregistered kernel objects no call can still be running; registrations and the
+  // last call of a deregistered kernel do this on their own.
+  void reclaimRetiredKernels();
+
   // Whether `key` has a backend fallback, and where it was registered.
   std::optional<std::string> backendFallbackSite(DispatchKey key);
 
@@ -121,15 +134,14 @@ class Dispatcher {
   void recordStaticSignature(OperatorEntry& entry, const InferredSignature& signature);
   // Records the C++ signature every unboxed kernel and typed access must share (mutex held).
   void recordCppSignature(OperatorEntry& entry, const InferredSignature& signature, const std::string& site);
-  void retire(std::shared_ptr<const void> object) { retired_.push_back(std::move(object)); }
+  // After the tables stopped pointing at `kernel` (mutex held); see Note [Reclaiming retired kernels].
+  void retire(const AnnotatedKernel& kernel, std::vector<std::shared_ptr<OperatorKernel>>* reclaimed);
 
   // A std::mutex rather than absl::Mutex: ThreadSanitizer intercepts pthread locks, but cannot see
   // inside Debian's uninstrumented abseil build, and the concurrency suite runs under TSan.
   std::mutex mutex_;
   struct State;
   std::unique_ptr<State> state_;
-  // See Note [Retired kernels are never freed under a caller] (operator_entry.h).
-  std::vector<std::shared_ptr<const void>> retired_;
 };
 
 }  // namespace sy

@@ -6,6 +6,8 @@
 // works. Kernel authors do not build these directly: `sy::CppFunction` (library.h) does.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <type_traits>
 #include <utility>
@@ -19,6 +21,70 @@ using BoxedKernelFunction = void(OperatorKernel* functor, const OperatorHandle& 
 // The two signatures a user's boxed function may have (the second, as in PyTorch's fallbacks).
 using BoxedFunctionWithoutKeys = void(const OperatorHandle& op, Stack* stack);
 using BoxedFunctionWithKeys = void(const OperatorHandle& op, DispatchKeySet ks, Stack* stack);
+
+class KernelFunction;
+
+namespace detail {
+
+// The stand-in a kernel with state (a capturing lambda, a functor) is published through, so that
+// its state can be destroyed once no call is running it (Note [Reclaiming retired kernels],
+// dispatcher/kernel_records.h). Slots are never freed; the dispatcher reuses them.
+class GuardedKernelSlot final : public OperatorKernel {
+ public:
+  GuardedKernelSlot(BoxedKernelFunction* inner_boxed, const OperatorHandle* op)
+      : inner_boxed_(inner_boxed), op_(op) {}
+
+  // Counts one call of the slot's current kernel as in flight while it lives.
+  class InUse {
+   public:
+    explicit InUse(GuardedKernelSlot& slot) : slot_(slot), phase_(slot.phase_.load(std::memory_order_relaxed) & 1) {
+      slot.in_flight_[phase_].fetch_add(1, std::memory_order_seq_cst);
+      kernel_ = slot.current_.load(std::memory_order_seq_cst);
+    }
+    ~InUse() {
+      if (slot_.in_flight_[phase_].fetch_sub(1, std::memory_order_seq_cst) == 1 &&
+          slot_.awaiting_.load(std::memory_order_seq_cst)) {
+        slot_.drained();
+      }
+    }
+    InUse(const InUse&) = delete;
+    InUse& operator=(const InUse&) = delete;
+    // Null when the kernel was deregistered after the caller read the dispatch table.
+    OperatorKernel* kernel() const { return kernel_; }
+
+   private:
+    GuardedKernelSlot& slot_;
+    uint32_t phase_;
+    OperatorKernel* kernel_;
+  };
+
+  // The boxed entry point of every guarded record.
+  static void boxedEntry(OperatorKernel* slot, const OperatorHandle& op, DispatchKeySet ks, Stack* stack);
+  // For a call that found the slot empty: the kernel the table now holds for `ks`, and the key set
+  // to call it with (per-operator slots only).
+  const KernelFunction& currentKernelFor(DispatchKeySet ks, DispatchKeySet* masked) const;
+  const OperatorHandle& op() const { return *op_; }
+
+  // ---- The dispatcher's side (its mutex held) ----
+  void setCurrent(OperatorKernel* kernel) { current_.store(kernel, std::memory_order_seq_cst); }
+  int64_t inFlight(uint32_t phase) const { return in_flight_[phase].load(std::memory_order_seq_cst); }
+  uint32_t phase() const { return phase_.load(std::memory_order_relaxed) & 1; }
+  void setPhase(uint32_t phase) { phase_.store(phase, std::memory_order_relaxed); }
+  void setAwaiting(bool awaiting) { awaiting_.store(awaiting, std::memory_order_seq_cst); }
+
+ private:
+  // Out of line: asks the dispatcher to reclaim what no call can be using any more.
+  void drained();
+
+  std::atomic<OperatorKernel*> current_{nullptr};
+  std::atomic<uint32_t> phase_{0};
+  std::atomic<int64_t> in_flight_[2] = {};
+  std::atomic<bool> awaiting_{false};  // a retired kernel of this slot waits for its calls to end
+  BoxedKernelFunction* const inner_boxed_;
+  const OperatorHandle* const op_;  // null for a backend fallback
+};
+
+}  // namespace detail
 
 class KernelFunction {
  public:
@@ -57,6 +123,7 @@ class KernelFunction {
                   "void(const OperatorHandle&, DispatchKeySet, Stack*)");
     KernelFunction k;
     k.boxed_ = &boxedFunctionTrampoline<F, func>;
+    k.shareable_ = true;
     return k;
   }
   // A boxed lambda or functor, `void(const OperatorHandle&, [DispatchKeySet,] Stack*)`, kept alive
@@ -67,6 +134,7 @@ class KernelFunction {
     KernelFunction k;
     k.functor_ = std::make_shared<Holder>(std::forward<Lambda>(lambda));
     k.boxed_ = &Holder::call;
+    k.shareable_ = kHasNoState<std::decay_t<Lambda>>;
     return k;
   }
   // See Note [Fallthrough is free].
@@ -83,6 +151,9 @@ class KernelFunction {
     k.unboxed_ = reinterpret_cast<void*>(
         &UnboxedTrampoline<KernelFunctor, Signature::takes_dispatch_key_set, typename Signature::return_type,
                            typename Signature::parameters>::call);
+    k.guarded_unboxed_ = reinterpret_cast<void*>(
+        &GuardedUnboxedTrampoline<KernelFunctor, Signature::takes_dispatch_key_set, typename Signature::return_type,
+                                  typename Signature::parameters>::call);
     return k;
   }
 
@@ -90,17 +161,46 @@ class KernelFunction {
   template <class FuncPtr>
   static KernelFunction makeFromUnboxedFunction(FuncPtr) {
     static_assert(detail::IsCompileTimeFunctionPointer<FuncPtr>::value, "pass SY_FN(func)");
-    return makeFromUnboxedFunctor(std::make_shared<CompileTimeFunctionKernel<FuncPtr, typename FuncPtr::func_type>>());
+    KernelFunction k =
+        makeFromUnboxedFunctor(std::make_shared<CompileTimeFunctionKernel<FuncPtr, typename FuncPtr::func_type>>());
+    k.shareable_ = true;
+    return k;
   }
   template <class FuncType>
   static KernelFunction makeFromUnboxedRuntimeFunction(FuncType* func) {
     static_assert(std::is_function_v<FuncType>, "expected a function pointer");
-    return makeFromUnboxedFunctor(std::make_shared<RuntimeFunctionKernel<FuncType>>(func));
+    KernelFunction k = makeFromUnboxedFunctor(std::make_shared<RuntimeFunctionKernel<FuncType>>(func));
+    k.shareable_ = true;
+    k.identity_ = reinterpret_cast<uintptr_t>(func);  // the kernel's only state
+    return k;
   }
   template <class Lambda>
   static KernelFunction makeFromUnboxedLambda(Lambda&& lambda) {
     using L = std::decay_t<Lambda>;
-    return makeFromUnboxedFunctor(std::make_shared<LambdaKernel<L, decltype(&L::operator())>>(std::forward<Lambda>(lambda)));
+    KernelFunction k =
+        makeFromUnboxedFunctor(std::make_shared<LambdaKernel<L, decltype(&L::operator())>>(std::forward<Lambda>(lambda)));
+    k.shareable_ = kHasNoState<L>;
+    return k;
+  }
+
+  // ---- Internal: how the dispatcher publishes a kernel (Note [Reclaiming retired kernels]) ----
+
+  // A kernel without state (a function, a capture-less lambda, a function pointer): every
+  // registration of it may share one record that is never freed.
+  bool shareable() const { return shareable_; }
+  // What tells two shareable kernels apart beyond their entry points (a runtime function pointer).
+  uintptr_t identity() const { return identity_; }
+  BoxedKernelFunction* boxedEntry() const { return boxed_; }
+  const void* unboxedEntry() const { return unboxed_; }
+  const void* guardedUnboxedEntry() const { return guarded_unboxed_; }
+  const std::shared_ptr<OperatorKernel>& functor() const { return functor_; }
+  // The record a kernel with state is published as: calls go through `slot`, which counts them.
+  KernelFunction guardedBy(detail::GuardedKernelSlot* slot) const {
+    KernelFunction k;
+    k.functor_ = std::shared_ptr<OperatorKernel>(std::shared_ptr<void>(), slot);  // slots are never freed
+    k.boxed_ = &detail::GuardedKernelSlot::boxedEntry;
+    k.unboxed_ = guarded_unboxed_;
+    return k;
   }
 
   // Internal: a boxed entry point with a kernel object (the missing-kernel entry uses it).
@@ -156,6 +256,34 @@ class KernelFunction {
     }
   };
 
+  // The unboxed entry point of a guarded record: the kernel runs counted as in flight, so that
+  // it is not destroyed under the call; a call that finds it deregistered runs what the table
+  // holds now, as a call made an instant later would.
+  template <class KernelFunctor, bool TakesKeySet, class Ret, class ParamList>
+  struct GuardedUnboxedTrampoline;
+  template <class KernelFunctor, bool TakesKeySet, class Ret, class... Params>
+  struct GuardedUnboxedTrampoline<KernelFunctor, TakesKeySet, Ret, detail::TypeList<Params...>> {
+    static Ret call(Params... params, const KernelFunction* self, DispatchKeySet ks) {
+      auto& slot = *static_cast<detail::GuardedKernelSlot*>(self->functor_.get());
+      detail::GuardedKernelSlot::InUse in_use(slot);
+      if (__builtin_expect(in_use.kernel() == nullptr, 0)) {
+        DispatchKeySet masked;
+        const KernelFunction& now = slot.currentKernelFor(ks, &masked);
+        return now.template call<Ret, Params...>(slot.op(), masked, std::forward<Params>(params)...);
+      }
+      auto* kernel = static_cast<KernelFunctor*>(in_use.kernel());
+      if constexpr (TakesKeySet) {
+        return (*kernel)(ks, std::forward<Params>(params)...);
+      } else {
+        return (*kernel)(std::forward<Params>(params)...);
+      }
+    }
+  };
+
+  // A lambda with nothing captured holds no state to reclaim.
+  template <class Lambda>
+  static constexpr bool kHasNoState = std::is_empty_v<Lambda> && std::is_trivially_destructible_v<Lambda>;
+
   template <class FuncPtr, class FuncType>
   struct CompileTimeFunctionKernel;
   template <class FuncPtr, class R, class... Params>
@@ -190,6 +318,10 @@ class KernelFunction {
   std::shared_ptr<OperatorKernel> functor_;
   BoxedKernelFunction* boxed_ = nullptr;
   void* unboxed_ = nullptr;
+  // Cold: read only when registering (Note [Reclaiming retired kernels]).
+  void* guarded_unboxed_ = nullptr;
+  uintptr_t identity_ = 0;
+  bool shareable_ = false;
 };
 
 }  // namespace sy

@@ -104,11 +104,11 @@ std::vector<const AnnotatedKernel*> OperatorEntry::allKernels() const {
 
 ComputedEntry OperatorEntry::computeEntry(DispatchKey key, const BackendFallbackTable& fallbacks) const {
   const KernelStack& direct = kernels_[static_cast<uint8_t>(key)];
-  if (!direct.empty()) return {&direct.front()->kernel, EntrySource::Kernel, direct.front().get()};
+  if (!direct.empty()) return {direct.front()->published.record, EntrySource::Kernel, direct.front().get()};
   if (key == DispatchKey::Undefined || isBackendKey(key)) {
     for (DispatchKey alias : {DispatchKey::CompositeExplicit, DispatchKey::CompositeImplicit}) {
       const KernelStack& aliased = kernels_[static_cast<uint8_t>(alias)];
-      if (!aliased.empty()) return {&aliased.front()->kernel, EntrySource::AliasKernel, aliased.front().get()};
+      if (!aliased.empty()) return {aliased.front()->published.record, EntrySource::AliasKernel, aliased.front().get()};
     }
   }
   if (isAutogradKey(key)) {
@@ -119,14 +119,14 @@ ComputedEntry OperatorEntry::computeEntry(DispatchKey key, const BackendFallback
                                     !kernels_[static_cast<uint8_t>(DispatchKey::CompositeExplicit)].empty();
     const KernelStack& implicit = kernels_[static_cast<uint8_t>(DispatchKey::CompositeImplicit)];
     if (!implicit.empty() && !backend_has_kernel) {
-      return {&implicit.front()->kernel, EntrySource::AliasKernel, implicit.front().get()};
+      return {implicit.front()->published.record, EntrySource::AliasKernel, implicit.front().get()};
     }
     const KernelStack& autograd = kernels_[static_cast<uint8_t>(DispatchKey::Autograd)];
-    if (!autograd.empty()) return {&autograd.front()->kernel, EntrySource::AliasKernel, autograd.front().get()};
+    if (!autograd.empty()) return {autograd.front()->published.record, EntrySource::AliasKernel, autograd.front().get()};
   }
   const AnnotatedKernelPtr& fallback = fallbacks[static_cast<uint8_t>(key)];
   if (key != DispatchKey::Undefined && fallback) {
-    return {&fallback->kernel, EntrySource::BackendFallback, fallback.get()};
+    return {fallback->published.record, EntrySource::BackendFallback, fallback.get()};
   }
   return {&missingKernel(), EntrySource::Missing, nullptr};
 }

@@ -19,11 +19,9 @@
 // still holds a working fallthrough kernel (it redispatches to the next key) so a call racing
 // with a registration that has published the slot but not yet the mask behaves the same.
 //
-// Note [Retired kernels are never freed under a caller]
-// Table slots are atomic pointers to KernelFunctions; callers read them without locks. A kernel
-// removed from the table may still be running on another thread, so its storage (and functor)
-// moves to the dispatcher's retired list instead of being destroyed; it is released when the
-// dispatcher is. This bounds the cost to the registrations a process ever undoes.
+// Table slots are atomic pointers to KernelFunction records; callers read them without locks. A
+// record is never freed, and a deregistered kernel's state is destroyed only once no call can be
+// running it (Note [Reclaiming retired kernels], kernel_records.h).
 #pragma once
 
 #include <array>
@@ -39,6 +37,7 @@
 #include "switchyard/dispatcher/function_schema.h"
 #include "switchyard/dispatcher/infer_schema.h"
 #include "switchyard/dispatcher/kernel_function.h"
+#include "switchyard/dispatcher/kernel_records.h"
 #include "switchyard/dispatcher/local_dispatch_key_set.h"
 #include "switchyard/ivalue/stack.h"
 
@@ -46,7 +45,10 @@ namespace sy {
 
 // A registered kernel plus what error messages and dumps say about it.
 struct AnnotatedKernel {
+  // As registered; owns the kernel object. Dispatch tables never point at it, only at
+  // `published.record`, which outlives every call (Note [Reclaiming retired kernels]).
   KernelFunction kernel;
+  KernelRecords::Publication published;
   std::optional<InferredSignature> inferred_signature;  // unboxed kernels only
   std::string site;                                     // "file:line"
   DispatchKey key = DispatchKey::Undefined;             // the key it was registered for

@@ -1,5 +1,5 @@
 // Other threads keep calling operators while one thread registers and deregisters kernels and
-// fallbacks (see Note [Retired kernels are never freed under a caller]). ./test.sh also runs this
+// fallbacks (see Note [Reclaiming retired kernels]). ./test.sh also runs this
 // suite under ThreadSanitizer.
 #include <gtest/gtest.h>
 
