@@ -12,7 +12,7 @@ struct Dispatcher::State {
   tsl::robin_map<std::string, OperatorEntry*> entries_by_name;  // "aten::acos.out"
   BackendFallbackTable backend_fallbacks;
   tsl::robin_map<std::string, std::string> library_sites;  // namespace -> SY_LIBRARY site
-  // Note [Reclaiming retired kernels]
+  // See Note [Reclaiming retired kernels] (kernel_records.h).
   KernelRecords records;
   tsl::robin_map<std::string, std::shared_ptr<const FunctionSchema>> schemas;  // by their text
 };
@@ -142,7 +142,7 @@ RegistrationHandle Dispatcher::registerDef(FunctionSchema schema, SourceLocation
   return RegistrationHandle([this, e] {
     std::lock_guard<std::mutex> lock(mutex_);
     e->clearSchema();
-    if (!e->hasAnyKernel()) e->forgetKernelSignature();  // Note [The C++ signature goes with the last registration]
+    if (!e->hasAnyKernel()) e->forgetKernelSignature();  // See Note [The C++ signature goes with the last registration]
   });
 }
 

@@ -101,7 +101,7 @@ class Dispatcher {
   // The operator's entry, created if nothing has registered it yet.
   OperatorHandle operatorHandleFor(const OperatorName& name);
 
-  // What the dispatcher keeps of past registrations (Note [Reclaiming retired kernels]): kernel
+  // What the dispatcher keeps of past registrations (see Note [Reclaiming retired kernels]): kernel
   // objects of deregistered kernels that a call may still be running, kernel records and
   // interned schemas. A loop of register/deregister cycles leaves these counts where they were.
   struct RetainedKernels {

@@ -55,7 +55,7 @@ std::optional<std::string> findSignatureMismatch(const FunctionSchema& schema, c
       return str("return ", i, " has type ", rets[i].type->str(), " in the schema but ", inferred.returns[i]->str(),
                  " in the C++ signature");
     }
-    // A reference can only be the caller's own argument handed back (Note [Out arguments come back
+    // A reference can only be the caller's own argument handed back (see Note [Out arguments come back
     // as the caller's own object]); in a schema with alias annotations, a return that aliases no
     // written argument is a new value. (A schema without any, such as one inferred from a C++
     // signature, follows PyTorch's convention that Tensor& returns are the trailing arguments.)

@@ -27,7 +27,7 @@ class KernelFunction;
 namespace detail {
 
 // The stand-in a kernel with state (a capturing lambda, a functor) is published through, so that
-// its state can be destroyed once no call is running it (Note [Reclaiming retired kernels],
+// its state can be destroyed once no call is running it (see Note [Reclaiming retired kernels],
 // dispatcher/kernel_records.h). Slots are never freed; the dispatcher reuses them.
 class GuardedKernelSlot final : public OperatorKernel {
  public:
@@ -183,7 +183,7 @@ class KernelFunction {
     return k;
   }
 
-  // ---- Internal: how the dispatcher publishes a kernel (Note [Reclaiming retired kernels]) ----
+  // ---- Internal: how the dispatcher publishes a kernel (see Note [Reclaiming retired kernels]) ----
 
   // A kernel without state (a function, a capture-less lambda, a function pointer): every
   // registration of it may share one record that is never freed.
@@ -318,7 +318,7 @@ class KernelFunction {
   std::shared_ptr<OperatorKernel> functor_;
   BoxedKernelFunction* boxed_ = nullptr;
   void* unboxed_ = nullptr;
-  // Cold: read only when registering (Note [Reclaiming retired kernels]).
+  // Cold: read only when registering (see Note [Reclaiming retired kernels]).
   void* guarded_unboxed_ = nullptr;
   uintptr_t identity_ = 0;
   bool shareable_ = false;

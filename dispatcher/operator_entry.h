@@ -21,7 +21,7 @@
 //
 // Table slots are atomic pointers to KernelFunction records; callers read them without locks. A
 // record is never freed, and a deregistered kernel's state is destroyed only once no call can be
-// running it (Note [Reclaiming retired kernels], kernel_records.h).
+// running it (see Note [Reclaiming retired kernels], kernel_records.h).
 #pragma once
 
 #include <array>
@@ -46,7 +46,7 @@ namespace sy {
 // A registered kernel plus what error messages and dumps say about it.
 struct AnnotatedKernel {
   // As registered; owns the kernel object. Dispatch tables never point at it, only at
-  // `published.record`, which outlives every call (Note [Reclaiming retired kernels]).
+  // `published.record`, which outlives every call (see Note [Reclaiming retired kernels]).
   KernelFunction kernel;
   KernelRecords::Publication published;
   std::optional<InferredSignature> inferred_signature;  // unboxed kernels only

@@ -38,7 +38,7 @@ bool isRunning(Profile::State& state) {
 }
 
 // The Profiles running on this thread, oldest first, and the Profiler key while there are any
-// (Note [Profiles on a thread are independent]).
+// (see Note [Profiles on a thread are independent]).
 class ThreadProfiles {
  public:
   void start(StatePtr state) {

@@ -65,7 +65,7 @@ class Profile {
   struct State;  // what a Profile has collected (defined in profiler.cpp)
 
  private:
-  // Shared with the profiled thread's list of running Profiles (Note [Profiles on a thread are independent]).
+  // Shared with the profiled thread's list of running Profiles (see Note [Profiles on a thread are independent]).
   std::shared_ptr<State> state_;
 };
 

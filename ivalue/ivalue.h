@@ -445,7 +445,7 @@ class IValue {
   }
   [[noreturn]] void throwWrongTag(Tag expected) const;
   [[noreturn]] static void throwIntListTooLongToBorrow(size_t size);
-  // Note [Generic lists and tuples are nested at most 1000 deep]: the depth of a list or tuple of
+  // See Note [Generic lists and tuples are nested at most 1000 deep]: the depth of a list or tuple of
   // `elements`, checked against the bound.
   static uint32_t nestingDepthOf(const std::vector<IValue>& elements);
   template <class T>

@@ -1,4 +1,4 @@
-// Deregistered kernels are reclaimed once no call can still be running them (Note [Reclaiming
+// Deregistered kernels are reclaimed once no call can still be running them (see Note [Reclaiming
 // retired kernels]): captured objects are destroyed, and register/deregister cycles run in bounded
 // memory.
 #include <gtest/gtest.h>
