@@ -233,7 +233,7 @@ TEST(DelegateRuntime, DelegateCallsAreOperatorCallsTheProfilerSees) {
 TEST(DelegateRuntime, TheDelegateOperatorRefusesToRunOutsideAMethod) {
   Stack stack{IValue("ScaleBackend"), IValue(0), IValue(std::vector<Tensor>{zeros({1})})};
   try {
-    delegateCallOperator().callBoxed(&stack);
+    delegateCallOperator().redispatchBoxed(DispatchKeySet(DispatchKey::CPU), &stack);
     FAIL() << "expected an error";
   } catch (const Error& e) {
     EXPECT_THAT(e.what(), HasSubstr("runs a delegate for a Method's DelegateCall instruction; it cannot be called on its own"));

@@ -408,7 +408,7 @@ TEST(ProgramMethod, ReadsExternalTensorsFromADataFile) {
   EXPECT_THAT(still_missing.status().message(), HasSubstr("is in none of the data files given (" + ptd + ")"));
 }
 
-TEST(ProgramMethod, BindsExternalParametersOfTheTrainingProgram) {
+TEST(ProgramMethod, RunsATrainingStepWithParametersFromTheDataFile) {
   SY_REFERENCE_PROGRAM_OR_SKIP(path, "xor_training.pte");
   absl::StatusOr<Program> program = Program::load(path);
   ASSERT_TRUE(program.ok()) << program.status();
@@ -421,7 +421,31 @@ TEST(ProgramMethod, BindsExternalParametersOfTheTrainingProgram) {
     GTEST_SKIP() << forward.status();
   }
   ASSERT_TRUE(forward.ok()) << forward.status();
-  // The parameters (outputs 6..9) start as the data file's values.
+  // One step on x = (1, 0), label 1: loss and prediction against a reference computed here from
+  // the data file's parameters (a 2-10-2 MLP with a sigmoid, then cross-entropy).
+  auto param = [&](const char* name) {
+    const DataFile::Entry* e = (*data)->find(name);
+    return std::vector<float>(reinterpret_cast<const float*>(e->bytes.data()),
+                              reinterpret_cast<const float*>(e->bytes.data()) + e->bytes.size() / 4);
+  };
+  const std::vector<float> w1 = param("net.linear.weight"), b1 = param("net.linear.bias");
+  const std::vector<float> w2 = param("net.linear2.weight"), b2 = param("net.linear2.bias");
+  const float x[2] = {1, 0};
+  float h[10], logits[2];
+  for (int j = 0; j < 10; ++j) h[j] = 1 / (1 + std::exp(-(w1[j * 2] * x[0] + w1[j * 2 + 1] * x[1] + b1[j])));
+  for (int k = 0; k < 2; ++k) {
+    logits[k] = b2[k];
+    for (int j = 0; j < 10; ++j) logits[k] += w2[k * 10 + j] * h[j];
+  }
+  const float lse = std::log(std::exp(logits[0]) + std::exp(logits[1]));
+  ASSERT_TRUE(forward->set_input(0, tensor(std::vector<float>{1, 0}, {1, 2})).ok());
+  ASSERT_TRUE(forward->set_input(1, tensor(std::vector<int64_t>{1}, {1})).ok());
+  absl::Status run = forward->execute();
+  ASSERT_TRUE(run.ok()) << run;
+  EXPECT_NEAR(forward->get_output(0).toTensor().item<float>(), lse - logits[1], 1e-5);
+  EXPECT_EQ(forward->get_output(1).toTensor().item<int64_t>(), logits[1] > logits[0] ? 1 : 0);
+  // The parameters (outputs 6..9) are the data file's values (the step computes gradients; the
+  // program does not apply them).
   const DataFile::Entry* weight = (*data)->find("net.linear.weight");
   ASSERT_NE(weight, nullptr);
   const Tensor& w = forward->get_output(6).toTensor();
