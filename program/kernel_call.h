@@ -7,8 +7,8 @@
 // At load, each argument of a KernelCall is converted once, by the operator's schema, from the
 // method's value to the IValue the kernel takes: a tensor becomes a borrowed reference to the
 // method's Tensor (mutably borrowed when the schema writes it), an int list a borrowed view of the
-// method's list, a dtype the Switchyard ScalarType for the file's code, and so on (Note [Borrowed
-// IValues]). Running the call copies these prepared IValues onto the method's one Stack with a
+// method's list, a dtype the Switchyard ScalarType for the file's code, and so on (See Note
+// [Borrowed IValues]). Running the call copies these prepared IValues onto the method's one Stack with a
 // memcpy: a borrowed or trivial IValue is plain bits, and copying its bits is exactly what
 // relocating it would be. The few that hold a reference (strings, double/bool/tensor lists) are
 // copy-constructed instead, which bumps a refcount and allocates nothing. Then the operator is

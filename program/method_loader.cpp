@@ -1,5 +1,5 @@
 // Program::load_method: everything that can be decided before a method runs, decided once.
-// See method.h for what a loaded method guarantees and Note [Prepared kernel calls].
+// See method.h for what a loaded method guarantees, and See Note [Prepared kernel calls].
 #include <algorithm>
 #include <cstring>
 
