@@ -4,16 +4,10 @@
 // registration. The helpers reorder out= to PyTorch's at:: position (first).
 #include "switchyard/ops/binary_ops.h"
 
-#include "switchyard/dispatcher/dispatcher.h"
-#include "switchyard/dispatcher/operator_handle.h"
+#include "switchyard/ops/operator_handle.h"
 
 namespace sy::ops {
 namespace {
-
-template <class FuncType>
-TypedOperatorHandle<FuncType> handle(std::string_view name, std::string_view overload) {
-  return Dispatcher::singleton().staticTypedHandle<FuncType>(name, overload);
-}
 
 using RoundingMode = std::optional<std::string_view>;
 

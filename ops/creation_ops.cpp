@@ -3,16 +3,10 @@
 // signatures exactly (backends/cpu/shape_kernels.h); a mismatch is rejected at registration.
 #include "switchyard/ops/creation_ops.h"
 
-#include "switchyard/dispatcher/dispatcher.h"
-#include "switchyard/dispatcher/operator_handle.h"
+#include "switchyard/ops/operator_handle.h"
 
 namespace sy::ops {
 namespace {
-
-template <class FuncType>
-TypedOperatorHandle<FuncType> handle(std::string_view name, std::string_view overload) {
-  return Dispatcher::singleton().staticTypedHandle<FuncType>(name, overload);
-}
 
 // The trailing `ScalarType? dtype, Layout? layout, Device? device, bool? pin_memory` of factories.
 #define SY_FACTORY_OPTIONS std::optional<ScalarType>, std::optional<Layout>, std::optional<Device>, std::optional<bool>

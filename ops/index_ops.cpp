@@ -2,16 +2,10 @@
 // no per-call lookup), whose signature must match the kernels' (backends/cpu/index_kernels.h).
 #include "switchyard/ops/index_ops.h"
 
-#include "switchyard/dispatcher/dispatcher.h"
-#include "switchyard/dispatcher/operator_handle.h"
+#include "switchyard/ops/operator_handle.h"
 
 namespace sy::ops {
 namespace {
-
-template <class FuncType>
-TypedOperatorHandle<FuncType> handle(std::string_view name, std::string_view overload) {
-  return Dispatcher::singleton().staticTypedHandle<FuncType>(name, overload);
-}
 
 const auto gather_op = handle<Tensor(const Tensor&, int64_t, const Tensor&, bool)>("aten::gather", "");
 const auto gather_out_op = handle<Tensor&(const Tensor&, int64_t, const Tensor&, bool, Tensor&)>("aten::gather", "out");

@@ -3,16 +3,10 @@
 // kernels' (backends/cpu/linalg_kernels.h) exactly; a mismatch is rejected at registration.
 #include "switchyard/ops/linalg_ops.h"
 
-#include "switchyard/dispatcher/dispatcher.h"
-#include "switchyard/dispatcher/operator_handle.h"
+#include "switchyard/ops/operator_handle.h"
 
 namespace sy::ops {
 namespace {
-
-template <class FuncType>
-TypedOperatorHandle<FuncType> handle(std::string_view name, std::string_view overload) {
-  return Dispatcher::singleton().staticTypedHandle<FuncType>(name, overload);
-}
 
 using ProductSignature = Tensor(const Tensor&, const Tensor&);
 using ProductOutSignature = Tensor&(const Tensor&, const Tensor&, Tensor&);

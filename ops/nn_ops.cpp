@@ -3,16 +3,10 @@
 // signatures must match the kernels' C++ signatures (backends/cpu/nn_kernels.h) exactly.
 #include "switchyard/ops/nn_ops.h"
 
-#include "switchyard/dispatcher/dispatcher.h"
-#include "switchyard/dispatcher/operator_handle.h"
+#include "switchyard/ops/operator_handle.h"
 
 namespace sy::ops {
 namespace {
-
-template <class FuncType>
-TypedOperatorHandle<FuncType> handle(std::string_view name, std::string_view overload) {
-  return Dispatcher::singleton().staticTypedHandle<FuncType>(name, overload);
-}
 
 using OptionalTensor = std::optional<Tensor>;
 

@@ -3,16 +3,10 @@
 // kernels' C++ signatures (backends/cpu/unary_kernels.h); a mismatch is rejected at registration.
 #include "switchyard/ops/unary_ops.h"
 
-#include "switchyard/dispatcher/dispatcher.h"
-#include "switchyard/dispatcher/operator_handle.h"
+#include "switchyard/ops/operator_handle.h"
 
 namespace sy::ops {
 namespace {
-
-template <class FuncType>
-TypedOperatorHandle<FuncType> handle(std::string_view name, std::string_view overload) {
-  return Dispatcher::singleton().staticTypedHandle<FuncType>(name, overload);
-}
 
 using Functional = Tensor(const Tensor&);
 using InPlace = Tensor&(Tensor&);

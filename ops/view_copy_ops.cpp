@@ -3,16 +3,10 @@
 // (backends/cpu/view_copy_kernels.h) exactly.
 #include "switchyard/ops/view_copy_ops.h"
 
-#include "switchyard/dispatcher/dispatcher.h"
-#include "switchyard/dispatcher/operator_handle.h"
+#include "switchyard/ops/operator_handle.h"
 
 namespace sy::ops {
 namespace {
-
-template <class FuncType>
-TypedOperatorHandle<FuncType> handle(std::string_view name, std::string_view overload) {
-  return Dispatcher::singleton().staticTypedHandle<FuncType>(name, overload);
-}
 
 using DimOrderCopy = Tensor&(const Tensor&, bool, std::optional<IntArrayRef>, Tensor&);
 
