@@ -57,8 +57,8 @@ bool parseRow(const std::string& name, Row* row) {
 }
 
 RowSetup::RowSetup(Row row) : row_(row) {
-  auto impl = [&] { return std::make_unique<Library>(Library::IMPL, "aten", kExtraKey); };
-  auto fallback = [&] { return std::make_unique<Library>(Library::IMPL, "_", kExtraKey); };
+  auto impl = [&] { return std::make_unique<Library>(Library::Impl, "aten", kExtraKey); };
+  auto fallback = [&] { return std::make_unique<Library>(Library::Impl, "_", kExtraKey); };
   switch (row) {
     case Row::Direct:
     case Row::Base:

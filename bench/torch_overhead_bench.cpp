@@ -55,11 +55,11 @@ void redispatchBelowExtraKey(const c10::OperatorHandle& op, c10::DispatchKeySet 
 struct RowSetup {
   explicit RowSetup(const std::string& row) : row(row) {
     auto fallthrough = [&] {
-      libraries.push_back(std::make_unique<torch::Library>(torch::Library::IMPL, "_", kExtraKey, __FILE__, __LINE__));
+      libraries.push_back(std::make_unique<torch::Library>(torch::Library::Impl, "_", kExtraKey, __FILE__, __LINE__));
       libraries.back()->fallback(torch::CppFunction::makeFallthrough());
     };
     if (row == "perop_redispatch" || row == "perop_exclude") {
-      libraries.push_back(std::make_unique<torch::Library>(torch::Library::IMPL, "aten", kExtraKey, __FILE__, __LINE__));
+      libraries.push_back(std::make_unique<torch::Library>(torch::Library::Impl, "aten", kExtraKey, __FILE__, __LINE__));
       if (row == "perop_redispatch") {
         libraries.back()->impl("acos.out", TORCH_FN(acosOutRedispatch));
         libraries.back()->impl("acos", TORCH_FN(acosRedispatch));
@@ -71,7 +71,7 @@ struct RowSetup {
     } else if (row == "fallthrough") {
       fallthrough();
     } else if (row == "fallback") {
-      libraries.push_back(std::make_unique<torch::Library>(torch::Library::IMPL, "_", kExtraKey, __FILE__, __LINE__));
+      libraries.push_back(std::make_unique<torch::Library>(torch::Library::Impl, "_", kExtraKey, __FILE__, __LINE__));
       libraries.back()->fallback(torch::CppFunction::makeFromBoxedFunction<&redispatchBelowExtraKey>());
     }
   }

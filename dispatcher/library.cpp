@@ -8,9 +8,9 @@ namespace {
 // Our macro and PyTorch's, so that an error names the one its reader wrote.
 std::string_view kindName(Library::Kind kind) {
   switch (kind) {
-    case Library::DEF: return "SY_LIBRARY/TORCH_LIBRARY";
-    case Library::FRAGMENT: return "SY_LIBRARY_FRAGMENT/TORCH_LIBRARY_FRAGMENT";
-    case Library::IMPL: return "SY_LIBRARY_IMPL/TORCH_LIBRARY_IMPL";
+    case Library::Def: return "SY_LIBRARY/TORCH_LIBRARY";
+    case Library::Fragment: return "SY_LIBRARY_FRAGMENT/TORCH_LIBRARY_FRAGMENT";
+    case Library::Impl: return "SY_LIBRARY_IMPL/TORCH_LIBRARY_IMPL";
   }
   return "SY_LIBRARY/TORCH_LIBRARY";
 }
@@ -19,10 +19,10 @@ std::string_view kindName(Library::Kind kind) {
 
 Library::Library(Kind kind, std::string ns, std::optional<DispatchKey> key, SourceLocation site)
     : kind_(kind), ns_(std::move(ns)), key_(key), site_(site) {
-  SY_CHECK(ns_ != "_" || kind_ == IMPL, kindName(kind_), "(_) at ", site_.str(),
+  SY_CHECK(ns_ != "_" || kind_ == Impl, kindName(kind_), "(_) at ", site_.str(),
            ": the namespace _ is only for SY_LIBRARY_IMPL/TORCH_LIBRARY_IMPL(_, Key, m) blocks that register fallbacks");
-  SY_CHECK(kind_ != IMPL || key_.has_value(), kindName(kind_), "(", ns_, ") at ", site_.str(), " needs a dispatch key");
-  if (kind_ == DEF) registrations_.push_back(Dispatcher::singleton().registerLibrary(ns_, site_));
+  SY_CHECK(kind_ != Impl || key_.has_value(), kindName(kind_), "(", ns_, ") at ", site_.str(), " needs a dispatch key");
+  if (kind_ == Def) registrations_.push_back(Dispatcher::singleton().registerLibrary(ns_, site_));
 }
 
 Library::~Library() {
@@ -32,7 +32,7 @@ Library::~Library() {
 
 std::string Library::describe() const {
   std::string args = ns_;
-  if (kind_ == IMPL && key_) args += str(", ", *key_);
+  if (kind_ == Impl && key_) args += str(", ", *key_);
   return str(kindName(kind_), "(", args, ") at ", site_.str());
 }
 
@@ -57,7 +57,7 @@ OperatorName Library::qualify(std::string_view name, SourceLocation site) const 
 }
 
 Library& Library::def(std::string_view schema, SourceLocation site) {
-  SY_CHECK(kind_ != IMPL, "def() at ", site.str(), " is not allowed in ", describe(),
+  SY_CHECK(kind_ != Impl, "def() at ", site.str(), " is not allowed in ", describe(),
            "; define operators in a SY_LIBRARY/TORCH_LIBRARY or SY_LIBRARY_FRAGMENT/TORCH_LIBRARY_FRAGMENT block");
   std::string text(schema);
   std::string_view name = schemaName(schema);
@@ -78,7 +78,7 @@ Library& Library::def(std::string_view schema, SourceLocation site) {
 }
 
 void Library::defInferred(std::string_view name, CppFunction& func, SourceLocation site) {
-  SY_CHECK(kind_ != IMPL, "def() at ", site.str(), " is not allowed in ", describe(),
+  SY_CHECK(kind_ != Impl, "def() at ", site.str(), " is not allowed in ", describe(),
            "; define operators in a SY_LIBRARY/TORCH_LIBRARY or SY_LIBRARY_FRAGMENT/TORCH_LIBRARY_FRAGMENT block");
   SY_CHECK(func.signature().has_value(), "def(\"", name, "\", ...) at ", site.str(),
            ": a schema can only be inferred from an unboxed kernel (a function, SY_FN/TORCH_FN or a lambda); give "
@@ -92,9 +92,9 @@ Library& Library::registerImpl(std::string_view name, CppFunction func, SourceLo
            ": the _ namespace only takes fallback(); register per-operator kernels in SY_LIBRARY_IMPL/TORCH_LIBRARY_IMPL(<namespace>, ",
            key_ ? std::string(toString(*key_)) : std::string("<key>"), ", m)");
   DispatchKey key = DispatchKey::CompositeImplicit;
-  if (kind_ == IMPL) key = *key_;
+  if (kind_ == Impl) key = *key_;
   if (func.dispatchKey()) {
-    SY_CHECK(kind_ != IMPL || *func.dispatchKey() == *key_, "impl() at ", site.str(), " asks for dispatch key ",
+    SY_CHECK(kind_ != Impl || *func.dispatchKey() == *key_, "impl() at ", site.str(), " asks for dispatch key ",
              *func.dispatchKey(), ", which conflicts with the key of ", describe());
     key = *func.dispatchKey();
   }
@@ -105,7 +105,7 @@ Library& Library::registerImpl(std::string_view name, CppFunction func, SourceLo
 }
 
 Library& Library::fallback(CppFunction func, SourceLocation site) {
-  SY_CHECK(kind_ == IMPL && ns_ == "_", "fallback() at ", site.str(), " is not allowed in ", describe(),
+  SY_CHECK(kind_ == Impl && ns_ == "_", "fallback() at ", site.str(), " is not allowed in ", describe(),
            ": backend fallbacks apply to every operator, so they are registered in SY_LIBRARY_IMPL/TORCH_LIBRARY_IMPL(_, Key, m) blocks");
   DispatchKey key = func.dispatchKey().value_or(*key_);
   registrations_.push_back(Dispatcher::singleton().registerFallback(key, std::move(func.kernel()), site));

@@ -9,7 +9,7 @@
 // deregisters everything it registered, restoring whatever was there before:
 //
 //   {
-//     sy::Library lib(sy::Library::IMPL, "myops", sy::DispatchKey::CPU);
+//     sy::Library lib(sy::Library::Impl, "myops", sy::DispatchKey::CPU);
 //     lib.impl("scale", &scale_cpu_v2);   // overrides the previous CPU kernel...
 //   }                                     // ...until here
 //
@@ -31,9 +31,13 @@ namespace sy {
 class Library {
  public:
   enum Kind {
-    DEF,       // SY_LIBRARY: defines operators; one per namespace
-    FRAGMENT,  // SY_LIBRARY_FRAGMENT: more definitions for a namespace
-    IMPL,      // SY_LIBRARY_IMPL: kernels for one dispatch key (or fallbacks, in namespace _)
+    Def,       // SY_LIBRARY: defines operators; one per namespace
+    Fragment,  // SY_LIBRARY_FRAGMENT: more definitions for a namespace
+    Impl,      // SY_LIBRARY_IMPL: kernels for one dispatch key (or fallbacks, in namespace _)
+    // torch::Library's spellings, so code written against it compiles unchanged.
+    DEF = Def,
+    FRAGMENT = Fragment,
+    IMPL = Impl,
   };
 
   Library(Kind kind, std::string ns, std::optional<DispatchKey> key = std::nullopt,
@@ -132,14 +136,14 @@ class LibraryInitializer {
 #define SY_LIBRARY(ns, m)                                                                              \
   static void SY_LIBRARY_init_##ns(::sy::Library&);                                                    \
   static const ::sy::detail::LibraryInitializer SY_LIBRARY_static_init_##ns(                           \
-      ::sy::Library::DEF, &SY_LIBRARY_init_##ns, #ns, std::nullopt, __FILE__, __LINE__);               \
+      ::sy::Library::Def, &SY_LIBRARY_init_##ns, #ns, std::nullopt, __FILE__, __LINE__);               \
   void SY_LIBRARY_init_##ns(::sy::Library& m)
 
 #define SY_LIBRARY_FRAGMENT(ns, m) SY_LIBRARY_FRAGMENT_WITH_UID(ns, m, SY_UID)
 #define SY_LIBRARY_FRAGMENT_WITH_UID(ns, m, uid)                                                           \
   static void SY_CONCAT(SY_LIBRARY_FRAGMENT_init_##ns##_, uid)(::sy::Library&);                           \
   static const ::sy::detail::LibraryInitializer SY_CONCAT(SY_LIBRARY_FRAGMENT_static_init_##ns##_, uid)(  \
-      ::sy::Library::FRAGMENT, &SY_CONCAT(SY_LIBRARY_FRAGMENT_init_##ns##_, uid), #ns, std::nullopt,      \
+      ::sy::Library::Fragment, &SY_CONCAT(SY_LIBRARY_FRAGMENT_init_##ns##_, uid), #ns, std::nullopt,      \
       __FILE__, __LINE__);                                                                                \
   void SY_CONCAT(SY_LIBRARY_FRAGMENT_init_##ns##_, uid)(::sy::Library& m)
 
@@ -147,6 +151,6 @@ class LibraryInitializer {
 #define SY_LIBRARY_IMPL_WITH_UID(ns, k, m, uid)                                                            \
   static void SY_CONCAT(SY_LIBRARY_IMPL_init_##ns##_##k##_, uid)(::sy::Library&);                         \
   static const ::sy::detail::LibraryInitializer SY_CONCAT(SY_LIBRARY_IMPL_static_init_##ns##_##k##_, uid)( \
-      ::sy::Library::IMPL, &SY_CONCAT(SY_LIBRARY_IMPL_init_##ns##_##k##_, uid), #ns, ::sy::DispatchKey::k, \
+      ::sy::Library::Impl, &SY_CONCAT(SY_LIBRARY_IMPL_init_##ns##_##k##_, uid), #ns, ::sy::DispatchKey::k, \
       __FILE__, __LINE__);                                                                                \
   void SY_CONCAT(SY_LIBRARY_IMPL_init_##ns##_##k##_, uid)(::sy::Library& m)

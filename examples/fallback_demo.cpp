@@ -51,7 +51,7 @@ int main() {
 
   section("2. One boxed fallback for every operator on PrivateUse1");
   {
-    Library fallback(Library::IMPL, "_", DispatchKey::PrivateUse1);
+    Library fallback(Library::Impl, "_", DispatchKey::PrivateUse1);
     fallback.fallback(sy::CppFunction::makeFromBoxedFunction<&logAndRedispatch>());
     Tensor x = withExtraKey(a, DispatchKey::PrivateUse1);
     std::cout << "  add:\n";
@@ -66,7 +66,7 @@ int main() {
 
   section("3. A fallthrough on Tracer: skipped at zero cost");
   {
-    Library fallthrough(Library::IMPL, "_", DispatchKey::Tracer);
+    Library fallthrough(Library::Impl, "_", DispatchKey::Tracer);
     fallthrough.fallback(sy::CppFunction::makeFallthrough());
     Tensor traced = withExtraKey(a, DispatchKey::Tracer);
     std::cout << "  mul(traced, traced) = " << sy::ops::mul(traced, traced) << "\n";
@@ -77,7 +77,7 @@ int main() {
 
   section("4. A mode key in the thread-local included set sees nested calls");
   {
-    Library mode(Library::IMPL, "_", DispatchKey::TESTING_ONLY_GenericMode);
+    Library mode(Library::Impl, "_", DispatchKey::TESTING_ONLY_GenericMode);
     mode.fallback(sy::CppFunction::makeFromBoxedFunction<&traceMode>());
     sy::IncludeDispatchKeyGuard on(DispatchKey::TESTING_ONLY_GenericMode);
     std::cout << "  acos(zeros) dispatches twice:\n";

@@ -194,10 +194,10 @@ TEST_F(AccelBackend, AtenViewsAreAccelViewsOfTheSameBuffer) {
 Tensor aliasCpu(const Tensor& self) { return self; }
 
 TEST_F(AccelBackend, ViewOperatorsWithoutAnAccelKernelAreRefused) {
-  sy::Library def(sy::Library::FRAGMENT, "accel_views");
+  sy::Library def(sy::Library::Fragment, "accel_views");
   def.def("view(Tensor(a) self, int[] size) -> Tensor(a)");
   def.def("alias(Tensor(a) self) -> Tensor(a)");
-  sy::Library impl(sy::Library::IMPL, "accel_views", sy::DispatchKey::CPU);
+  sy::Library impl(sy::Library::Impl, "accel_views", sy::DispatchKey::CPU);
   impl.impl("alias", &aliasCpu);
   sy::Stack stack{onAccel(sy::ones({2, 3})), std::vector<int64_t>{3, 2}};
   const auto& view = sy::Dispatcher::singleton().findSchemaOrThrow("accel_views::view", "");
@@ -220,9 +220,9 @@ Tensor peekCpu(const Tensor& self) {
 }
 
 TEST_F(AccelBackend, CpuKernelsNeverSeeAccelDataPointers) {
-  sy::Library def(sy::Library::FRAGMENT, "accel_peek");
+  sy::Library def(sy::Library::Fragment, "accel_peek");
   def.def("peek(Tensor self) -> Tensor");
-  sy::Library impl(sy::Library::IMPL, "accel_peek", sy::DispatchKey::CPU);
+  sy::Library impl(sy::Library::Impl, "accel_peek", sy::DispatchKey::CPU);
   impl.impl("peek", &peekCpu);
   auto op = sy::Dispatcher::singleton().findSchemaOrThrow("accel_peek::peek", "").typed<Tensor(const Tensor&)>();
   Tensor x = sy::tensor<float>({1, 2});

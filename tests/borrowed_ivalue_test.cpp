@@ -286,7 +286,7 @@ class BorrowedThroughAFallback : public ::testing::Test {
     t.unsafeGetTensorImpl()->set_key_set(t.key_set().add(DispatchKey::PrivateUse2));
     return t;
   }
-  Library fallback_{Library::IMPL, "_", DispatchKey::PrivateUse2};
+  Library fallback_{Library::Impl, "_", DispatchKey::PrivateUse2};
 };
 
 TEST_F(BorrowedThroughAFallback, TheFallbackSeesBorrowedArgumentsAndNoExtraReference) {

@@ -163,7 +163,7 @@ class BoxedKernel : public ::testing::Test {
     t.unsafeGetTensorImpl()->set_key_set({DispatchKey::CPU, DispatchKey::PrivateUse1});
     return t;
   }
-  Library fallback_{Library::IMPL, "_", DispatchKey::PrivateUse1};
+  Library fallback_{Library::Impl, "_", DispatchKey::PrivateUse1};
   void SetUp() override { fallback_.fallback(sy::CppFunction::makeFromBoxedFunction<&boxedPlus100>()); }
 };
 
@@ -220,7 +220,7 @@ void rebindOut(const OperatorHandle&, Stack* stack) {
 }
 
 TEST(BoxedKernelErrors, RebindingAnOutArgumentIsAnError) {
-  Library fallback(Library::IMPL, "_", DispatchKey::PrivateUse2);
+  Library fallback(Library::Impl, "_", DispatchKey::PrivateUse2);
   fallback.fallback(sy::CppFunction::makeFromBoxedFunction<&rebindOut>());
   Tensor self = sy::zeros({1});
   self.unsafeGetTensorImpl()->set_key_set(DispatchKey::PrivateUse2);
@@ -237,7 +237,7 @@ TEST(BoxedKernelErrors, RebindingAnOutArgumentIsAnError) {
 }
 
 TEST(BoxedKernelErrors, LeavingTheWrongNumberOfResultsIsAnError) {
-  Library fallback(Library::IMPL, "_", DispatchKey::PrivateUse2);
+  Library fallback(Library::Impl, "_", DispatchKey::PrivateUse2);
   fallback.fallback(sy::CppFunction::makeFromBoxedLambda([](const OperatorHandle&, Stack* stack) { stack->clear(); }));
   Tensor self = sy::zeros({1});
   self.unsafeGetTensorImpl()->set_key_set(DispatchKey::PrivateUse2);
@@ -324,8 +324,8 @@ class ArgumentRoundTrip : public ::testing::TestWithParam<Route> {
     if (GetParam() != Route::Direct) t.unsafeGetTensorImpl()->set_key_set({DispatchKey::CPU, DispatchKey::PrivateUse3});
     return t;
   }
-  Library cpu_{Library::IMPL, "boxing_test", DispatchKey::CPU};
-  Library fallback_{Library::IMPL, "_", DispatchKey::PrivateUse3};
+  Library cpu_{Library::Impl, "boxing_test", DispatchKey::CPU};
+  Library fallback_{Library::Impl, "_", DispatchKey::PrivateUse3};
 };
 
 TEST_P(ArgumentRoundTrip, EverySupportedArgumentTypeArrivesIntact) {
@@ -389,9 +389,9 @@ std::tuple<int64_t, double, bool> scalarsKernel(const Tensor&) { return {7, 0.25
 std::vector<Tensor> listKernel(const Tensor& self) { return {self, self}; }
 
 TEST(ReturnRoundTrip, ScalarReturnsSurviveBoxing) {
-  Library cpu(Library::IMPL, "boxing_test", DispatchKey::CPU);
+  Library cpu(Library::Impl, "boxing_test", DispatchKey::CPU);
   cpu.impl("scalars", &scalarsKernel);
-  Library boxed(Library::IMPL, "_", DispatchKey::PrivateUse3);
+  Library boxed(Library::Impl, "_", DispatchKey::PrivateUse3);
   boxed.fallback(sy::CppFunction::makeFromBoxedLambda([](const OperatorHandle& op, DispatchKeySet ks, Stack* s) {
     op.redispatchBoxed(ks.remove(DispatchKey::PrivateUse3), s);
   }));
@@ -404,9 +404,9 @@ TEST(ReturnRoundTrip, ScalarReturnsSurviveBoxing) {
 }
 
 TEST(ReturnRoundTrip, TensorListReturnSurvivesBoxing) {
-  Library cpu(Library::IMPL, "boxing_test", DispatchKey::CPU);
+  Library cpu(Library::Impl, "boxing_test", DispatchKey::CPU);
   cpu.impl("list_return", &listKernel);
-  Library boxed(Library::IMPL, "_", DispatchKey::PrivateUse3);
+  Library boxed(Library::Impl, "_", DispatchKey::PrivateUse3);
   boxed.fallback(sy::CppFunction::makeFromBoxedLambda([](const OperatorHandle& op, DispatchKeySet ks, Stack* s) {
     op.redispatchBoxed(ks.remove(DispatchKey::PrivateUse3), s);
   }));

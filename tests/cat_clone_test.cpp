@@ -157,7 +157,7 @@ TEST(CatOut, AnOutThatIsAlsoAnInputReadsTheOriginalValues) {
 
 TEST(CatDispatch, FunctionalFormAllocatesOnceThroughTheDispatcher) {
   g_empty_calls = 0;
-  Library counting(Library::IMPL, "aten", DispatchKey::CPU);
+  Library counting(Library::Impl, "aten", DispatchKey::CPU);
   counting.impl("empty.memory_format", &countingEmpty);
   ops::cat({iota({2}), iota({3})});
   EXPECT_EQ(g_empty_calls, 1);
@@ -223,7 +223,7 @@ TEST(CloneOut, ResizesOutConvertsItsDtypeAndReturnsIt) {
 
 TEST(CloneDispatch, FunctionalFormAllocatesOnceThroughTheDispatcher) {
   g_empty_calls = 0;
-  Library counting(Library::IMPL, "aten", DispatchKey::CPU);
+  Library counting(Library::Impl, "aten", DispatchKey::CPU);
   counting.impl("empty.memory_format", &countingEmpty);
   ops::clone(ops::transpose(iota({2, 3}), 0, 1));
   EXPECT_EQ(g_empty_calls, 1);

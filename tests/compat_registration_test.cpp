@@ -31,6 +31,16 @@ at::Tensor negated(const at::Tensor& self) { return at::full({1}, -self.item<dou
 
 c10::OperatorHandle handle(const char* name) { return c10::Dispatcher::singleton().findSchemaOrThrow(name, ""); }
 
+TEST(TorchRegistration, LibraryKindsKeepTorchLibrarysSpellings) {
+  // Our spelling is Library::Def / Fragment / Impl (enumerators are PascalCase throughout);
+  // torch::Library code names them DEF / FRAGMENT / IMPL, and both name the same kind.
+  static_assert(torch::Library::DEF == sy::Library::Def);
+  static_assert(torch::Library::FRAGMENT == sy::Library::Fragment);
+  static_assert(torch::Library::IMPL == sy::Library::Impl);
+  torch::Library impl(torch::Library::IMPL, "_", c10::DispatchKey::PrivateUse3, __FILE__, __LINE__);
+  EXPECT_NO_THROW(impl.fallback(torch::CppFunction::makeFallthrough()));
+}
+
 TEST(TorchRegistration, DefWithANameInfersTheSchemaFromTheKernel) {
   auto m = MAKE_TORCH_LIBRARY(compat_infer);
   m.def("plus_n", &plusN);

@@ -108,7 +108,7 @@ TEST(CreationLike, RejectsChannelsLastForNonFourDimensionalInputs) {
 
 TEST(CreationLike, FunctionalFormsAllocateOnceThroughTheDispatcher) {
   g_empty_calls = 0;
-  Library counting(Library::IMPL, "aten", DispatchKey::CPU);
+  Library counting(Library::Impl, "aten", DispatchKey::CPU);
   counting.impl("empty.memory_format", &countingEmpty);
   ops::zeros_like(transposedFloats());
   ops::full({3}, 1.5);
@@ -158,7 +158,7 @@ TEST(CreationToCopy, AllocatesAndCopiesThroughTheDispatcher) {
   // Both steps are operator calls, so another device's empty and copy_ take over transfers.
   g_empty_calls = 0;
   g_copy_calls = 0;
-  Library counting(Library::IMPL, "aten", DispatchKey::CPU);
+  Library counting(Library::Impl, "aten", DispatchKey::CPU);
   counting.impl("empty.memory_format", &countingEmpty);
   counting.impl("copy_", &countingCopy);
   ops::_to_copy(tensor<float>({1, 2}), ScalarType::Double);

@@ -178,7 +178,7 @@ class DeferredThroughAFallback : public ::testing::Test {
     t.unsafeGetTensorImpl()->set_key_set({DispatchKey::CPU, DispatchKey::PrivateUse2});
     return t;
   }
-  Library fallback_{Library::IMPL, "_", DispatchKey::PrivateUse2};
+  Library fallback_{Library::Impl, "_", DispatchKey::PrivateUse2};
 };
 
 TEST_F(DeferredThroughAFallback, TheFallbackGetsTheArgumentsDeferred) {
@@ -287,7 +287,7 @@ TEST_F(DeferredThroughAFallback, AKernelErrorReachesTheCallerAndLeavesNoReferenc
 
 // A fallback that drops the arguments unread and answers itself boxes nothing.
 TEST(DeferredFallbackResult, AFallbackMayDropTheArgumentsAndPushItsOwnResult) {
-  Library fallback(Library::IMPL, "_", DispatchKey::PrivateUse2);
+  Library fallback(Library::Impl, "_", DispatchKey::PrivateUse2);
   fallback.fallback(sy::CppFunction::makeFromBoxedLambda([](const OperatorHandle& op, Stack* stack) {
     EXPECT_TRUE(stack->hasDeferredArguments());
     sy::drop(stack, op.schema().arguments().size());
@@ -345,7 +345,7 @@ void forwardBelowPrivateUse3(const OperatorHandle& op, DispatchKeySet ks, Stack*
 }
 
 TEST_F(DeferredThroughAFallback, TwoForwardingFallbacksInARow) {
-  Library second(Library::IMPL, "_", DispatchKey::PrivateUse3);
+  Library second(Library::Impl, "_", DispatchKey::PrivateUse3);
   second.fallback(sy::CppFunction::makeFromBoxedFunction<&forwardBelowPrivateUse3>());
   Tensor self = onPrivateUse2(2.0);
   self.unsafeGetTensorImpl()->set_key_set(self.key_set().add(DispatchKey::PrivateUse3));

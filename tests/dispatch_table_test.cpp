@@ -53,9 +53,9 @@ void answer100(const OperatorHandle&, Stack* stack) {
 }
 
 TEST(DispatchTable, PerOperatorKernelBeatsBackendFallbackOnTheSameKey) {
-  Library fallbacks(Library::IMPL, "_", DispatchKey::PrivateUse1);
+  Library fallbacks(Library::Impl, "_", DispatchKey::PrivateUse1);
   fallbacks.fallback(sy::CppFunction::makeFromBoxedFunction<&answer100>());
-  Library kernels(Library::IMPL, "table_test", DispatchKey::PrivateUse1);
+  Library kernels(Library::Impl, "table_test", DispatchKey::PrivateUse1);
   kernels.impl("unary", &privateUse1Kernel);
 
   Tensor x = tensorWithKeys({DispatchKey::PrivateUse1});
@@ -64,26 +64,26 @@ TEST(DispatchTable, PerOperatorKernelBeatsBackendFallbackOnTheSameKey) {
 }
 
 TEST(DispatchTable, FallbackOnAnotherKeyIsNotUsed) {
-  Library fallbacks(Library::IMPL, "_", DispatchKey::PrivateUse2);
+  Library fallbacks(Library::Impl, "_", DispatchKey::PrivateUse2);
   fallbacks.fallback(sy::CppFunction::makeFromBoxedFunction<&answer100>());
   EXPECT_EQ(valueOf(unaryOp().call(tensorWithKeys({DispatchKey::CPU}))), 1);
 }
 
 TEST(DispatchTable, KernelOnAnotherBackendStillWorksBesideAFallback) {
-  Library fallbacks(Library::IMPL, "_", DispatchKey::PrivateUse1);
+  Library fallbacks(Library::Impl, "_", DispatchKey::PrivateUse1);
   fallbacks.fallback(sy::CppFunction::makeFromBoxedFunction<&answer100>());
   EXPECT_EQ(valueOf(unaryOp().call(tensorWithKeys({DispatchKey::CPU}))), 1);
   EXPECT_EQ(valueOf(unaryOp().call(tensorWithKeys({DispatchKey::PrivateUse1}))), 100);
 }
 
 TEST(DispatchTable, HigherPriorityKeyOfTheTensorWins) {
-  Library kernels(Library::IMPL, "table_test", DispatchKey::PrivateUse1);
+  Library kernels(Library::Impl, "table_test", DispatchKey::PrivateUse1);
   kernels.impl("unary", &privateUse1Kernel);
   EXPECT_EQ(valueOf(unaryOp().call(tensorWithKeys({DispatchKey::CPU, DispatchKey::PrivateUse1}))), 2);
 }
 
 TEST(DispatchTable, FallthroughFallbackSkipsOperatorsWithoutAKernelOnThatKey) {
-  Library fallthrough(Library::IMPL, "_", DispatchKey::Tracer);
+  Library fallthrough(Library::Impl, "_", DispatchKey::Tracer);
   fallthrough.fallback(sy::CppFunction::makeFallthrough());
   Tensor x = tensorWithKeys({DispatchKey::CPU, DispatchKey::Tracer});
   EXPECT_EQ(valueOf(unaryOp().call(x)), 1);
@@ -91,9 +91,9 @@ TEST(DispatchTable, FallthroughFallbackSkipsOperatorsWithoutAKernelOnThatKey) {
 }
 
 TEST(DispatchTable, FallthroughFallbackStillRunsAKernelRegisteredOnThatKey) {
-  Library fallthrough(Library::IMPL, "_", DispatchKey::Tracer);
+  Library fallthrough(Library::Impl, "_", DispatchKey::Tracer);
   fallthrough.fallback(sy::CppFunction::makeFallthrough());
-  Library kernels(Library::IMPL, "table_test", DispatchKey::Tracer);
+  Library kernels(Library::Impl, "table_test", DispatchKey::Tracer);
   kernels.impl("unary", [](const Tensor&) { return filled(7); });
   Tensor x = tensorWithKeys({DispatchKey::CPU, DispatchKey::Tracer});
   EXPECT_EQ(valueOf(unaryOp().call(x)), 7);
@@ -101,9 +101,9 @@ TEST(DispatchTable, FallthroughFallbackStillRunsAKernelRegisteredOnThatKey) {
 }
 
 TEST(DispatchTable, FallthroughKernelForOneOperatorSkipsOnlyThatOperator) {
-  Library fallbacks(Library::IMPL, "_", DispatchKey::PrivateUse1);
+  Library fallbacks(Library::Impl, "_", DispatchKey::PrivateUse1);
   fallbacks.fallback(sy::CppFunction::makeFromBoxedFunction<&answer100>());
-  Library kernels(Library::IMPL, "table_test", DispatchKey::PrivateUse1);
+  Library kernels(Library::Impl, "table_test", DispatchKey::PrivateUse1);
   kernels.impl("unary", sy::CppFunction::makeFallthrough());
   Tensor x = tensorWithKeys({DispatchKey::CPU, DispatchKey::PrivateUse1});
   EXPECT_EQ(valueOf(unaryOp().call(x)), 1);
@@ -111,7 +111,7 @@ TEST(DispatchTable, FallthroughKernelForOneOperatorSkipsOnlyThatOperator) {
 }
 
 TEST(DispatchTable, FallthroughIsAlsoSkippedOnTheBoxedPath) {
-  Library fallthrough(Library::IMPL, "_", DispatchKey::Tracer);
+  Library fallthrough(Library::Impl, "_", DispatchKey::Tracer);
   fallthrough.fallback(sy::CppFunction::makeFallthrough());
   Stack stack{tensorWithKeys({DispatchKey::CPU, DispatchKey::Tracer})};
   unaryOp().callBoxed(&stack);
@@ -133,7 +133,7 @@ void countingMode(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
 TEST(DispatchTable, ModeKeyInTheIncludedSetInterceptsEveryOperator) {
   ModeCounter counter;
   active_counter = &counter;
-  Library mode(Library::IMPL, "_", DispatchKey::TESTING_ONLY_GenericMode);
+  Library mode(Library::Impl, "_", DispatchKey::TESTING_ONLY_GenericMode);
   mode.fallback(sy::CppFunction::makeFromBoxedFunction<&countingMode>());
   Tensor x = tensorWithKeys({DispatchKey::CPU});
   {
@@ -147,7 +147,7 @@ TEST(DispatchTable, ModeKeyInTheIncludedSetInterceptsEveryOperator) {
 
 TEST(DispatchTable, ModeCanCallBackInAfterExcludingItself) {
   int intercepted = 0;
-  Library mode(Library::IMPL, "_", DispatchKey::TESTING_ONLY_GenericMode);
+  Library mode(Library::Impl, "_", DispatchKey::TESTING_ONLY_GenericMode);
   mode.fallback(sy::CppFunction::makeFromBoxedLambda([&](const OperatorHandle& op, Stack* stack) {
     ++intercepted;
     sy::ExcludeDispatchKeyGuard off(DispatchKey::TESTING_ONLY_GenericMode);
@@ -159,7 +159,7 @@ TEST(DispatchTable, ModeCanCallBackInAfterExcludingItself) {
 }
 
 TEST(DispatchTable, ExcludedKeyIsSkippedEvenWhenTheTensorCarriesIt) {
-  Library kernels(Library::IMPL, "table_test", DispatchKey::PrivateUse1);
+  Library kernels(Library::Impl, "table_test", DispatchKey::PrivateUse1);
   kernels.impl("unary", &privateUse1Kernel);
   sy::ExcludeDispatchKeyGuard off(DispatchKey::PrivateUse1);
   EXPECT_EQ(valueOf(unaryOp().call(tensorWithKeys({DispatchKey::CPU, DispatchKey::PrivateUse1}))), 1);
@@ -197,7 +197,7 @@ void unwrapCallRewrap(const OperatorHandle& op, Stack* stack) {
 }
 
 TEST(DispatchTable, WrapperFallbackUnwrapsCallsAndRewraps) {
-  Library wrapper(Library::IMPL, "_", DispatchKey::TESTING_ONLY_GenericWrapper);
+  Library wrapper(Library::Impl, "_", DispatchKey::TESTING_ONLY_GenericWrapper);
   wrapper.fallback(sy::CppFunction::makeFromBoxedFunction<&unwrapCallRewrap>());
   Tensor result = unaryOp().call(wrap(sy::zeros({1})));
   auto* impl = dynamic_cast<WrapperTensorImpl*>(result.unsafeGetTensorImpl());
@@ -213,52 +213,52 @@ auto compositeOp() {
 }
 
 TEST(DispatchTable, CompositeImplicitServesEveryBackendWithoutAKernel) {
-  Library composite(Library::FRAGMENT, "table_test");
+  Library composite(Library::Fragment, "table_test");
   composite.impl("composite", sy::dispatch(DispatchKey::CompositeImplicit, [](const Tensor&) { return filled(10); }));
   EXPECT_EQ(valueOf(compositeOp().call(tensorWithKeys({DispatchKey::CPU}))), 10);
   EXPECT_EQ(valueOf(compositeOp().call(tensorWithKeys({DispatchKey::PrivateUse2}))), 10);
 }
 
 TEST(DispatchTable, CompositeExplicitBeatsCompositeImplicit) {
-  Library composite(Library::FRAGMENT, "table_test");
+  Library composite(Library::Fragment, "table_test");
   composite.impl("composite", sy::dispatch(DispatchKey::CompositeImplicit, [](const Tensor&) { return filled(10); }));
   composite.impl("composite", sy::dispatch(DispatchKey::CompositeExplicit, [](const Tensor&) { return filled(20); }));
   EXPECT_EQ(valueOf(compositeOp().call(tensorWithKeys({DispatchKey::CPU}))), 20);
 }
 
 TEST(DispatchTable, BackendKernelBeatsBothAliasKernels) {
-  Library composite(Library::FRAGMENT, "table_test");
+  Library composite(Library::Fragment, "table_test");
   composite.impl("composite", sy::dispatch(DispatchKey::CompositeImplicit, [](const Tensor&) { return filled(10); }));
   composite.impl("composite", sy::dispatch(DispatchKey::CompositeExplicit, [](const Tensor&) { return filled(20); }));
-  Library cpu(Library::IMPL, "table_test", DispatchKey::CPU);
+  Library cpu(Library::Impl, "table_test", DispatchKey::CPU);
   cpu.impl("composite", [](const Tensor&) { return filled(30); });
   EXPECT_EQ(valueOf(compositeOp().call(tensorWithKeys({DispatchKey::CPU}))), 30);
   EXPECT_EQ(valueOf(compositeOp().call(tensorWithKeys({DispatchKey::PrivateUse1}))), 20);
 }
 
 TEST(DispatchTable, AliasKernelBeatsBackendFallback) {
-  Library fallbacks(Library::IMPL, "_", DispatchKey::PrivateUse1);
+  Library fallbacks(Library::Impl, "_", DispatchKey::PrivateUse1);
   fallbacks.fallback(sy::CppFunction::makeFromBoxedFunction<&answer100>());
-  Library composite(Library::FRAGMENT, "table_test");
+  Library composite(Library::Fragment, "table_test");
   composite.impl("composite", sy::dispatch(DispatchKey::CompositeImplicit, [](const Tensor&) { return filled(10); }));
   EXPECT_EQ(valueOf(compositeOp().call(tensorWithKeys({DispatchKey::PrivateUse1}))), 10);
 }
 
 TEST(DispatchTable, AliasKernelDoesNotServeFunctionalityKeys) {
-  Library composite(Library::FRAGMENT, "table_test");
+  Library composite(Library::Fragment, "table_test");
   composite.impl("composite", sy::dispatch(DispatchKey::CompositeImplicit, [](const Tensor&) { return filled(10); }));
   EXPECT_THROW(compositeOp().call(tensorWithKeys({DispatchKey::CPU, DispatchKey::Tracer})), sy::Error);
 }
 
 TEST(DispatchTable, CompositeKernelRunsOperatorsWithoutTensorArguments) {
-  Library composite(Library::FRAGMENT, "table_test");
+  Library composite(Library::Fragment, "table_test");
   composite.impl("nullary", sy::dispatch(DispatchKey::CompositeImplicit, [] { return filled(5); }));
   auto op = sy::Dispatcher::singleton().findSchemaOrThrow("table_test::nullary", "").typed<Tensor()>();
   EXPECT_EQ(valueOf(op.call()), 5);
 }
 
 TEST(DispatchTable, KernelTakingDispatchKeySetCanRedispatchBelowItself) {
-  Library kernels(Library::IMPL, "table_test", DispatchKey::PrivateUse1);
+  Library kernels(Library::Impl, "table_test", DispatchKey::PrivateUse1);
   kernels.impl("unary", [](DispatchKeySet ks, const Tensor& self) {
     Tensor below = unaryOp().redispatch(ks.remove(DispatchKey::PrivateUse1), self);
     return filled(valueOf(below) + 40);

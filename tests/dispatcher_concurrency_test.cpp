@@ -67,16 +67,16 @@ TEST(DispatcherConcurrency, CallsStayCorrectWhileLibrariesComeAndGo) {
   for (int i = 0; i < 2; ++i) callers.emplace_back(caller);
 
   for (int round = 0; round < kRegistrationRounds; ++round) {
-    Library tracer(Library::IMPL, "_", DispatchKey::Tracer);
+    Library tracer(Library::Impl, "_", DispatchKey::Tracer);
     tracer.fallback(sy::CppFunction::makeFallthrough());
-    Library fallback(Library::IMPL, "_", DispatchKey::PrivateUse1);
+    Library fallback(Library::Impl, "_", DispatchKey::PrivateUse1);
     fallback.fallback(sy::CppFunction::makeFromBoxedFunction<&redispatchBelowPrivateUse1>());
     if (round % 2 == 0) {
-      Library kernel(Library::IMPL, "concurrency_test", DispatchKey::PrivateUse1);
+      Library kernel(Library::Impl, "concurrency_test", DispatchKey::PrivateUse1);
       kernel.impl("op", &plusTwo);
       std::this_thread::yield();
     }
-    Library extra(Library::FRAGMENT, "concurrency_test");
+    Library extra(Library::Fragment, "concurrency_test");
     extra.def("scratch(Tensor self) -> Tensor");
   }
   done = true;
@@ -89,7 +89,7 @@ TEST(DispatcherConcurrency, CallsStayCorrectWhileLibrariesComeAndGo) {
 TEST(DispatcherConcurrency, TableSettlesToTheStaticRegistrationsAfterTheChurn) {
   auto op = sy::Dispatcher::singleton().findSchemaOrThrow("concurrency_test::op", "").typed<Tensor(const Tensor&)>();
   for (int round = 0; round < 50; ++round) {
-    Library kernel(Library::IMPL, "concurrency_test", DispatchKey::CPU);
+    Library kernel(Library::Impl, "concurrency_test", DispatchKey::CPU);
     kernel.impl("op", &plusTwo);
   }
   EXPECT_EQ(op.call(sy::zeros({1})).item<double>(), 1);

@@ -39,12 +39,12 @@ double callOp(const std::string& name, DispatchKeySet keys) {
 }
 
 TEST(Registration, DestroyingALibraryRestoresThePreviousKernel) {
-  Library def(Library::FRAGMENT, "reg_restore");
+  Library def(Library::Fragment, "reg_restore");
   def.def("op(Tensor self) -> Tensor");
-  Library first(Library::IMPL, "reg_restore", DispatchKey::CPU);
+  Library first(Library::Impl, "reg_restore", DispatchKey::CPU);
   first.impl("op", &one);
   {
-    Library second(Library::IMPL, "reg_restore", DispatchKey::CPU);
+    Library second(Library::Impl, "reg_restore", DispatchKey::CPU);
     second.impl("op", &two);
     EXPECT_EQ(callOp("reg_restore::op", DispatchKey::CPU), 2);
   }
@@ -52,11 +52,11 @@ TEST(Registration, DestroyingALibraryRestoresThePreviousKernel) {
 }
 
 TEST(Registration, RemovingAnOlderKernelKeepsTheNewerOne) {
-  Library def(Library::FRAGMENT, "reg_older");
+  Library def(Library::Fragment, "reg_older");
   def.def("op(Tensor self) -> Tensor");
-  auto first = std::make_unique<Library>(Library::IMPL, "reg_older", DispatchKey::CPU);
+  auto first = std::make_unique<Library>(Library::Impl, "reg_older", DispatchKey::CPU);
   first->impl("op", &one);
-  Library second(Library::IMPL, "reg_older", DispatchKey::CPU);
+  Library second(Library::Impl, "reg_older", DispatchKey::CPU);
   second.impl("op", &two);
   first.reset();
   EXPECT_EQ(callOp("reg_older::op", DispatchKey::CPU), 2);
@@ -65,9 +65,9 @@ TEST(Registration, RemovingAnOlderKernelKeepsTheNewerOne) {
 TEST(Registration, OperatorGoesWhenItsLastRegistrationGoes) {
   OperatorName name{"reg_goes::op", ""};
   {
-    Library def(Library::FRAGMENT, "reg_goes");
+    Library def(Library::Fragment, "reg_goes");
     def.def("op(Tensor self) -> Tensor");
-    Library impl(Library::IMPL, "reg_goes", DispatchKey::CPU);
+    Library impl(Library::Impl, "reg_goes", DispatchKey::CPU);
     impl.impl("op", &one);
     EXPECT_TRUE(dispatcher().findSchema(name).has_value());
   }
@@ -78,7 +78,7 @@ TEST(Registration, OperatorGoesWhenItsLastRegistrationGoes) {
 }
 
 TEST(Registration, OperatorWithKernelsButNoSchemaIsNotFoundBySchema) {
-  Library impl(Library::IMPL, "reg_noschema", DispatchKey::CPU);
+  Library impl(Library::Impl, "reg_noschema", DispatchKey::CPU);
   impl.impl("op", &one);
   EXPECT_FALSE(dispatcher().findSchema({"reg_noschema::op", ""}).has_value());
   EXPECT_TRUE(dispatcher().findOp({"reg_noschema::op", ""}).has_value());
@@ -87,9 +87,9 @@ TEST(Registration, OperatorWithKernelsButNoSchemaIsNotFoundBySchema) {
 TEST(Registration, HandleOutlivesTheOperatorAndReportsMissingKernel) {
   std::optional<OperatorHandle> handle;
   {
-    Library def(Library::FRAGMENT, "reg_handle");
+    Library def(Library::Fragment, "reg_handle");
     def.def("op(Tensor self) -> Tensor");
-    Library impl(Library::IMPL, "reg_handle", DispatchKey::CPU);
+    Library impl(Library::Impl, "reg_handle", DispatchKey::CPU);
     impl.impl("op", &one);
     handle = dispatcher().findSchemaOrThrow("reg_handle::op", "");
   }
@@ -103,23 +103,23 @@ std::string tableAfterRegisteringInOrder(const std::vector<int>& order) {
   std::vector<std::unique_ptr<Library>> libs;
   std::vector<std::function<void()>> steps = {
       [&] {
-        libs.push_back(std::make_unique<Library>(Library::FRAGMENT, "reg_order"));
+        libs.push_back(std::make_unique<Library>(Library::Fragment, "reg_order"));
         libs.back()->def("op(Tensor self) -> Tensor");
       },
       [&] {
-        libs.push_back(std::make_unique<Library>(Library::IMPL, "reg_order", DispatchKey::CPU));
+        libs.push_back(std::make_unique<Library>(Library::Impl, "reg_order", DispatchKey::CPU));
         libs.back()->impl("op", &one);
       },
       [&] {
-        libs.push_back(std::make_unique<Library>(Library::IMPL, "reg_order", DispatchKey::PrivateUse1));
+        libs.push_back(std::make_unique<Library>(Library::Impl, "reg_order", DispatchKey::PrivateUse1));
         libs.back()->impl("op", &two);
       },
       [&] {
-        libs.push_back(std::make_unique<Library>(Library::IMPL, "_", DispatchKey::Tracer));
+        libs.push_back(std::make_unique<Library>(Library::Impl, "_", DispatchKey::Tracer));
         libs.back()->fallback(sy::CppFunction::makeFallthrough());
       },
       [&] {
-        libs.push_back(std::make_unique<Library>(Library::FRAGMENT, "reg_order"));
+        libs.push_back(std::make_unique<Library>(Library::Fragment, "reg_order"));
         libs.back()->impl("op", sy::dispatch(DispatchKey::CompositeImplicit, &three));
       },
   };
@@ -144,11 +144,11 @@ TEST(Registration, RegisteringTheSameSetInEveryOrderGivesIdenticalTables) {
 }
 
 TEST(Registration, DumpShowsEachEntrysSourceAndSite) {
-  Library def(Library::FRAGMENT, "reg_dump");
+  Library def(Library::Fragment, "reg_dump");
   def.def("op(Tensor self) -> Tensor");
-  Library impl(Library::IMPL, "reg_dump", DispatchKey::CPU);
+  Library impl(Library::Impl, "reg_dump", DispatchKey::CPU);
   impl.impl("op", &one); const int line = __LINE__;
-  Library fallthrough(Library::IMPL, "_", DispatchKey::PrivateUse3);
+  Library fallthrough(Library::Impl, "_", DispatchKey::PrivateUse3);
   fallthrough.fallback(sy::CppFunction::makeFallthrough()); const int fallthrough_line = __LINE__;
   std::string dump = dispatcher().findSchemaOrThrow("reg_dump::op", "").dumpComputedTable();
   EXPECT_THAT(dump, StartsWith("reg_dump::op (nonFallthroughKeys: DispatchKeySet(CPU, Accel, PrivateUse1, PrivateUse2, "
@@ -164,11 +164,11 @@ TEST(Registration, DumpShowsEachEntrysSourceAndSite) {
 // ---- Errors ----------------------------------------------------------------------------------
 
 TEST(RegistrationErrors, MissingKernelNamesOperatorKeyAndEveryRegistration) {
-  Library def(Library::FRAGMENT, "reg_missing");
+  Library def(Library::Fragment, "reg_missing");
   def.def("op(Tensor self) -> Tensor");
-  Library impl(Library::IMPL, "reg_missing", DispatchKey::CPU);
+  Library impl(Library::Impl, "reg_missing", DispatchKey::CPU);
   impl.impl("op", &one); const int cpu_line = __LINE__;
-  Library fallthrough(Library::IMPL, "_", DispatchKey::Tracer);
+  Library fallthrough(Library::Impl, "_", DispatchKey::Tracer);
   fallthrough.fallback(sy::CppFunction::makeFallthrough()); const int tracer_line = __LINE__;
   const std::string error =
       errorMessageOf([] { callOp("reg_missing::op", {DispatchKey::CPU, DispatchKey::PrivateUse1}); });
@@ -183,9 +183,9 @@ TEST(RegistrationErrors, MissingKernelNamesOperatorKeyAndEveryRegistration) {
 }
 
 TEST(RegistrationErrors, CallWithNoTensorArgumentsAndNoFallback) {
-  Library def(Library::FRAGMENT, "reg_notensor");
+  Library def(Library::Fragment, "reg_notensor");
   def.def("op(int x) -> Tensor");
-  Library impl(Library::IMPL, "reg_notensor", DispatchKey::CPU);
+  Library impl(Library::Impl, "reg_notensor", DispatchKey::CPU);
   impl.impl("op", [](int64_t) { return filled(1); });
   auto op = dispatcher().findSchemaOrThrow("reg_notensor::op", "").typed<Tensor(int64_t)>();
   EXPECT_THAT(errorMessageOf([&] { op.call(3); }),
@@ -195,9 +195,9 @@ TEST(RegistrationErrors, CallWithNoTensorArgumentsAndNoFallback) {
 }
 
 TEST(RegistrationErrors, DuplicateDefNamesBothSites) {
-  Library first(Library::FRAGMENT, "reg_dupdef");
+  Library first(Library::Fragment, "reg_dupdef");
   first.def("op(Tensor self) -> Tensor"); const int first_line = __LINE__;
-  Library second(Library::FRAGMENT, "reg_dupdef");
+  Library second(Library::Fragment, "reg_dupdef");
   EXPECT_EQ(errorMessageOf([&] { second.def("op(Tensor self) -> Tensor"); }),
             "Tried to register operator reg_dupdef::op(Tensor self) -> Tensor at " + site(__LINE__ - 1) +
                 ", but an operator with that name is already registered at " + site(first_line) +
@@ -205,9 +205,9 @@ TEST(RegistrationErrors, DuplicateDefNamesBothSites) {
 }
 
 TEST(RegistrationErrors, DuplicateLibraryForANamespaceNamesBothSites) {
-  Library first(Library::DEF, "reg_duplib"); const int first_line = __LINE__;
+  Library first(Library::Def, "reg_duplib"); const int first_line = __LINE__;
   int second_line = 0;
-  const std::string error = errorMessageOf([&] { second_line = __LINE__; Library second(Library::DEF, "reg_duplib"); });
+  const std::string error = errorMessageOf([&] { second_line = __LINE__; Library second(Library::Def, "reg_duplib"); });
   EXPECT_EQ(error,
             "Only one SY_LIBRARY/TORCH_LIBRARY block may be defined for namespace 'reg_duplib', but a second one is registered at " +
                 site(second_line) + " (the first is at " + site(first_line) +
@@ -215,16 +215,16 @@ TEST(RegistrationErrors, DuplicateLibraryForANamespaceNamesBothSites) {
 }
 
 TEST(RegistrationErrors, DuplicateFallbackForAKeyNamesBothSites) {
-  Library first(Library::IMPL, "_", DispatchKey::PrivateUse3);
+  Library first(Library::Impl, "_", DispatchKey::PrivateUse3);
   first.fallback(sy::CppFunction::makeFallthrough()); const int first_line = __LINE__;
-  Library second(Library::IMPL, "_", DispatchKey::PrivateUse3);
+  Library second(Library::Impl, "_", DispatchKey::PrivateUse3);
   EXPECT_EQ(errorMessageOf([&] { second.fallback(sy::CppFunction::makeFallthrough()); }),
             "Tried to register a backend fallback for dispatch key PrivateUse3 at " + site(__LINE__ - 1) +
                 ", but one is already registered at " + site(first_line) + "; a key has at most one backend fallback");
 }
 
 TEST(RegistrationErrors, FallbackOutsideTheUnderscoreNamespace) {
-  Library lib(Library::IMPL, "aten", DispatchKey::CPU); const int lib_line = __LINE__;
+  Library lib(Library::Impl, "aten", DispatchKey::CPU); const int lib_line = __LINE__;
   EXPECT_EQ(errorMessageOf([&] { lib.fallback(sy::CppFunction::makeFallthrough()); }),
             "fallback() at " + site(__LINE__ - 1) + " is not allowed in SY_LIBRARY_IMPL/TORCH_LIBRARY_IMPL(aten, CPU) at " + site(lib_line) +
                 ": backend fallbacks apply to every operator, so they are registered in SY_LIBRARY_IMPL/TORCH_LIBRARY_IMPL(_, Key, m) "
@@ -232,9 +232,9 @@ TEST(RegistrationErrors, FallbackOutsideTheUnderscoreNamespace) {
 }
 
 TEST(RegistrationErrors, ImplSignatureDisagreeingWithTheSchemaShowsBoth) {
-  Library def(Library::FRAGMENT, "reg_sig");
+  Library def(Library::Fragment, "reg_sig");
   def.def("scale(Tensor self, float s) -> Tensor"); const int def_line = __LINE__;
-  Library impl(Library::IMPL, "reg_sig", DispatchKey::CPU);
+  Library impl(Library::Impl, "reg_sig", DispatchKey::CPU);
   EXPECT_EQ(errorMessageOf([&] { impl.impl("scale", [](const Tensor& t, int64_t) { return t; }); }),
             "Inferred operator schema for a C++ kernel function doesn't match the expected function schema.\n"
             "  operator: reg_sig::scale\n"
@@ -246,16 +246,16 @@ TEST(RegistrationErrors, ImplSignatureDisagreeingWithTheSchemaShowsBoth) {
 }
 
 TEST(RegistrationErrors, KernelRegisteredBeforeItsSchemaIsCheckedWhenTheSchemaArrives) {
-  Library impl(Library::IMPL, "reg_late", DispatchKey::CPU);
+  Library impl(Library::Impl, "reg_late", DispatchKey::CPU);
   impl.impl("op", [](const Tensor& t) { return t; });
-  Library def(Library::FRAGMENT, "reg_late");
+  Library def(Library::Fragment, "reg_late");
   EXPECT_THAT(errorMessageOf([&] { def.def("op(Tensor self, int n) -> Tensor"); }),
               HasSubstr("reason: the schema has 2 arguments but the C++ signature has 1"));
   EXPECT_FALSE(dispatcher().findSchema({"reg_late::op", ""}).has_value());
 }
 
 TEST(RegistrationErrors, TypedCallWithTheWrongSignature) {
-  Library def(Library::FRAGMENT, "reg_typed");
+  Library def(Library::Fragment, "reg_typed");
   def.def("op(Tensor self) -> Tensor");
   OperatorHandle op = dispatcher().findSchemaOrThrow("reg_typed::op", "");
   EXPECT_EQ(errorMessageOf([&] { op.typed<Tensor(const Tensor&, int64_t)>(); }),
@@ -265,9 +265,9 @@ TEST(RegistrationErrors, TypedCallWithTheWrongSignature) {
 }
 
 TEST(RegistrationErrors, TypedCallWithADifferentCppSignatureThanTheKernel) {
-  Library def(Library::FRAGMENT, "reg_cppsig");
+  Library def(Library::Fragment, "reg_cppsig");
   def.def("op(Tensor self) -> Tensor");
-  Library impl(Library::IMPL, "reg_cppsig", DispatchKey::CPU);
+  Library impl(Library::Impl, "reg_cppsig", DispatchKey::CPU);
   impl.impl("op", &one); const int line = __LINE__;
   OperatorHandle op = dispatcher().findSchemaOrThrow("reg_cppsig::op", "");
   EXPECT_EQ(errorMessageOf([&] { op.typed<Tensor(Tensor)>(); }),
@@ -278,7 +278,7 @@ TEST(RegistrationErrors, TypedCallWithADifferentCppSignatureThanTheKernel) {
 }
 
 TEST(RegistrationErrors, MalformedSchemaNamesTheColumnAndTheSite) {
-  Library def(Library::FRAGMENT, "reg_malformed");
+  Library def(Library::Fragment, "reg_malformed");
   EXPECT_THAT(errorMessageOf([&] { def.def("reg_malformed::op(Tensor self int x) -> Tensor"); }),
               StartsWith("Schema parse error at column "));
   EXPECT_THAT(errorMessageOf([&] { def.def("reg_malformed::op(Tensor self int x) -> Tensor"); }),
@@ -287,41 +287,41 @@ TEST(RegistrationErrors, MalformedSchemaNamesTheColumnAndTheSite) {
 }
 
 TEST(RegistrationErrors, DefInAnotherNamespaceThanTheLibrary) {
-  Library def(Library::FRAGMENT, "reg_ns");
+  Library def(Library::Fragment, "reg_ns");
   EXPECT_THAT(errorMessageOf([&] { def.def("other::op(Tensor self) -> Tensor"); }),
               HasSubstr("the operator's namespace must be 'reg_ns'"));
 }
 
 TEST(RegistrationErrors, ImplInTheUnderscoreNamespace) {
-  Library lib(Library::IMPL, "_", DispatchKey::CPU);
+  Library lib(Library::Impl, "_", DispatchKey::CPU);
   EXPECT_THAT(errorMessageOf([&] { lib.impl("op", &one); }), HasSubstr("the _ namespace only takes fallback()"));
 }
 
 TEST(RegistrationErrors, FallbackOnAnAliasKey) {
-  Library lib(Library::IMPL, "_", DispatchKey::CompositeImplicit);
+  Library lib(Library::Impl, "_", DispatchKey::CompositeImplicit);
   EXPECT_THAT(errorMessageOf([&] { lib.fallback(sy::CppFunction::makeFallthrough()); }),
               HasSubstr("for dispatch key CompositeImplicit; a fallback needs a backend or functionality key (alias keys "
                         "only take per-operator kernels)"));
 }
 
 TEST(RegistrationErrors, FailedRegistrationLeavesTheTableUnchanged) {
-  Library def(Library::FRAGMENT, "reg_unchanged");
+  Library def(Library::Fragment, "reg_unchanged");
   def.def("op(Tensor self) -> Tensor");
-  Library impl(Library::IMPL, "reg_unchanged", DispatchKey::CPU);
+  Library impl(Library::Impl, "reg_unchanged", DispatchKey::CPU);
   impl.impl("op", &one);
   OperatorHandle op = dispatcher().findSchemaOrThrow("reg_unchanged::op", "");
   const std::string before = op.dumpComputedTable();
-  Library bad(Library::IMPL, "reg_unchanged", DispatchKey::PrivateUse1);
+  Library bad(Library::Impl, "reg_unchanged", DispatchKey::PrivateUse1);
   EXPECT_THROW(bad.impl("op", [](const Tensor& t, double) { return t; }), sy::Error);
   EXPECT_THROW(def.def("op(Tensor self) -> Tensor"), sy::Error);
-  Library bad_fallback(Library::IMPL, "_", DispatchKey::CompositeExplicit);
+  Library bad_fallback(Library::Impl, "_", DispatchKey::CompositeExplicit);
   EXPECT_THROW(bad_fallback.fallback(sy::CppFunction::makeFallthrough()), sy::Error);
   EXPECT_EQ(op.dumpComputedTable(), before);
   EXPECT_EQ(callOp("reg_unchanged::op", DispatchKey::CPU), 1);
 }
 
 TEST(RegistrationErrors, FindSchemaOrThrowListsOtherOverloads) {
-  Library def(Library::FRAGMENT, "reg_find");
+  Library def(Library::Fragment, "reg_find");
   def.def("op(Tensor self) -> Tensor");
   def.def("op.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)");
   EXPECT_EQ(errorMessageOf([] { dispatcher().findSchemaOrThrow("reg_find::op", "Tensor"); }),

@@ -167,7 +167,7 @@ inline void expectValues(const Tensor& actual, const std::vector<double>& expect
 template <class Fn>
 std::map<std::string, int> dispatchesOf(Fn&& fn) {
   std::map<std::string, int> calls;
-  Library lib(Library::IMPL, "_", DispatchKey::TESTING_ONLY_GenericMode);
+  Library lib(Library::Impl, "_", DispatchKey::TESTING_ONLY_GenericMode);
   lib.fallback(CppFunction::makeFromBoxedLambda([&calls](const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
     ++calls[op.operator_name().toString()];
     op.redispatchBoxed(ks.remove(DispatchKey::TESTING_ONLY_GenericMode), stack);

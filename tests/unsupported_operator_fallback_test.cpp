@@ -23,8 +23,8 @@ class UnsupportedOperatorFallback : public ::testing::Test {
     kernels_.impl("add.Tensor", [](const Tensor& a, const Tensor&, const sy::Scalar&) { return a; });
     kernels_.impl("mul.Tensor", [](const Tensor& a, const Tensor&) { return a; });
   }
-  Library fallback_{Library::IMPL, "_", DispatchKey::PrivateUse2};
-  Library kernels_{Library::IMPL, "aten", DispatchKey::PrivateUse2};
+  Library fallback_{Library::Impl, "_", DispatchKey::PrivateUse2};
+  Library kernels_{Library::Impl, "aten", DispatchKey::PrivateUse2};
 };
 
 TEST_F(UnsupportedOperatorFallback, RaisesTheBackendsOwnMessageListingWhatItSupports) {
@@ -42,7 +42,7 @@ TEST_F(UnsupportedOperatorFallback, ImplementedOperatorsStillRunTheirKernels) {
 }
 
 TEST_F(UnsupportedOperatorFallback, SupportedListFollowsRegistrations) {
-  kernels_ = Library(Library::IMPL, "aten", DispatchKey::PrivateUse2);  // drops add and mul
+  kernels_ = Library(Library::Impl, "aten", DispatchKey::PrivateUse2);  // drops add and mul
   try {
     sy::ops::add(onMyBackend(), onMyBackend());
     FAIL() << "expected an error";
