@@ -33,6 +33,7 @@
 #include "switchyard/dispatcher/function_traits.h"
 #include "switchyard/dispatcher/unboxed_call.h"
 #include "switchyard/ivalue/ivalue.h"
+#include "switchyard/ivalue/macros.h"
 #include "switchyard/ivalue/stack.h"
 
 namespace sy {
@@ -219,7 +220,7 @@ struct BoxedFromUnboxedImpl<KernelFunctor, TakesKeySet, Ret, TypeList<Params...>
   __attribute__((noinline)) static void callWithBoxedArguments(OperatorKernel* functor, const OperatorHandle& op,
                                                                DispatchKeySet ks, Stack* stack) {
     auto* kernel = static_cast<KernelFunctor*>(functor);
-    if (__builtin_expect(stack->size() < kNumArgs, 0)) throwStackTooSmall(op, kNumArgs, stack->size());
+    if (SY_UNLIKELY(stack->size() < kNumArgs)) throwStackTooSmall(op, kNumArgs, stack->size());
     IValue* args = stack->data() + stack->size() - kNumArgs;
     auto converted = convertArguments(op, args, std::index_sequence_for<Params...>{});
     if constexpr (std::is_void_v<Ret>) {
@@ -230,7 +231,7 @@ struct BoxedFromUnboxedImpl<KernelFunctor, TakesKeySet, Ret, TypeList<Params...>
       // slot's IValue into the result position rather than copying and then popping it.
       constexpr int kOut = soleMutableTensorParameter<Params...>();
       Tensor& result = invoke(kernel, ks, converted, std::index_sequence_for<Params...>{});
-      if (__builtin_expect(&result == &std::get<kOut>(converted), 1)) {
+      if (SY_LIKELY(&result == &std::get<kOut>(converted))) {
         dropArguments(stack, args, kOut);  // relocates the out slot: a borrowed one stays borrowed
       } else {
         IValue returned(result);
@@ -260,7 +261,7 @@ struct BoxedFromUnboxedImpl<KernelFunctor, TakesKeySet, Ret, TypeList<Params...>
       constexpr int kOut = soleMutableTensorParameter<Params...>();
       Tensor& result = invoke(kernel, ks, arguments, std::index_sequence_for<Params...>{});
       stack->forgetAll();
-      if (__builtin_expect(&result == &std::get<kOut>(arguments), 1)) {
+      if (SY_LIKELY(&result == &std::get<kOut>(arguments))) {
         stack->emplaceBackWithinCapacity(kMutablyBorrowed, result);
       } else {
         stack->emplaceBackWithinCapacity(result);
@@ -343,10 +344,8 @@ struct ReturnPopper {
       int arg = kSoleOut >= 0 ? kSoleOut : aliasedArgumentOfReturn(*call.op, index);
       if (arg < 0) arg = kPositionalOut;
       const Tensor* original = arg >= 0 ? tensor_args[arg] : nullptr;
-      if (__builtin_expect(original == nullptr ||
-                               std::as_const(slot).toTensor().unsafeGetTensorImpl() !=
-                                   original->unsafeGetTensorImpl(),
-                           0)) {
+      if (SY_UNLIKELY(original == nullptr ||
+                      std::as_const(slot).toTensor().unsafeGetTensorImpl() != original->unsafeGetTensorImpl())) {
         throwReboundOutArgument(call, index, arg);
       }
       return const_cast<Tensor&>(*original);
@@ -400,7 +399,7 @@ Ret callBoxedWithUnboxedArguments(void (*boxed)(OperatorKernel*, const OperatorH
   stack.deferArguments(&call, sizeof...(Args));
   boxed(functor, op, ks, &stack);
   if constexpr (kNumReturns > 0) {
-    if (__builtin_expect(stack.size() != kNumReturns, 0)) {
+    if (SY_UNLIKELY(stack.size() != kNumReturns)) {
       throwWrongNumberOfReturns(call, kNumReturns, stack.size());
     }
     // A kernel that left its arguments untouched left them as its results, so they box now; with
@@ -409,7 +408,7 @@ Ret callBoxedWithUnboxedArguments(void (*boxed)(OperatorKernel*, const OperatorH
     constexpr int kSoleOut = soleMutableTensorParameter<Args...>();
     if constexpr (std::is_same_v<Ret, Tensor>) {
       // The usual result, a tensor the kernel made: moved out, and its slot forgotten.
-      if (__builtin_expect(results[0].isOwnedTensor(), 1)) {
+      if (SY_LIKELY(results[0].isOwnedTensor())) {
         Tensor result = results[0].moveOwnedTensor();
         stack.forgetAll();
         return result;
@@ -417,7 +416,7 @@ Ret callBoxedWithUnboxedArguments(void (*boxed)(OperatorKernel*, const OperatorH
     } else if constexpr (std::is_same_v<Ret, Tensor&> && kSoleOut >= 0) {
       // The usual result of an out or in-place kernel: the caller's own object, still borrowed.
       Tensor& out = std::get<kSoleOut>(std::forward_as_tuple(args...));
-      if (__builtin_expect(results[0].isMutableBorrowOf(out), 1)) {
+      if (SY_LIKELY(results[0].isMutableBorrowOf(out))) {
         stack.forgetAll();
         return out;
       }

@@ -14,6 +14,7 @@
 
 #include "switchyard/dispatcher/boxing.h"
 #include "switchyard/dispatcher/function_traits.h"
+#include "switchyard/ivalue/macros.h"
 
 namespace sy {
 
@@ -102,7 +103,7 @@ class KernelFunction {
   // dispatcher guarantees it (see Note [Unboxed signatures must match exactly]).
   template <class Ret, class... Args>
   Ret call(const OperatorHandle& op, DispatchKeySet ks, Args... args) const {
-    if (__builtin_expect(unboxed_ != nullptr, 1)) {
+    if (SY_LIKELY(unboxed_ != nullptr)) {
       // Note [Unboxed calling convention]
       // The operator's arguments come first and the kernel's own state last, so they arrive in the
       // same registers the kernel function takes them in: the trampoline of a SY_FN kernel is a

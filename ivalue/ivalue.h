@@ -50,6 +50,7 @@
 #include "switchyard/ivalue/device.h"
 #include "switchyard/ivalue/error.h"
 #include "switchyard/ivalue/intrusive_ptr.h"
+#include "switchyard/ivalue/macros.h"
 #include "switchyard/ivalue/scalar.h"
 #include "switchyard/ivalue/scalar_type.h"
 #include "switchyard/ivalue/tensor.h"
@@ -222,7 +223,7 @@ class IValue {
     borrowed_size_ = static_cast<uint32_t>(list.size());
     // Refusing (rather than owning a copy) keeps the bridge's registers free across this check:
     // the cold path never returns. No int list a kernel takes comes near 2^32 elements.
-    if (__builtin_expect(list.size() > UINT32_MAX, 0)) throwIntListTooLongToBorrow(list.size());
+    if (SY_UNLIKELY(list.size() > UINT32_MAX)) throwIntListTooLongToBorrow(list.size());
   }
   bool isBorrowed() const { return ownership() >= Ownership::Borrowed; }
   // A tensor this IValue holds a reference to (one header comparison).
@@ -237,13 +238,13 @@ class IValue {
   IValue(const IValue& other) : IValue(other, BitwiseCopy{}) {
     if (ownership() == Ownership::Owned) {
       retainPayload();
-    } else if (__builtin_expect(isBorrowed(), 0)) {
+    } else if (SY_UNLIKELY(isBorrowed())) {
       takeOwnership();
     }
   }
   IValue(IValue&& other) noexcept : IValue(other, BitwiseCopy{}) {
     other.setHeader(Tag::None, Ownership::Trivial);
-    if (__builtin_expect(isBorrowed(), 0)) takeOwnership();
+    if (SY_UNLIKELY(isBorrowed())) takeOwnership();
   }
   IValue& operator=(const IValue& other) {
     IValue(other).swapBits(*this);
@@ -263,7 +264,7 @@ class IValue {
   }
   // Turns a borrowed value into an owned one in place (see Note [Borrowed IValues]); no-op otherwise.
   void makeOwned() {
-    if (__builtin_expect(isBorrowed(), 0)) takeOwnership();
+    if (SY_UNLIKELY(isBorrowed())) takeOwnership();
   }
 
   Tag tag() const { return static_cast<Tag>(header_[0]); }
@@ -441,7 +442,7 @@ class IValue {
   // Out of line: the cold half of makeOwned() and of copying or moving a borrowed value.
   void takeOwnership();
   void expect(Tag t) const {
-    if (__builtin_expect(tag() != t, 0)) throwWrongTag(t);
+    if (SY_UNLIKELY(tag() != t)) throwWrongTag(t);
   }
   [[noreturn]] void throwWrongTag(Tag expected) const;
   [[noreturn]] static void throwIntListTooLongToBorrow(size_t size);

@@ -7,6 +7,7 @@
 #include <ostream>
 #include <type_traits>
 
+#include "switchyard/ivalue/macros.h"
 #include "switchyard/ivalue/scalar_type.h"
 
 namespace sy {
@@ -41,7 +42,7 @@ class Scalar {
   // The value as a T. See Note [Scalars convert only to types that can hold them].
   template <class T>
   T to() const {
-    if (__builtin_expect(!fits<T>(), 0)) throwDoesNotFit(CppTypeToScalarType<T>::value);
+    if (SY_UNLIKELY(!fits<T>())) throwDoesNotFit(CppTypeToScalarType<T>::value);
     switch (kind_) {
       case Kind::Int: return static_cast<T>(v_.i);
       case Kind::Double: return static_cast<T>(v_.d);

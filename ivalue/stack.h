@@ -49,6 +49,7 @@
 
 #include "absl/types/span.h"
 #include "switchyard/ivalue/ivalue.h"
+#include "switchyard/ivalue/macros.h"
 
 namespace sy {
 
@@ -141,11 +142,11 @@ class Stack {
   const IValue& operator[](size_t i) const { return boxed()[i]; }
   // Bounds-checked, as std::vector's.
   IValue& at(size_t i) {
-    if (__builtin_expect(i >= size(), 0)) throwStackUnderflow("at", i + 1, size());
+    if (SY_UNLIKELY(i >= size())) throwStackUnderflow("at", i + 1, size());
     return boxed()[i];
   }
   const IValue& at(size_t i) const {
-    if (__builtin_expect(i >= size(), 0)) throwStackUnderflow("at", i + 1, size());
+    if (SY_UNLIKELY(i >= size())) throwStackUnderflow("at", i + 1, size());
     return boxed()[i];
   }
   IValue& front() { return at(0); }
@@ -160,13 +161,13 @@ class Stack {
   }
   // Raises unless the Stack holds at least n values (see Note [Stack underflow is checked]).
   void checkHolds(const char* operation, size_t n) const {
-    if (__builtin_expect(n > size(), 0)) throwStackUnderflow(operation, n, size());
+    if (SY_UNLIKELY(n > size())) throwStackUnderflow(operation, n, size());
   }
 
   template <class... Args>
   IValue& emplace_back(Args&&... args) {
     boxDeferredArguments();
-    if (__builtin_expect(end_ == capacity_end_, 0)) grow(size() + 1);
+    if (SY_UNLIKELY(end_ == capacity_end_)) grow(size() + 1);
     return *new (end_++) IValue(std::forward<Args>(args)...);
   }
   // For callers that know there is room (a fresh Stack holds kInlineStackSize values; a call that
@@ -187,7 +188,7 @@ class Stack {
   // Destroys the last n values. Dropping every deferred argument boxes none of them.
   void truncateBy(size_t n) {
     checkHolds("drop", n);
-    if (__builtin_expect(deferred_ != nullptr, 0) && dropDeferredArguments(n)) return;
+    if (SY_UNLIKELY(deferred_ != nullptr) && dropDeferredArguments(n)) return;
     IValue* old_end = end_;
     end_ -= n;
     for (IValue* v = end_; v != old_end; ++v) v->~IValue();
@@ -195,7 +196,7 @@ class Stack {
   // Forget the last n (or all) values without destroying them: for callers that destroyed them
   // already, or relocated them, or know that they hold nothing to release.
   void forgetLast(size_t n) {
-    if (__builtin_expect(deferred_ != nullptr, 0) && dropDeferredArguments(n)) return;
+    if (SY_UNLIKELY(deferred_ != nullptr) && dropDeferredArguments(n)) return;
     end_ -= n;
   }
   void forgetAll() {
@@ -260,7 +261,7 @@ class Stack {
 
   // Boxes deferred arguments, if any, before a value is read or the Stack changes.
   void boxDeferredArguments() const {
-    if (__builtin_expect(deferred_ != nullptr, 0)) boxDeferredArgumentsNow();
+    if (SY_UNLIKELY(deferred_ != nullptr)) boxDeferredArgumentsNow();
   }
   // Cleared after boxing, so the compiler knows the accessors that follow have nothing to box.
   // Should boxing throw, the arguments stay deferred (the slots hold Nones meanwhile): the next

@@ -16,6 +16,7 @@
 
 #include "switchyard/ivalue/error.h"
 #include "switchyard/ivalue/intrusive_ptr.h"
+#include "switchyard/ivalue/macros.h"
 #include "switchyard/ivalue/tensor_impl.h"
 
 namespace sy {
@@ -86,7 +87,7 @@ class Tensor {
  private:
   // Inlined everywhere a kernel reads a tensor's geometry, so the error is built out of line.
   TensorImpl* checkedImpl() const {
-    if (__builtin_expect(!defined(), 0)) throwUndefined();
+    if (SY_UNLIKELY(!defined())) throwUndefined();
     return impl_.get();
   }
   [[noreturn]] static void throwUndefined();

@@ -37,6 +37,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "switchyard/backends/cpu/dtype_dispatch.h"
+#include "switchyard/ivalue/macros.h"
 #include "switchyard/ivalue/scalar.h"
 #include "switchyard/ivalue/tensor.h"
 #include "switchyard/ivalue/tensor_factories.h"
@@ -78,7 +79,7 @@ constexpr ScalarType promotedToFloating(ScalarType dtype) {
 // Every kernel checks every argument, so the test is inline and the message is built out of line.
 [[noreturn]] void throwNotOnCPU(const char* op, const char* argument, const Tensor& t);
 inline void checkOnCPU(const char* op, const char* argument, const Tensor& t) {
-  if (__builtin_expect(!t.defined() || !t.is_cpu(), 0)) throwNotOnCPU(op, argument, t);
+  if (SY_UNLIKELY(!t.defined() || !t.is_cpu())) throwNotOnCPU(op, argument, t);
 }
 
 // Raises "aten::add.out: argument 'self' has dtype Undefined, which this kernel does not support
