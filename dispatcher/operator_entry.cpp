@@ -1,6 +1,7 @@
 #include "switchyard/dispatcher/operator_entry.h"
 
 #include "switchyard/dispatcher/dispatcher.h"
+#include "switchyard/ivalue/ivalue_tensors.h"
 
 namespace sy {
 
@@ -41,16 +42,7 @@ DispatchKeySet OperatorEntry::keySetFromStack(const Stack& stack) const {
   const IValue* args = stack.data() + stack.size() - num_args;
   uint64_t bits = 0;
   for (uint64_t mask = s.tensorArgumentMask(); mask != 0; mask &= mask - 1) {
-    const IValue& v = args[__builtin_ctzll(mask)];
-    if (v.isTensor()) {
-      bits |= v.toTensor().key_set().raw_repr();
-    } else if (v.isTensorList()) {
-      for (const Tensor& t : v.toTensorVector()) bits |= t.key_set().raw_repr();
-    } else if (v.isList()) {
-      for (const IValue& e : v.toList()) {
-        if (e.isTensor()) bits |= e.toTensor().key_set().raw_repr();
-      }
-    }
+    forEachTensor(args[__builtin_ctzll(mask)], [&bits](const Tensor& t) { bits |= t.key_set().raw_repr(); });
   }
   if (s.tensorArgumentMask() == 0) {
     // Factory operators: the device argument names the backend; an omitted device means CPU.

@@ -6,6 +6,7 @@
 
 #include "switchyard/backends/accel/accel_tensor.h"
 #include "switchyard/dispatcher/library.h"
+#include "switchyard/ivalue/ivalue_tensors.h"
 
 namespace sy::accel {
 namespace {
@@ -17,20 +18,6 @@ void refuseViewOperator(const FunctionSchema& schema, const std::string& name) {
                "be a view of a temporary CPU copy instead of the Accel tensor. Register a native Accel kernel "
                "for ", name, " (SY_LIBRARY_IMPL(aten, Accel, m)), or copy the tensor to the CPU with .to(sy::kCPU) "
                "first");
-    }
-  }
-}
-
-// Calls `f` on every tensor inside `v` (a Tensor, a Tensor[] or a generic list such as Tensor?[]).
-template <class F>
-void forEachTensor(const IValue& v, F&& f) {
-  if (v.isTensor()) {
-    f(v.toTensor());
-  } else if (v.isTensorList()) {
-    for (const Tensor& t : v.toTensorVector()) f(t);
-  } else if (v.isList()) {
-    for (const IValue& e : v.toList()) {
-      if (e.isTensor()) f(e.toTensor());
     }
   }
 }
@@ -72,36 +59,14 @@ class CpuCopies {
 // Replaces Accel tensors in `v` by their CPU copies; lists are rebuilt, never edited, since the
 // caller may share them.
 IValue toCpuArgument(IValue v, CpuCopies& copies) {
-  if (v.isTensor()) return isAccel(v.toTensor()) ? IValue(copies.of(v.toTensor())) : v;
-  if (v.isTensorList()) {
-    std::vector<Tensor> converted;
-    for (const Tensor& t : v.toTensorVector()) converted.push_back(copies.convert(t));
-    return IValue(std::move(converted));
-  }
-  if (v.isList()) {
-    std::vector<IValue> converted;
-    for (const IValue& e : v.toList()) converted.push_back(e.isTensor() ? IValue(copies.convert(e.toTensor())) : e);
-    return IValue(std::move(converted));
-  }
-  return v;
+  if (v.isTensor() && !isAccel(v.toTensor())) return v;
+  return mapTensors(std::move(v), [&](const Tensor& t) { return copies.convert(t); });
 }
 
 // Moves the CPU tensors of a fresh result to `device`.
 IValue resultTo(IValue v, Device device) {
-  auto move = [&](const Tensor& t) { return t.defined() && t.is_cpu() ? toAccel(t) : t; };
   if (device.type != DeviceType::Accel) return v;
-  if (v.isTensor()) return IValue(move(v.toTensor()));
-  if (v.isTensorList()) {
-    std::vector<Tensor> moved;
-    for (const Tensor& t : v.toTensorVector()) moved.push_back(move(t));
-    return IValue(std::move(moved));
-  }
-  if (v.isList()) {
-    std::vector<IValue> moved;
-    for (const IValue& e : v.toList()) moved.push_back(e.isTensor() ? IValue(move(e.toTensor())) : e);
-    return IValue(std::move(moved));
-  }
-  return v;
+  return mapTensors(std::move(v), [](const Tensor& t) { return t.defined() && t.is_cpu() ? toAccel(t) : t; });
 }
 
 // Writes the CPU kernel's version of a written argument back into the caller's Accel tensors.

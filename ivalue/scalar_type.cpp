@@ -4,11 +4,10 @@ namespace sy {
 
 std::string_view toString(ScalarType t) {
   switch (t) {
-    case ScalarType::Bool: return "Bool";
-    case ScalarType::Int: return "Int";
-    case ScalarType::Long: return "Long";
-    case ScalarType::Float: return "Float";
-    case ScalarType::Double: return "Double";
+#define SY_SCALAR_TYPE_NAME_CASE(cpp, name) \
+  case ScalarType::name: return #name;
+    SY_FORALL_SCALAR_TYPES(SY_SCALAR_TYPE_NAME_CASE)
+#undef SY_SCALAR_TYPE_NAME_CASE
     case ScalarType::Undefined: return "Undefined";
   }
   return "Unknown";

@@ -5,20 +5,30 @@
 #include <ostream>
 #include <string_view>
 
+// Every element type, once: `_(C++ type, ScalarType name)` in ScalarType order. Whatever maps a
+// dtype to its C++ type (the enum, sizes, names, visitScalarType) expands this list, so a new dtype
+// is one line here, as with c10's AT_FORALL_SCALAR_TYPES.
+//
+//   #define SY_SIZE_CASE(cpp, name) case ScalarType::name: return sizeof(cpp);
+//   switch (t) { SY_FORALL_SCALAR_TYPES(SY_SIZE_CASE) default: return 0; }
+#define SY_FORALL_SCALAR_TYPES(_) \
+  _(bool, Bool)                   \
+  _(int32_t, Int)                 \
+  _(int64_t, Long)                \
+  _(float, Float)                 \
+  _(double, Double)
+
 namespace sy {
 
 enum class ScalarType : int8_t {
-  Bool = 0,
-  Int = 1,     // int32_t
-  Long = 2,    // int64_t
-  Float = 3,   // float
-  Double = 4,  // double
-  Undefined = 5,
+#define SY_SCALAR_TYPE_ENUMERATOR(cpp, name) name,
+  SY_FORALL_SCALAR_TYPES(SY_SCALAR_TYPE_ENUMERATOR)
+#undef SY_SCALAR_TYPE_ENUMERATOR
+  Undefined,
 };
-inline constexpr int kNumScalarTypes = 5;
+inline constexpr int kNumScalarTypes = static_cast<int>(ScalarType::Undefined);
 
-// Calls `fn.template operator()<T>()`-style visitors: SY_DISPATCH_DTYPE(st, "aten::acos", [&](auto tag) {
-// using T = typename decltype(tag)::type; ... }). Unsupported types raise a clear error.
+// Names a C++ element type as a value, for visitors: fn(TypeTag<float>{}).
 template <class T>
 struct TypeTag {
   using type = T;
@@ -27,13 +37,29 @@ struct TypeTag {
 std::string_view toString(ScalarType t);
 inline std::ostream& operator<<(std::ostream& os, ScalarType t) { return os << toString(t); }
 
+// Calls fn(TypeTag<T>{}) with T the C++ type of `dtype` and returns true; returns false, without
+// calling fn, for Undefined. The one dtype switch: callers add their own error for `false`.
+//
+//   visitScalarType(t.scalar_type(), [&](auto tag) { using T = typename decltype(tag)::type; ... });
+template <class Fn>
+constexpr bool visitScalarType(ScalarType dtype, Fn&& fn) {
+  switch (dtype) {
+#define SY_VISIT_SCALAR_TYPE_CASE(cpp, name) \
+  case ScalarType::name:                     \
+    fn(TypeTag<cpp>{});                      \
+    return true;
+    SY_FORALL_SCALAR_TYPES(SY_VISIT_SCALAR_TYPE_CASE)
+#undef SY_VISIT_SCALAR_TYPE_CASE
+    default: return false;
+  }
+}
+
 constexpr size_t elementSize(ScalarType t) {
   switch (t) {
-    case ScalarType::Bool: return 1;
-    case ScalarType::Int: return 4;
-    case ScalarType::Long: return 8;
-    case ScalarType::Float: return 4;
-    case ScalarType::Double: return 8;
+#define SY_ELEMENT_SIZE_CASE(cpp, name) \
+  case ScalarType::name: return sizeof(cpp);
+    SY_FORALL_SCALAR_TYPES(SY_ELEMENT_SIZE_CASE)
+#undef SY_ELEMENT_SIZE_CASE
     default: return 0;
   }
 }
@@ -53,10 +79,12 @@ bool canCast(ScalarType from, ScalarType to);
 
 template <class T>
 struct CppTypeToScalarType;
-template <> struct CppTypeToScalarType<bool> { static constexpr ScalarType value = ScalarType::Bool; };
-template <> struct CppTypeToScalarType<int32_t> { static constexpr ScalarType value = ScalarType::Int; };
-template <> struct CppTypeToScalarType<int64_t> { static constexpr ScalarType value = ScalarType::Long; };
-template <> struct CppTypeToScalarType<float> { static constexpr ScalarType value = ScalarType::Float; };
-template <> struct CppTypeToScalarType<double> { static constexpr ScalarType value = ScalarType::Double; };
+#define SY_CPP_TYPE_TO_SCALAR_TYPE(cpp, name) \
+  template <>                                 \
+  struct CppTypeToScalarType<cpp> {           \
+    static constexpr ScalarType value = ScalarType::name; \
+  };
+SY_FORALL_SCALAR_TYPES(SY_CPP_TYPE_TO_SCALAR_TYPE)
+#undef SY_CPP_TYPE_TO_SCALAR_TYPE
 
 }  // namespace sy

@@ -106,15 +106,13 @@ T Tensor::item() const {
   SY_CHECK(numel() == 1, "item(): a Tensor with ", numel(), " elements cannot be converted to a scalar");
   SY_CHECK(is_cpu(), "item(): tensor is on ", device().str(), "; copy it to the CPU first");
   const void* p = data_ptr();
-  switch (scalar_type()) {
-    case ScalarType::Bool: return static_cast<T>(*static_cast<const bool*>(p));
-    case ScalarType::Int: return static_cast<T>(*static_cast<const int32_t*>(p));
-    case ScalarType::Long: return static_cast<T>(*static_cast<const int64_t*>(p));
-    case ScalarType::Float: return static_cast<T>(*static_cast<const float*>(p));
-    case ScalarType::Double: return static_cast<T>(*static_cast<const double*>(p));
-    default: break;
-  }
-  SY_ERROR("item(): unsupported dtype ", scalar_type());
+  T value{};
+  const bool known = visitScalarType(scalar_type(), [&](auto tag) {
+    using Element = typename decltype(tag)::type;
+    value = static_cast<T>(*static_cast<const Element*>(p));
+  });
+  SY_CHECK(known, "item(): unsupported dtype ", scalar_type());
+  return value;
 }
 
 }  // namespace sy

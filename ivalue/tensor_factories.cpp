@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "switchyard/ivalue/checked_size.h"
+#include "switchyard/ivalue/odometer.h"
 #include "switchyard/ivalue/storage.h"
 
 namespace sy {
@@ -15,15 +16,7 @@ namespace {
 // Calls fn(TypeTag<T>{}) for the C++ type of `dtype`.
 template <class Fn>
 void visitDtype(ScalarType dtype, std::string_view op, Fn&& fn) {
-  switch (dtype) {
-    case ScalarType::Bool: fn(TypeTag<bool>{}); return;
-    case ScalarType::Int: fn(TypeTag<int32_t>{}); return;
-    case ScalarType::Long: fn(TypeTag<int64_t>{}); return;
-    case ScalarType::Float: fn(TypeTag<float>{}); return;
-    case ScalarType::Double: fn(TypeTag<double>{}); return;
-    default: break;
-  }
-  SY_ERROR(op, ": unsupported dtype ", dtype);
+  SY_CHECK(visitScalarType(dtype, fn), op, ": unsupported dtype ", dtype);
 }
 
 // Visits every element of a `sizes`-shaped index space in row-major order and passes fn the element
@@ -39,14 +32,7 @@ void forEachElement(IntArrayRef sizes, const std::array<IntArrayRef, N>& strides
   std::array<int64_t, N> offsets{};
   for (int64_t n = 0; n < numel; ++n) {
     fn(offsets);
-    for (int64_t d = ndim - 1; d >= 0; --d) {
-      if (++index[d] < sizes[d]) {
-        for (size_t k = 0; k < N; ++k) offsets[k] += strides[k][d];
-        break;
-      }
-      index[d] = 0;
-      for (size_t k = 0; k < N; ++k) offsets[k] -= strides[k][d] * (sizes[d] - 1);
-    }
+    advanceOdometer(index.data(), sizes.data(), ndim - 1, offsets, [&](int64_t d, size_t k) { return strides[k][d]; });
   }
 }
 
@@ -70,15 +56,15 @@ Tensor toDevice(Tensor cpu_tensor, Device device) {
 }
 
 double readAsDouble(const char* element, ScalarType dtype) {
-  switch (dtype) {
-    case ScalarType::Bool: return *reinterpret_cast<const bool*>(element) ? 1.0 : 0.0;
-    case ScalarType::Int: return *reinterpret_cast<const int32_t*>(element);
-    case ScalarType::Long: return static_cast<double>(*reinterpret_cast<const int64_t*>(element));
-    case ScalarType::Float: return *reinterpret_cast<const float*>(element);
-    case ScalarType::Double: return *reinterpret_cast<const double*>(element);
-    default: break;
-  }
-  SY_ERROR("allclose: unsupported dtype ", dtype);
+  double value = 0;
+  const bool known = visitScalarType(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T element_value;
+    std::memcpy(&element_value, element, sizeof(T));
+    value = static_cast<double>(element_value);
+  });
+  SY_CHECK(known, "allclose: unsupported dtype ", dtype);
+  return value;
 }
 
 bool isClose(double a, double b, double rtol, double atol, bool equal_nan) {

@@ -4,6 +4,7 @@
 
 #include "switchyard/ivalue/checked_size.h"
 #include "switchyard/ivalue/error.h"
+#include "switchyard/ivalue/wrap_dim.h"
 
 namespace sy {
 
@@ -23,15 +24,10 @@ UndefinedTensorImpl::UndefinedTensorImpl() : TensorImpl(Storage(), ScalarType::U
   set_key_set(DispatchKeySet());
 }
 
-static int64_t wrapDim(int64_t dim, int64_t ndim) {
-  int64_t wrapped = dim < 0 ? dim + ndim : dim;
-  SY_CHECK(wrapped >= 0 && wrapped < ndim, "dimension out of range (expected to be in range of [",
-           -ndim, ", ", ndim - 1, "], but got ", dim, ")");
-  return wrapped;
+int64_t TensorImpl::size(int64_t d) const { return sizes_[wrapDim(d, dim(), {}, {}, /*wrap_scalar=*/false)]; }
+int64_t TensorImpl::stride(int64_t d) const {
+  return strides_[wrapDim(d, dim(), {}, {}, /*wrap_scalar=*/false)];
 }
-
-int64_t TensorImpl::size(int64_t d) const { return sizes_[wrapDim(d, dim())]; }
-int64_t TensorImpl::stride(int64_t d) const { return strides_[wrapDim(d, dim())]; }
 
 void* TensorImpl::data() const {
   if (!storage_ || storage_->data() == nullptr) return nullptr;

@@ -20,14 +20,7 @@ constexpr int64_t kEdgeItems = 3;
 constexpr size_t kPrefixWidth = 7;
 
 bool isPrintableDtype(ScalarType dtype) {
-  switch (dtype) {
-    case ScalarType::Bool:
-    case ScalarType::Int:
-    case ScalarType::Long:
-    case ScalarType::Float:
-    case ScalarType::Double: return true;
-    default: return false;
-  }
+  return visitScalarType(dtype, [](auto) {});
 }
 
 double readFloating(const char* element, ScalarType dtype) {

@@ -8,8 +8,8 @@
 //   sy::ops::sub_(x, 1);                                     // x is now 6, -8
 //   sy::Tensor m = sy::ops::where(sy::ops::gt(x, 0), x, 0);  // 6, 0
 //
-// add.Tensor/add.out and mul.Tensor/mul.out are declared in ops/ops.h. Every function is one call
-// through the dispatcher; out and in-place forms return the caller's own Tensor object.
+// Every function is one call through the dispatcher; out and in-place forms return the caller's
+// own Tensor object.
 #pragma once
 
 #include <optional>
@@ -20,6 +20,14 @@
 #include "switchyard/ivalue/tensor_factories.h"
 
 namespace sy::ops {
+
+// aten::add.Tensor / aten::add.out: self + alpha * other, broadcasting, with type promotion.
+Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
+Tensor& add_out(Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
+
+// aten::mul.Tensor / aten::mul.out: self * other, broadcasting, with type promotion.
+Tensor mul(const Tensor& self, const Tensor& other);
+Tensor& mul_out(Tensor& out, const Tensor& self, const Tensor& other);
 
 // ---- add: self + alpha * other ----
 Tensor add(const Tensor& self, const Scalar& other, const Scalar& alpha = 1);

@@ -23,6 +23,9 @@
 
 namespace sy::ops {
 
+// aten::empty.memory_format: an uninitialised contiguous tensor (Float on the CPU by default).
+Tensor empty(IntArrayRef size, TensorOptions options = {});
+
 // aten::zeros / zeros.out, aten::ones / ones.out: Float unless options name a dtype.
 Tensor zeros(IntArrayRef size, TensorOptions options = {});
 Tensor& zeros_out(Tensor& out, IntArrayRef size);

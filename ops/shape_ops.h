@@ -23,6 +23,10 @@
 
 namespace sy::ops {
 
+// aten::copy_: writes `src` (broadcast to self's shape, converted to self's dtype and device)
+// into `self` and returns `self`.
+Tensor& copy_(Tensor& self, const Tensor& src, bool non_blocking = false);
+
 // aten::view: the same elements in `size` (one entry may be -1, inferred); an error when the
 // strides do not allow it without copying (use reshape).
 Tensor view(const Tensor& self, IntArrayRef size);

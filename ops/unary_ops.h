@@ -8,7 +8,7 @@
 //   sy::Tensor d = sy::ops::clamp(x, lo_tensor);     // Tensor bounds, broadcast with x
 //
 // Every function is one call through the dispatcher. Out and in-place forms return the caller's
-// own Tensor object. acos, acos_out, sin and sin_out are declared in ops.h.
+// own Tensor object.
 #pragma once
 
 #include <optional>
@@ -19,6 +19,14 @@
 #include "switchyard/ivalue/tensor_factories.h"
 
 namespace sy::ops {
+
+// aten::acos / aten::acos.out: element-wise arccosine; integral inputs give Float.
+Tensor acos(const Tensor& self);
+Tensor& acos_out(Tensor& out, const Tensor& self);
+
+// aten::sin / aten::sin.out: element-wise sine; integral inputs give Float.
+Tensor sin(const Tensor& self);
+Tensor& sin_out(Tensor& out, const Tensor& self);
 
 // Same dtype as the input: aten::abs / abs_ / abs.out; aten::neg / neg_ / neg.out (Bool is an error).
 Tensor abs(const Tensor& self);

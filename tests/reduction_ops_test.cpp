@@ -21,6 +21,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using sy::testing::dispatchesOf;
 using sy::testing::errorMessageOf;
+using sy::testing::raisesError;
 using sy::testing::valuesOf;
 using sy::testing::viewOf;
 
@@ -135,13 +136,15 @@ TEST(ReductionSum, ZeroDimInputTakesDimZeroOrMinusOne) {
   Tensor scalar = full({}, 7, ScalarType::Long);
   EXPECT_EQ(ops::sum(scalar, {0}).item<int64_t>(), 7);
   EXPECT_EQ(ops::sum(scalar, {-1}, true).dim(), 0);
-  EXPECT_EQ(errorMessageOf([&] { ops::sum(scalar, {1}); }),
-            "aten::sum.dim_IntList: Dimension out of range (expected to be in range of [-1, 0], but got 1)");
+  EXPECT_TRUE(raisesError([&] { ops::sum(scalar, {1}); }, ErrorKind::Index,
+                          "aten::sum.dim_IntList: dimension out of range (expected to be in range of [-1, 0], "
+                          "but got 1)"));
 }
 
 TEST(ReductionSum, BadDimsAreErrors) {
-  EXPECT_EQ(errorMessageOf([] { ops::sum(cube(), {3}); }),
-            "aten::sum.dim_IntList: Dimension out of range (expected to be in range of [-3, 2], but got 3)");
+  EXPECT_TRUE(raisesError([] { ops::sum(cube(), {3}); }, ErrorKind::Index,
+                          "aten::sum.dim_IntList: dimension out of range (expected to be in range of [-3, 2], "
+                          "but got 3)"));
   EXPECT_EQ(errorMessageOf([] { ops::sum(cube(), {1, -2}); }),
             "aten::sum.dim_IntList: dim 1 appears multiple times in the list of dims");
 }
@@ -169,9 +172,9 @@ TEST(ReductionSum, OutMayBeTheInputItself) {
 
 TEST(ReductionSum, ExpandedOutIsAnError) {
   Tensor expanded = viewOf(zeros({1}), {3}, {0});
-  EXPECT_EQ(errorMessageOf([&] { ops::sum_out(expanded, ones({3, 2}), {1}); }),
-            "aten::sum.IntList_out: unsupported operation: more than one element of the written-to tensor 'out' "
-            "refers to a single memory location (dimension 0 is expanded); clone it before writing into it");
+  EXPECT_TRUE(raisesError([&] { ops::sum_out(expanded, ones({3, 2}), {1}); }, ErrorKind::Generic,
+                          "aten::sum.IntList_out: unsupported operation: more than one element of the written-to "
+                          "tensor 'out' refers to a single memory location (dimension 0 is expanded)"));
 }
 
 TEST(ReductionSum, OutDtypeIsTheResultDtype) {

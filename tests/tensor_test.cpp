@@ -15,6 +15,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using sy::testing::errorMessageOf;
+using sy::testing::raisesError;
 using sy::testing::valuesOf;
 using sy::testing::viewOf;
 
@@ -189,8 +190,10 @@ TEST(TensorGeometry, NegativeDimCountsFromTheEnd) {
 
 TEST(TensorGeometry, DimOutOfRangeThrows) {
   Tensor t = empty({2, 3});
-  EXPECT_EQ(errorMessageOf([&] { t.size(2); }),
-            "dimension out of range (expected to be in range of [-2, 1], but got 2)");
+  EXPECT_TRUE(raisesError([&] { t.size(2); }, ErrorKind::Index,
+                          "dimension out of range (expected to be in range of [-2, 1], but got 2)"));
+  EXPECT_TRUE(raisesError([] { full({}, 1.0f).stride(0); }, ErrorKind::Index,
+                          "dimension specified as 0 but the tensor has no dimensions"));
 }
 
 TEST(TensorGeometry, UndefinedTensorGeometryThrows) {

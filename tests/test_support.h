@@ -10,6 +10,7 @@
 //
 //   EXPECT_THAT(valuesOf<float>(ops::add(x, y)), ElementsAre(1.5f, 2.0f));
 //   EXPECT_EQ(errorMessageOf([&] { ops::sub(b, b); }), "aten::sub.Tensor: ...");
+//   EXPECT_TRUE(raisesError([&] { t.size(2); }, ErrorKind::Index, "dimension out of range"));
 #pragma once
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -36,6 +38,29 @@ std::string errorMessageOf(Fn&& fn) {
     return e.what();
   }
   return "";
+}
+
+// Whether `fn` raises an sy::Error of `kind` whose message contains `substring`: tests check the
+// kind and the part of the message that matters, not the whole text (see Note [Error kinds]).
+//
+//   EXPECT_TRUE(raisesError([&] { t.size(2); }, ErrorKind::Index, "dimension out of range"));
+template <class Fn>
+::testing::AssertionResult raisesError(Fn&& fn, ErrorKind kind, std::string_view substring) {
+  try {
+    fn();
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    if (e.kind() != kind) {
+      return ::testing::AssertionFailure() << "raised " << e.kind() << " instead of " << kind << ": " << message;
+    }
+    if (message.find(substring) == std::string::npos) {
+      return ::testing::AssertionFailure() << "raised " << kind << " \"" << message << "\", which does not contain \""
+                                           << substring << "\"";
+    }
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure() << "raised no sy::Error (expected " << kind << " containing \"" << substring
+                                       << "\")";
 }
 
 // ---- Making tensors ------------------------------------------------------------------------------

@@ -23,7 +23,7 @@
 
 #include "switchyard/backends/cpu/unary_kernels.h"
 #include "switchyard/dispatcher/library.h"
-#include "switchyard/ops/ops.h"
+#include "switchyard/ops/creation_ops.h"
 
 namespace sy::cpu {
 namespace {
@@ -238,7 +238,7 @@ Tensor& clampTensorInto(const char* op, const ClampTensorPlan& plan, const Tenso
   checkCanCastToOutput(op, plan.result, out);
   SY_CHECK(!in_place || sameSizes(plan.shape, self.sizes()), op, ": output with shape ", formatSizes(self.sizes()),
            " doesn't match the broadcast shape ", formatSizes(plan.shape));
-  unary::checkNoInternalOverlap(op, out_name, out);
+  checkNoInternalOverlap(op, out, out_name);
   resizeOutput(out, plan.shape);
   if (out.numel() == 0) return out;
 

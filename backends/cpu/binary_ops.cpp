@@ -90,7 +90,7 @@ void checkSubtractable(const char* op, ScalarType self, ScalarType other) {
            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
 }
 
-enum class Arithmetic { kAdd, kSub, kMul, kMaximum, kMinimum };
+enum class Arithmetic { Add, Sub, Mul, Maximum, Minimum };
 
 // One arithmetic operator, any form: `operands` come from binaryOperands (a Scalar operand
 // already wrapped), `out` is the fresh result, the caller's out= or the in-place self.
@@ -98,15 +98,15 @@ template <Arithmetic kOp>
 Tensor& arithmeticInto(const char* op, const Tensor& self, const BinaryOperands& operands, const Scalar& alpha,
                        Tensor& out, OutputRole role) {
   const ScalarType result = operands.result;
-  if constexpr (kOp == Arithmetic::kSub) checkSubtractable(op, self.scalar_type(), operands.other_dtype);
-  if constexpr (kOp == Arithmetic::kAdd || kOp == Arithmetic::kSub) checkAlpha(op, result, alpha);
+  if constexpr (kOp == Arithmetic::Sub) checkSubtractable(op, self.scalar_type(), operands.other_dtype);
+  if constexpr (kOp == Arithmetic::Add || kOp == Arithmetic::Sub) checkAlpha(op, result, alpha);
   const BinaryInputs inputs = prepareBinaryOutput(op, self, operands.other, out, result, role);
-  constexpr unsigned kComputeDtypes = kOp == Arithmetic::kSub ? (kIntegralDtypes | kFloatingDtypes) : kAllDtypes;
+  constexpr unsigned kComputeDtypes = kOp == Arithmetic::Sub ? (kIntegralDtypes | kFloatingDtypes) : kAllDtypes;
   runBinaryLoop<kComputeDtypes>(op, inputs.self(), inputs.other(), out, result, result, [&](const LoopGeometry& geometry, auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (kOp == Arithmetic::kAdd || kOp == Arithmetic::kSub) {
+    if constexpr (kOp == Arithmetic::Add || kOp == Arithmetic::Sub) {
       auto combine = [](T x, T y) {
-        if constexpr (kOp == Arithmetic::kSub) {
+        if constexpr (kOp == Arithmetic::Sub) {
           return minus(x, y);
         } else {
           return plus(x, y);
@@ -119,9 +119,9 @@ Tensor& arithmeticInto(const char* op, const Tensor& self, const BinaryOperands&
       } else {
         runElementwise<T, T, T>(geometry, [combine, scale](T x, T y) { return combine(x, times(scale, y)); });
       }
-    } else if constexpr (kOp == Arithmetic::kMul) {
+    } else if constexpr (kOp == Arithmetic::Mul) {
       runElementwise<T, T, T>(geometry, [](T x, T y) { return times(x, y); });
-    } else if constexpr (kOp == Arithmetic::kMaximum) {
+    } else if constexpr (kOp == Arithmetic::Maximum) {
       runElementwise<T, T, T>(geometry, [](T x, T y) { return largerOrNan(x, y); });
     } else {
       runElementwise<T, T, T>(geometry, [](T x, T y) { return smallerOrNan(x, y); });
@@ -134,7 +134,7 @@ Tensor& arithmeticInto(const char* op, const Tensor& self, const BinaryOperands&
 template <Arithmetic kOp>
 Tensor arithmetic(const char* op, const Tensor& self, const BinaryOperands& operands, const Scalar& alpha = 1) {
   Tensor out = allocateBinaryResult(op, self, operands.other, operands.result);
-  arithmeticInto<kOp>(op, self, operands, alpha, out, OutputRole::kOut);
+  arithmeticInto<kOp>(op, self, operands, alpha, out, OutputRole::Out);
   return out;
 }
 
@@ -144,100 +144,100 @@ Tensor arithmetic(const char* op, const Tensor& self, const BinaryOperands& oper
 
 Tensor add_cpu(const Tensor& self, const Tensor& other, const Scalar& alpha) {
   constexpr const char* op = "aten::add.Tensor";
-  return arithmetic<Arithmetic::kAdd>(op, self, binaryOperands(op, self, other), alpha);
+  return arithmetic<Arithmetic::Add>(op, self, binaryOperands(op, self, other), alpha);
 }
 Tensor& add_out_cpu(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out) {
   constexpr const char* op = "aten::add.out";
-  return arithmeticInto<Arithmetic::kAdd>(op, self, binaryOperands(op, self, other), alpha, out, OutputRole::kOut);
+  return arithmeticInto<Arithmetic::Add>(op, self, binaryOperands(op, self, other), alpha, out, OutputRole::Out);
 }
 Tensor add_scalar_cpu(const Tensor& self, const Scalar& other, const Scalar& alpha) {
   constexpr const char* op = "aten::add.Scalar";
-  return arithmetic<Arithmetic::kAdd>(op, self, binaryOperands(op, self, other), alpha);
+  return arithmetic<Arithmetic::Add>(op, self, binaryOperands(op, self, other), alpha);
 }
 Tensor& add_scalar_out_cpu(const Tensor& self, const Scalar& other, const Scalar& alpha, Tensor& out) {
   constexpr const char* op = "aten::add.Scalar_out";
-  return arithmeticInto<Arithmetic::kAdd>(op, self, binaryOperands(op, self, other), alpha, out, OutputRole::kOut);
+  return arithmeticInto<Arithmetic::Add>(op, self, binaryOperands(op, self, other), alpha, out, OutputRole::Out);
 }
 Tensor& add_inplace_cpu(Tensor& self, const Tensor& other, const Scalar& alpha) {
   constexpr const char* op = "aten::add_.Tensor";
-  return arithmeticInto<Arithmetic::kAdd>(op, self, binaryOperands(op, self, other), alpha, self, OutputRole::kInPlace);
+  return arithmeticInto<Arithmetic::Add>(op, self, binaryOperands(op, self, other), alpha, self, OutputRole::InPlace);
 }
 Tensor& add_scalar_inplace_cpu(Tensor& self, const Scalar& other, const Scalar& alpha) {
   constexpr const char* op = "aten::add_.Scalar";
-  return arithmeticInto<Arithmetic::kAdd>(op, self, binaryOperands(op, self, other), alpha, self, OutputRole::kInPlace);
+  return arithmeticInto<Arithmetic::Add>(op, self, binaryOperands(op, self, other), alpha, self, OutputRole::InPlace);
 }
 
 // ---- sub ----
 
 Tensor sub_cpu(const Tensor& self, const Tensor& other, const Scalar& alpha) {
   constexpr const char* op = "aten::sub.Tensor";
-  return arithmetic<Arithmetic::kSub>(op, self, binaryOperands(op, self, other), alpha);
+  return arithmetic<Arithmetic::Sub>(op, self, binaryOperands(op, self, other), alpha);
 }
 Tensor& sub_out_cpu(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out) {
   constexpr const char* op = "aten::sub.out";
-  return arithmeticInto<Arithmetic::kSub>(op, self, binaryOperands(op, self, other), alpha, out, OutputRole::kOut);
+  return arithmeticInto<Arithmetic::Sub>(op, self, binaryOperands(op, self, other), alpha, out, OutputRole::Out);
 }
 Tensor sub_scalar_cpu(const Tensor& self, const Scalar& other, const Scalar& alpha) {
   constexpr const char* op = "aten::sub.Scalar";
-  return arithmetic<Arithmetic::kSub>(op, self, binaryOperands(op, self, other), alpha);
+  return arithmetic<Arithmetic::Sub>(op, self, binaryOperands(op, self, other), alpha);
 }
 Tensor& sub_scalar_out_cpu(const Tensor& self, const Scalar& other, const Scalar& alpha, Tensor& out) {
   constexpr const char* op = "aten::sub.Scalar_out";
-  return arithmeticInto<Arithmetic::kSub>(op, self, binaryOperands(op, self, other), alpha, out, OutputRole::kOut);
+  return arithmeticInto<Arithmetic::Sub>(op, self, binaryOperands(op, self, other), alpha, out, OutputRole::Out);
 }
 Tensor& sub_inplace_cpu(Tensor& self, const Tensor& other, const Scalar& alpha) {
   constexpr const char* op = "aten::sub_.Tensor";
-  return arithmeticInto<Arithmetic::kSub>(op, self, binaryOperands(op, self, other), alpha, self, OutputRole::kInPlace);
+  return arithmeticInto<Arithmetic::Sub>(op, self, binaryOperands(op, self, other), alpha, self, OutputRole::InPlace);
 }
 Tensor& sub_scalar_inplace_cpu(Tensor& self, const Scalar& other, const Scalar& alpha) {
   constexpr const char* op = "aten::sub_.Scalar";
-  return arithmeticInto<Arithmetic::kSub>(op, self, binaryOperands(op, self, other), alpha, self, OutputRole::kInPlace);
+  return arithmeticInto<Arithmetic::Sub>(op, self, binaryOperands(op, self, other), alpha, self, OutputRole::InPlace);
 }
 
 // ---- mul ----
 
 Tensor mul_cpu(const Tensor& self, const Tensor& other) {
   constexpr const char* op = "aten::mul.Tensor";
-  return arithmetic<Arithmetic::kMul>(op, self, binaryOperands(op, self, other));
+  return arithmetic<Arithmetic::Mul>(op, self, binaryOperands(op, self, other));
 }
 Tensor& mul_out_cpu(const Tensor& self, const Tensor& other, Tensor& out) {
   constexpr const char* op = "aten::mul.out";
-  return arithmeticInto<Arithmetic::kMul>(op, self, binaryOperands(op, self, other), 1, out, OutputRole::kOut);
+  return arithmeticInto<Arithmetic::Mul>(op, self, binaryOperands(op, self, other), 1, out, OutputRole::Out);
 }
 Tensor mul_scalar_cpu(const Tensor& self, const Scalar& other) {
   constexpr const char* op = "aten::mul.Scalar";
-  return arithmetic<Arithmetic::kMul>(op, self, binaryOperands(op, self, other));
+  return arithmetic<Arithmetic::Mul>(op, self, binaryOperands(op, self, other));
 }
 Tensor& mul_scalar_out_cpu(const Tensor& self, const Scalar& other, Tensor& out) {
   constexpr const char* op = "aten::mul.Scalar_out";
-  return arithmeticInto<Arithmetic::kMul>(op, self, binaryOperands(op, self, other), 1, out, OutputRole::kOut);
+  return arithmeticInto<Arithmetic::Mul>(op, self, binaryOperands(op, self, other), 1, out, OutputRole::Out);
 }
 Tensor& mul_inplace_cpu(Tensor& self, const Tensor& other) {
   constexpr const char* op = "aten::mul_.Tensor";
-  return arithmeticInto<Arithmetic::kMul>(op, self, binaryOperands(op, self, other), 1, self, OutputRole::kInPlace);
+  return arithmeticInto<Arithmetic::Mul>(op, self, binaryOperands(op, self, other), 1, self, OutputRole::InPlace);
 }
 Tensor& mul_scalar_inplace_cpu(Tensor& self, const Scalar& other) {
   constexpr const char* op = "aten::mul_.Scalar";
-  return arithmeticInto<Arithmetic::kMul>(op, self, binaryOperands(op, self, other), 1, self, OutputRole::kInPlace);
+  return arithmeticInto<Arithmetic::Mul>(op, self, binaryOperands(op, self, other), 1, self, OutputRole::InPlace);
 }
 
 // ---- maximum, minimum ----
 
 Tensor maximum_cpu(const Tensor& self, const Tensor& other) {
   constexpr const char* op = "aten::maximum";
-  return arithmetic<Arithmetic::kMaximum>(op, self, binaryOperands(op, self, other));
+  return arithmetic<Arithmetic::Maximum>(op, self, binaryOperands(op, self, other));
 }
 Tensor& maximum_out_cpu(const Tensor& self, const Tensor& other, Tensor& out) {
   constexpr const char* op = "aten::maximum.out";
-  return arithmeticInto<Arithmetic::kMaximum>(op, self, binaryOperands(op, self, other), 1, out, OutputRole::kOut);
+  return arithmeticInto<Arithmetic::Maximum>(op, self, binaryOperands(op, self, other), 1, out, OutputRole::Out);
 }
 Tensor minimum_cpu(const Tensor& self, const Tensor& other) {
   constexpr const char* op = "aten::minimum";
-  return arithmetic<Arithmetic::kMinimum>(op, self, binaryOperands(op, self, other));
+  return arithmetic<Arithmetic::Minimum>(op, self, binaryOperands(op, self, other));
 }
 Tensor& minimum_out_cpu(const Tensor& self, const Tensor& other, Tensor& out) {
   constexpr const char* op = "aten::minimum.out";
-  return arithmeticInto<Arithmetic::kMinimum>(op, self, binaryOperands(op, self, other), 1, out, OutputRole::kOut);
+  return arithmeticInto<Arithmetic::Minimum>(op, self, binaryOperands(op, self, other), 1, out, OutputRole::Out);
 }
 
 }  // namespace sy::cpu

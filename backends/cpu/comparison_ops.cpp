@@ -51,7 +51,7 @@ Tensor& compareInto(const char* op, const Tensor& self, const BinaryOperands& op
 template <class Compare>
 Tensor compare(const char* op, const Tensor& self, const BinaryOperands& operands) {
   Tensor out = allocateBinaryResult(op, self, operands.other, ScalarType::Bool);
-  compareInto<Compare>(op, self, operands, out, OutputRole::kOut);
+  compareInto<Compare>(op, self, operands, out, OutputRole::Out);
   return out;
 }
 
@@ -65,7 +65,7 @@ Tensor compare(const char* op, const Tensor& self, const BinaryOperands& operand
   }                                                                                                          \
   Tensor& name##_tensor_out_cpu(const Tensor& self, const Tensor& other, Tensor& out) {                     \
     constexpr const char* op = "aten::" #name ".Tensor_out";                                                \
-    return compareInto<Compare>(op, self, binaryOperands(op, self, other), out, OutputRole::kOut);          \
+    return compareInto<Compare>(op, self, binaryOperands(op, self, other), out, OutputRole::Out);          \
   }                                                                                                          \
   Tensor name##_scalar_cpu(const Tensor& self, const Scalar& other) {                                       \
     constexpr const char* op = "aten::" #name ".Scalar";                                                    \
@@ -73,15 +73,15 @@ Tensor compare(const char* op, const Tensor& self, const BinaryOperands& operand
   }                                                                                                          \
   Tensor& name##_scalar_out_cpu(const Tensor& self, const Scalar& other, Tensor& out) {                     \
     constexpr const char* op = "aten::" #name ".Scalar_out";                                                \
-    return compareInto<Compare>(op, self, binaryOperands(op, self, other), out, OutputRole::kOut);          \
+    return compareInto<Compare>(op, self, binaryOperands(op, self, other), out, OutputRole::Out);          \
   }                                                                                                          \
   Tensor& name##_tensor_inplace_cpu(Tensor& self, const Tensor& other) {                                    \
     constexpr const char* op = "aten::" #name "_.Tensor";                                                   \
-    return compareInto<Compare>(op, self, binaryOperands(op, self, other), self, OutputRole::kInPlace);     \
+    return compareInto<Compare>(op, self, binaryOperands(op, self, other), self, OutputRole::InPlace);     \
   }                                                                                                          \
   Tensor& name##_scalar_inplace_cpu(Tensor& self, const Scalar& other) {                                    \
     constexpr const char* op = "aten::" #name "_.Scalar";                                                   \
-    return compareInto<Compare>(op, self, binaryOperands(op, self, other), self, OutputRole::kInPlace);     \
+    return compareInto<Compare>(op, self, binaryOperands(op, self, other), self, OutputRole::InPlace);     \
   }
 
 SY_DEFINE_COMPARISON_KERNELS(eq, Equal)

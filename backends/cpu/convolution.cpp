@@ -20,7 +20,7 @@
 
 #include "switchyard/backends/cpu/nn_kernels.h"
 #include "switchyard/dispatcher/library.h"
-#include "switchyard/ops/ops.h"
+#include "switchyard/ops/creation_ops.h"
 
 namespace sy::cpu {
 namespace {
@@ -266,7 +266,7 @@ Tensor& convolution_out_cpu(const Tensor& input, const Tensor& weight, const std
   checkOnCPU(op, "out", out);
   checkCanCastToOutput(op, input.scalar_type(), out);
   resizeOutput(out, g.outputSizes());
-  nn_detail::checkNoInternalOverlap(op, "out", out);
+  checkNoInternalOverlap(op, out, "out");
   runConvolution(op, g, input, weight, bias_tensor, out);
   return out;
 }

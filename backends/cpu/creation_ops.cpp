@@ -27,7 +27,8 @@
 #include "switchyard/backends/cpu/elementwise.h"
 #include "switchyard/backends/cpu/shape_kernels.h"
 #include "switchyard/dispatcher/library.h"
-#include "switchyard/ops/ops.h"
+#include "switchyard/ops/creation_ops.h"
+#include "switchyard/ops/shape_ops.h"
 
 namespace sy::cpu {
 namespace {

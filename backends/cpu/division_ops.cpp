@@ -112,7 +112,7 @@ Tensor& divideInto(const char* op, const Tensor& self, const BinaryOperands& ope
 Tensor divide(const char* op, const Tensor& self, const BinaryOperands& operands, Rounding rounding) {
   const ScalarType compute = rounding == Rounding::kNone ? promotedToFloating(operands.result) : operands.result;
   Tensor out = allocateBinaryResult(op, self, operands.other, compute);
-  divideInto(op, self, operands, rounding, out, OutputRole::kOut);
+  divideInto(op, self, operands, rounding, out, OutputRole::Out);
   return out;
 }
 
@@ -126,7 +126,7 @@ Tensor div_cpu(const Tensor& self, const Tensor& other) {
 }
 Tensor& div_out_cpu(const Tensor& self, const Tensor& other, Tensor& out) {
   constexpr const char* op = "aten::div.out";
-  return divideInto(op, self, binaryOperands(op, self, other), Rounding::kNone, out, OutputRole::kOut);
+  return divideInto(op, self, binaryOperands(op, self, other), Rounding::kNone, out, OutputRole::Out);
 }
 Tensor div_mode_cpu(const Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode) {
   constexpr const char* op = "aten::div.Tensor_mode";
@@ -137,7 +137,7 @@ Tensor& div_out_mode_cpu(const Tensor& self, const Tensor& other, std::optional<
                          Tensor& out) {
   constexpr const char* op = "aten::div.out_mode";
   const Rounding rounding = parseRoundingMode(op, rounding_mode);
-  return divideInto(op, self, binaryOperands(op, self, other), rounding, out, OutputRole::kOut);
+  return divideInto(op, self, binaryOperands(op, self, other), rounding, out, OutputRole::Out);
 }
 
 // ---- Scalar divisor ----
@@ -148,7 +148,7 @@ Tensor div_scalar_cpu(const Tensor& self, const Scalar& other) {
 }
 Tensor& div_scalar_out_cpu(const Tensor& self, const Scalar& other, Tensor& out) {
   constexpr const char* op = "aten::div.Scalar_out";
-  return divideInto(op, self, binaryOperands(op, self, other), Rounding::kNone, out, OutputRole::kOut);
+  return divideInto(op, self, binaryOperands(op, self, other), Rounding::kNone, out, OutputRole::Out);
 }
 Tensor div_scalar_mode_cpu(const Tensor& self, const Scalar& other, std::optional<std::string_view> rounding_mode) {
   constexpr const char* op = "aten::div.Scalar_mode";
@@ -159,28 +159,28 @@ Tensor& div_scalar_mode_out_cpu(const Tensor& self, const Scalar& other, std::op
                                 Tensor& out) {
   constexpr const char* op = "aten::div.Scalar_mode_out";
   const Rounding rounding = parseRoundingMode(op, rounding_mode);
-  return divideInto(op, self, binaryOperands(op, self, other), rounding, out, OutputRole::kOut);
+  return divideInto(op, self, binaryOperands(op, self, other), rounding, out, OutputRole::Out);
 }
 
 // ---- In place ----
 
 Tensor& div_inplace_cpu(Tensor& self, const Tensor& other) {
   constexpr const char* op = "aten::div_.Tensor";
-  return divideInto(op, self, binaryOperands(op, self, other), Rounding::kNone, self, OutputRole::kInPlace);
+  return divideInto(op, self, binaryOperands(op, self, other), Rounding::kNone, self, OutputRole::InPlace);
 }
 Tensor& div_mode_inplace_cpu(Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode) {
   constexpr const char* op = "aten::div_.Tensor_mode";
   const Rounding rounding = parseRoundingMode(op, rounding_mode);
-  return divideInto(op, self, binaryOperands(op, self, other), rounding, self, OutputRole::kInPlace);
+  return divideInto(op, self, binaryOperands(op, self, other), rounding, self, OutputRole::InPlace);
 }
 Tensor& div_scalar_inplace_cpu(Tensor& self, const Scalar& other) {
   constexpr const char* op = "aten::div_.Scalar";
-  return divideInto(op, self, binaryOperands(op, self, other), Rounding::kNone, self, OutputRole::kInPlace);
+  return divideInto(op, self, binaryOperands(op, self, other), Rounding::kNone, self, OutputRole::InPlace);
 }
 Tensor& div_scalar_mode_inplace_cpu(Tensor& self, const Scalar& other, std::optional<std::string_view> rounding_mode) {
   constexpr const char* op = "aten::div_.Scalar_mode";
   const Rounding rounding = parseRoundingMode(op, rounding_mode);
-  return divideInto(op, self, binaryOperands(op, self, other), rounding, self, OutputRole::kInPlace);
+  return divideInto(op, self, binaryOperands(op, self, other), rounding, self, OutputRole::InPlace);
 }
 
 }  // namespace sy::cpu

@@ -36,41 +36,15 @@ namespace detail {
 // Calls fn(TypeTag<T>{}) with T the C++ type of `dtype`, when `dtype` is in `Allowed`.
 template <unsigned Allowed, class Fn>
 void dispatchDtype(ScalarType dtype, const char* op, const char* argument, Fn&& fn) {
-  switch (dtype) {
-    case ScalarType::Bool:
-      if constexpr ((Allowed & kBoolDtype) != 0) {
-        fn(TypeTag<bool>{});
-        return;
-      }
-      break;
-    case ScalarType::Int:
-      if constexpr ((Allowed & kIntDtype) != 0) {
-        fn(TypeTag<int32_t>{});
-        return;
-      }
-      break;
-    case ScalarType::Long:
-      if constexpr ((Allowed & kLongDtype) != 0) {
-        fn(TypeTag<int64_t>{});
-        return;
-      }
-      break;
-    case ScalarType::Float:
-      if constexpr ((Allowed & kFloatDtype) != 0) {
-        fn(TypeTag<float>{});
-        return;
-      }
-      break;
-    case ScalarType::Double:
-      if constexpr ((Allowed & kDoubleDtype) != 0) {
-        fn(TypeTag<double>{});
-        return;
-      }
-      break;
-    default:
-      break;
-  }
-  detail::throwUnsupportedDtype(op, argument, dtype, Allowed);
+  bool allowed = false;
+  visitScalarType(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr ((Allowed & (1u << static_cast<int>(CppTypeToScalarType<T>::value))) != 0) {
+      allowed = true;
+      fn(tag);
+    }
+  });
+  if (SY_UNLIKELY(!allowed)) detail::throwUnsupportedDtype(op, argument, dtype, Allowed);
 }
 
 }  // namespace sy::cpu

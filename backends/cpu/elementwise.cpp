@@ -1,11 +1,11 @@
 #include "switchyard/backends/cpu/elementwise.h"
+#include "switchyard/ops/creation_ops.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <type_traits>
 
-#include "switchyard/ops/ops.h"
 
 namespace sy::cpu {
 
@@ -83,13 +83,15 @@ void checkCanCastToOutput(const char* op, ScalarType result, const Tensor& out) 
            " can't be cast to the desired output type ", out.scalar_type());
 }
 
-void checkNoInternalOverlap(const char* op, const Tensor& t) {
+void checkNoInternalOverlap(const char* op, const Tensor& t, const char* argument) {
   // Only the certain case, as PyTorch: a stride-0 dimension of size > 1. Other self-overlapping
   // layouts cannot be made with the view operations this library has.
   for (int64_t d = 0; d < t.dim(); ++d) {
     SY_CHECK(t.size(d) <= 1 || t.stride(d) != 0, op,
-             ": unsupported operation: more than one element of the written-to tensor refers to a single memory "
-             "location. Please clone() the tensor before performing the operation.");
+             ": unsupported operation: more than one element of the written-to tensor",
+             argument != nullptr ? str(" '", argument, "'") : std::string(),
+             " refers to a single memory location (dimension ", d,
+             " is expanded). Please clone() the tensor before performing the operation.");
   }
 }
 
@@ -159,7 +161,7 @@ void resizeOutput(const Tensor& out, IntArrayRef sizes) {
 }
 
 void shapeOutput(const char* op, const Tensor& out, IntArrayRef shape, OutputRole role) {
-  if (role == OutputRole::kOut) {
+  if (role == OutputRole::Out) {
     resizeOutput(out, shape);
   } else {
     SY_CHECK(sameSizes(out.sizes(), shape), op, ": output with shape ", formatSizes(out.sizes()),
@@ -324,7 +326,7 @@ BinaryOperands binaryOperands(const char* op, const Tensor& self, const Scalar& 
 
 BinaryInputs::BinaryInputs(const char* op, const Tensor& out, IntArrayRef shape, OutputRole role, const Tensor& self,
                            const Tensor& other)
-    : resized_(role == OutputRole::kOut && !sameSizes(out.sizes(), shape)),
+    : resized_(role == OutputRole::Out && !sameSizes(out.sizes(), shape)),
       pinned_self_(resized_ ? unaffectedByResizeOf(out, self) : Tensor()),
       pinned_other_(resized_ ? unaffectedByResizeOf(out, other) : Tensor()),
       self_(resized_ ? pinned_self_ : self),

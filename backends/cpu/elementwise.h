@@ -8,7 +8,7 @@
 //     const char* op = "aten::mul.out";
 //     checkBinaryInputs(op, self, other);
 //     const ScalarType result = binaryResultType(self, other);
-//     const BinaryInputs inputs = prepareBinaryOutput(op, self, other, out, result, OutputRole::kOut);
+//     const BinaryInputs inputs = prepareBinaryOutput(op, self, other, out, result, OutputRole::Out);
 //     runBinaryLoop<kAllDtypes>(op, inputs.self(), inputs.other(), out, result, result,
 //                               [](const LoopGeometry& geometry, auto tag) {
 //       using T = typename decltype(tag)::type;
@@ -38,6 +38,7 @@
 #include "absl/container/inlined_vector.h"
 #include "switchyard/backends/cpu/dtype_dispatch.h"
 #include "switchyard/ivalue/macros.h"
+#include "switchyard/ivalue/odometer.h"
 #include "switchyard/ivalue/scalar.h"
 #include "switchyard/ivalue/tensor.h"
 #include "switchyard/ivalue/tensor_factories.h"
@@ -89,9 +90,10 @@ void checkDtypeSupported(const char* op, const char* argument, ScalarType dtype,
 // Raises "aten::add.out: result type Float can't be cast to the desired output type Long".
 void checkCanCastToOutput(const char* op, ScalarType result, const Tensor& out);
 
-// Raises when writing `t` would write one memory location twice (a stride-0, expanded dimension),
-// with PyTorch's message, prefixed by the operator.
-void checkNoInternalOverlap(const char* op, const Tensor& t);
+// Raises when writing `t` would write one memory location twice (a stride-0, expanded dimension):
+// each element would receive a different result and the last write would win. PyTorch's message,
+// prefixed by the operator and naming `argument` when given.
+void checkNoInternalOverlap(const char* op, const Tensor& t, const char* argument = nullptr);
 
 // ---- Shapes ------------------------------------------------------------------------------------
 
@@ -117,9 +119,9 @@ void resizeOutput(const Tensor& out, IntArrayRef sizes);
 // How a kernel's output relates to its shape: an out= (or freshly allocated) tensor is resized to
 // the broadcast shape; the `self` of an in-place form cannot change shape, so it must already
 // have it ("output with shape (3,) doesn't match the broadcast shape (2, 3)").
-enum class OutputRole { kOut, kInPlace };
+enum class OutputRole { Out, InPlace };
 
-// Resizes (kOut) or checks (kInPlace) `out` against `shape`, then checks it has no internal overlap.
+// Resizes (Out) or checks (InPlace) `out` against `shape`, then checks it has no internal overlap.
 void shapeOutput(const char* op, const Tensor& out, IntArrayRef shape, OutputRole role);
 
 // Note [An out= that is also an input keeps the input's values]
@@ -225,14 +227,7 @@ void forEachRow(const LoopGeometry& g, RowFn&& row) {
   SizesVector index(static_cast<size_t>(ndim - 1), 0);
   for (int64_t r = 0; r < num_rows; ++r) {
     row(data, inner_strides, row_length);
-    for (int64_t d = ndim - 2; d >= 0; --d) {
-      if (++index[d] < g.sizes[d]) {
-        for (size_t k = 0; k < N; ++k) data[k] += g.strides[d][k];
-        break;
-      }
-      index[d] = 0;
-      for (size_t k = 0; k < N; ++k) data[k] -= g.strides[d][k] * (g.sizes[d] - 1);
-    }
+    advanceOdometer(index.data(), g.sizes.data(), ndim - 2, data, [&](int64_t d, size_t k) { return g.strides[d][k]; });
   }
 }
 
@@ -282,14 +277,8 @@ void forEachRowInTiles(const LoopGeometry& g, RowFn&& row) {
         }
       }
     }
-    for (int64_t d = ndim - 3; d >= 0; --d) {
-      if (++index[d] < g.sizes[d]) {
-        for (size_t k = 0; k < N; ++k) plane[k] += g.strides[d][k];
-        break;
-      }
-      index[d] = 0;
-      for (size_t k = 0; k < N; ++k) plane[k] -= g.strides[d][k] * (g.sizes[d] - 1);
-    }
+    advanceOdometer(index.data(), g.sizes.data(), ndim - 3, plane,
+                    [&](int64_t d, size_t k) { return g.strides[d][k]; });
   }
 }
 

@@ -13,7 +13,7 @@
 
 #include "switchyard/backends/cpu/nn_kernels.h"
 #include "switchyard/dispatcher/library.h"
-#include "switchyard/ops/ops.h"
+#include "switchyard/ops/creation_ops.h"
 
 namespace sy::cpu {
 namespace {
@@ -113,7 +113,7 @@ Tensor& embedding_out_cpu(const Tensor& weight, const Tensor& indices, int64_t p
   // The indices are checked before `out` is resized, so a failed call leaves it untouched.
   const Tensor dense_indices = checkedDenseIndices(op, weight, indices);
   resizeOutput(out, embeddingOutputSizes(weight, indices));
-  nn_detail::checkNoInternalOverlap(op, "out", out);
+  checkNoInternalOverlap(op, out, "out");
   return gatherInto(op, weight, indices, dense_indices, out);
 }
 

@@ -16,7 +16,8 @@
 #include "switchyard/backends/cpu/elementwise.h"
 #include "switchyard/backends/cpu/index_kernels.h"
 #include "switchyard/dispatcher/library.h"
-#include "switchyard/ops/ops.h"
+#include "switchyard/ivalue/wrap_dim.h"
+#include "switchyard/ops/creation_ops.h"
 
 namespace sy::cpu {
 namespace {
@@ -71,9 +72,7 @@ int64_t checkIndexArguments(const char* op, const Tensor& self, int64_t dim, con
   const int64_t ndim = dimAsOneD(self);
   SY_CHECK(dimAsOneD(index) == ndim, op, ": index tensor must have the same number of dimensions as self tensor (",
            "self is ", self.dim(), "-D, index is ", index.dim(), "-D)");
-  SY_CHECK(dim >= -ndim && dim < ndim, op, ": dimension out of range for argument 'dim' (expected to be in range of [",
-           -ndim, ", ", ndim - 1, "], but got ", dim, ")");
-  const int64_t wrapped = dim < 0 ? dim + ndim : dim;
+  const int64_t wrapped = wrapDim(dim, ndim, op, "dim", /*wrap_scalar=*/false);
   if (index.numel() == 0) return wrapped;
   for (int64_t d = 0; d < ndim; ++d) {
     if (d == wrapped) continue;

@@ -15,7 +15,10 @@
 #include "switchyard/backends/cpu/elementwise.h"
 #include "switchyard/backends/cpu/linalg_kernels.h"
 #include "switchyard/dispatcher/library.h"
-#include "switchyard/ops/ops.h"
+#include "switchyard/ops/binary_ops.h"
+#include "switchyard/ops/creation_ops.h"
+#include "switchyard/ops/linalg_ops.h"
+#include "switchyard/ops/shape_ops.h"
 
 namespace sy::cpu {
 namespace {
@@ -234,12 +237,7 @@ Tensor& productOut(const char* op, const Tensor* self, const Tensor& mat1, const
   const Tensor m1 = unaffectedByResizeOf(out, mat1), m2 = unaffectedByResizeOf(out, mat2);
   const Tensor s = self ? unaffectedByResizeOf(out, *self) : Tensor();
   resizeOutput(out, result_sizes);
-  for (int64_t d = 0; d < out.dim(); ++d) {
-    SY_CHECK(out.size(d) <= 1 || out.stride(d) != 0, op,
-             ": unsupported operation: more than one element of the written-to tensor 'out' refers to a single "
-             "memory location (dimension ",
-             d, " is expanded); clone it before writing into it");
-  }
+  checkNoInternalOverlap(op, out, "out");
   if (out.numel() == 0) return out;
   const bool direct = out.is_contiguous() && !sameMemory(out, m1) && !sameMemory(out, m2) &&
                       (self == nullptr || !partiallyOverlaps(out, s));

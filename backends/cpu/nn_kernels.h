@@ -83,15 +83,6 @@ inline const Tensor* presentTensor(const std::optional<Tensor>& t) {
   return t.has_value() && t->defined() ? &*t : nullptr;
 }
 
-// Raises when an output would have one memory location written for several elements (a
-// dimension of size > 1 with stride 0, as in an expanded tensor), with PyTorch's wording.
-inline void checkNoInternalOverlap(const char* op, const char* argument, const Tensor& out) {
-  for (int64_t d = 0; d < out.dim(); ++d) {
-    SY_CHECK(out.size(d) <= 1 || out.stride(d) != 0, op,
-             ": unsupported operation: more than one element of the written-to tensor '", argument,
-             "' refers to a single memory location. Please clone() the tensor before performing the operation.");
-  }
-}
 
 // Runs compute(dst) with a contiguous `dst` of dtype `compute_dtype` and out's shape: `out` itself
 // when it already is one and shares no memory with an input, else a temporary whose values are

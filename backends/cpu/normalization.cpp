@@ -16,7 +16,7 @@
 
 #include "switchyard/backends/cpu/nn_kernels.h"
 #include "switchyard/dispatcher/library.h"
-#include "switchyard/ops/ops.h"
+#include "switchyard/ops/creation_ops.h"
 
 namespace sy::cpu {
 namespace {
@@ -174,7 +174,7 @@ std::tuple<Tensor&, Tensor&, Tensor&> native_layer_norm_out_cpu(const Tensor& in
   resizeOutput(out0, input.sizes());
   resizeOutput(out1, shape.stats_sizes);
   resizeOutput(out2, shape.stats_sizes);
-  for (int k = 0; k < 3; ++k) nn_detail::checkNoInternalOverlap(op, names[k], *outs[k]);
+  for (int k = 0; k < 3; ++k) checkNoInternalOverlap(op, *outs[k], names[k]);
   runLayerNorm(op, shape, input, weight_tensor, bias_tensor, eps, out0, out1, out2);
   return {out0, out1, out2};
 }

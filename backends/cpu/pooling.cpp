@@ -24,7 +24,7 @@
 
 #include "switchyard/backends/cpu/nn_kernels.h"
 #include "switchyard/dispatcher/library.h"
-#include "switchyard/ops/ops.h"
+#include "switchyard/ops/creation_ops.h"
 
 namespace sy::cpu {
 namespace {
@@ -266,7 +266,7 @@ void prepareOut(const char* op, const PoolGeometry& g, const Tensor& self, const
   checkOnCPU(op, "out", out);
   checkCanCastToOutput(op, self.scalar_type(), out);
   resizeOutput(out, g.outputSizes());
-  nn_detail::checkNoInternalOverlap(op, "out", out);
+  checkNoInternalOverlap(op, out, "out");
 }
 
 }  // namespace
@@ -311,7 +311,7 @@ std::tuple<Tensor&, Tensor&> max_pool2d_with_indices_out_cpu(const Tensor& self,
            indices.scalar_type());
   prepareOut(op, g, self, out);
   resizeOutput(indices, g.outputSizes());
-  nn_detail::checkNoInternalOverlap(op, "indices", indices);
+  checkNoInternalOverlap(op, indices, "indices");
   maxPoolWithIndicesInto(op, g, self, out, indices);
   return {out, indices};
 }

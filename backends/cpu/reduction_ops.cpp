@@ -22,7 +22,8 @@
 #include "switchyard/backends/cpu/elementwise.h"
 #include "switchyard/backends/cpu/reduction_kernels.h"
 #include "switchyard/dispatcher/library.h"
-#include "switchyard/ops/ops.h"
+#include "switchyard/ivalue/wrap_dim.h"
+#include "switchyard/ops/creation_ops.h"
 
 namespace sy::cpu {
 namespace {
@@ -34,14 +35,6 @@ namespace {
 // reduced dim folds into one accumulator (a sum in registers), a row along a kept dim folds
 // elementwise into a row of accumulators (sum over dim 0 of a matrix adds whole rows). Either way
 // self is streamed once, whatever its layout, and the loops are plain pointer loops.
-
-int64_t wrapDim(const char* op, int64_t dim, int64_t ndim) {
-  // A 0-dim tensor has one virtual dimension, as in PyTorch: dim 0 or -1.
-  const int64_t range = std::max<int64_t>(ndim, 1);
-  SY_CHECK(dim >= -range && dim < range, op, ": Dimension out of range (expected to be in range of [", -range, ", ",
-           range - 1, "], but got ", dim, ")");
-  return dim < 0 ? dim + range : dim;
-}
 
 // Which dimensions a reduction folds, and the shapes it produces.
 struct ReductionShape {
@@ -60,7 +53,7 @@ ReductionShape reductionShape(const char* op, const Tensor& self, std::optional<
     shape.reduced = ndim == 64 ? ~uint64_t{0} : (uint64_t{1} << ndim) - 1;
   } else {
     for (int64_t dim : *dims) {
-      const int64_t d = wrapDim(op, dim, ndim);
+      const int64_t d = wrapDim(dim, ndim, op);
       SY_CHECK(!shape.isReduced(d), op, ": dim ", d, " appears multiple times in the list of dims");
       shape.reduced |= uint64_t{1} << d;
     }
@@ -74,15 +67,6 @@ ReductionShape reductionShape(const char* op, const Tensor& self, std::optional<
   return shape;
 }
 
-// An out= tensor with a stride-0 (expanded) dimension would receive several results in one place.
-void checkNoRepeatedElements(const char* op, const Tensor& out) {
-  for (int64_t d = 0; d < out.dim(); ++d) {
-    SY_CHECK(out.size(d) <= 1 || out.stride(d) != 0, op,
-             ": unsupported operation: more than one element of the written-to tensor 'out' refers to a single "
-             "memory location (dimension ",
-             d, " is expanded); clone it before writing into it");
-  }
-}
 
 // Raises the dtype visitors' "has dtype X, which this kernel does not support" for a dtype
 // outside Bool, Int, Long, Float and Double, before anything is resized.
@@ -246,7 +230,7 @@ Tensor& sumInto(const char* op, SumKind kind, const Tensor& self, std::optional<
   const ReductionShape shape = reductionShape(op, self, dims, keepdim);
   const Tensor source = unaffectedByResizeOf(out, self);
   resizeOutput(out, shape.result_sizes);
-  checkNoRepeatedElements(op, out);
+  checkNoInternalOverlap(op, out, "out");
   if (out.numel() == 0) return out;
 
   // Floating results accumulate in Double; integral and Bool results in Long (read as uint64_t).
@@ -315,7 +299,7 @@ Tensor& amaxInto(const char* op, const Tensor& self, IntArrayRef dims, bool keep
   checkNonEmptyReduction(op, self, shape, !dims.empty());
   const Tensor input = unaffectedByResizeOf(out, self);
   resizeOutput(out, shape.result_sizes);
-  checkNoRepeatedElements(op, out);
+  checkNoInternalOverlap(op, out, "out");
   if (out.numel() == 0) return out;
   const Tensor acc = accumulatorFor(out, input, input.scalar_type());
   const Tensor acc_keepdim = viewWithSizes(acc, shape.keepdim_sizes);

@@ -28,30 +28,16 @@
 #include "switchyard/backends/cpu/elementwise.h"
 #include "switchyard/backends/cpu/reduction_kernels.h"
 #include "switchyard/dispatcher/library.h"
-#include "switchyard/ops/ops.h"
+#include "switchyard/ivalue/wrap_dim.h"
+#include "switchyard/ops/creation_ops.h"
+#include "switchyard/ops/reduction_ops.h"
+#include "switchyard/ops/shape_ops.h"
 
 namespace sy::cpu {
 namespace {
 
 // ---- Shared checks and views -------------------------------------------------------------------
 
-int64_t wrapDim(const char* op, int64_t dim, int64_t ndim) {
-  // A 0-dim tensor has one virtual dimension, as in PyTorch: dim 0 or -1.
-  const int64_t range = std::max<int64_t>(ndim, 1);
-  SY_CHECK(dim >= -range && dim < range, op, ": Dimension out of range (expected to be in range of [", -range, ", ",
-           range - 1, "], but got ", dim, ")");
-  return dim < 0 ? dim + range : dim;
-}
-
-// An out= tensor with a stride-0 (expanded) dimension would receive several results in one place.
-void checkNoRepeatedElements(const char* op, const Tensor& out) {
-  for (int64_t d = 0; d < out.dim(); ++d) {
-    SY_CHECK(out.size(d) <= 1 || out.stride(d) != 0, op,
-             ": unsupported operation: more than one element of the written-to tensor 'out' refers to a single "
-             "memory location (dimension ",
-             d, " is expanded); clone it before writing into it");
-  }
-}
 
 Tensor contiguousCopy(const char* op, const Tensor& t) {
   if (t.is_contiguous()) return t;
@@ -118,7 +104,7 @@ ArgmaxShape argmaxShape(const char* op, const Tensor& self, std::optional<int64_
     shape.extent = self.numel();
     return shape;
   }
-  const int64_t d = wrapDim(op, *dim, self.dim());
+  const int64_t d = wrapDim(*dim, self.dim(), op);
   for (int64_t i = 0; i < self.dim(); ++i) {
     if (i == d) {
       SY_CHECK(self.size(i) != 0, op, ": Expected reduction dim ", d, " to have non-zero size.");
@@ -141,7 +127,7 @@ Tensor& argmaxInto(const char* op, const Tensor& self, std::optional<int64_t> di
   const ArgmaxShape shape = argmaxShape(op, self, dim, keepdim);
   const Tensor source = unaffectedByResizeOf(out, self);
   resizeOutput(out, shape.result_sizes);
-  checkNoRepeatedElements(op, out);
+  checkNoInternalOverlap(op, out, "out");
   if (out.numel() == 0) return out;
   const Tensor input = contiguousCopy(op, source);
   // Written in place when out is contiguous and separate from the input.
@@ -158,7 +144,7 @@ Tensor& argmaxInto(const char* op, const Tensor& self, std::optional<int64_t> di
 
 // ---- softmax and log_softmax -------------------------------------------------------------------
 
-enum class Variant { kSoftmax, kLogSoftmax };
+enum class Variant { Softmax, LogSoftmax };
 
 template <class T>
 T nanAwareMax(T a, T b) {
@@ -172,7 +158,7 @@ void softmaxRow(const T* x, T* y, int64_t n) {
   T max = -std::numeric_limits<T>::infinity();
   for (int64_t i = 0; i < n; ++i) max = nanAwareMax(max, x[i]);
   double sum = 0.0;
-  if constexpr (kVariant == Variant::kSoftmax) {
+  if constexpr (kVariant == Variant::Softmax) {
     for (int64_t i = 0; i < n; ++i) {
       const T e = std::exp(x[i] - max);
       y[i] = e;
@@ -206,7 +192,7 @@ void softmaxKernel(const T* in, T* out, int64_t outer, int64_t extent, int64_t i
     for (int64_t r = 0; r < extent; ++r) {
       for (int64_t j = 0; j < inner; ++j) maxima[j] = nanAwareMax(maxima[j], x[r * inner + j]);
     }
-    if constexpr (kVariant == Variant::kSoftmax) {
+    if constexpr (kVariant == Variant::Softmax) {
       for (int64_t r = 0; r < extent; ++r) {
         for (int64_t j = 0; j < inner; ++j) {
           const T e = std::exp(x[r * inner + j] - maxima[j]);
@@ -245,9 +231,9 @@ Tensor& softmaxInto(const char* op, const Tensor& self, int64_t dim, bool half_t
   checkOnCPU(op, "out", out);
   SY_CHECK(out.scalar_type() == self.scalar_type(), op, ": expected 'out' to have the dtype of 'self' (",
            self.scalar_type(), ") but got ", out.scalar_type());
-  const int64_t d = wrapDim(op, dim, self.dim());
+  const int64_t d = wrapDim(dim, self.dim(), op);
   resizeOutput(out, self.sizes());
-  checkNoRepeatedElements(op, out);
+  checkNoInternalOverlap(op, out, "out");
   if (out.numel() == 0) return out;
 
   const Tensor input = contiguousCopy(op, self);
@@ -273,7 +259,7 @@ Tensor& softmaxInto(const char* op, const Tensor& self, int64_t dim, bool half_t
 template <Variant kVariant>
 Tensor softmaxFunctional(const char* op, const Tensor& self, int64_t dim, bool half_to_float) {
   checkSoftmaxArguments(op, self, half_to_float);
-  wrapDim(op, dim, self.dim());
+  wrapDim(dim, self.dim(), op);
   Tensor out = ops::empty(self.sizes(), TensorOptions(self.scalar_type()).device(kCPU));
   softmaxInto<kVariant>(op, self, dim, half_to_float, out);
   return out;
@@ -302,16 +288,16 @@ Tensor& argmax_out_cpu(const Tensor& self, std::optional<int64_t> dim, bool keep
 }
 
 Tensor _softmax_cpu(const Tensor& self, int64_t dim, bool half_to_float) {
-  return softmaxFunctional<Variant::kSoftmax>("aten::_softmax", self, dim, half_to_float);
+  return softmaxFunctional<Variant::Softmax>("aten::_softmax", self, dim, half_to_float);
 }
 Tensor& _softmax_out_cpu(const Tensor& self, int64_t dim, bool half_to_float, Tensor& out) {
-  return softmaxInto<Variant::kSoftmax>("aten::_softmax.out", self, dim, half_to_float, out);
+  return softmaxInto<Variant::Softmax>("aten::_softmax.out", self, dim, half_to_float, out);
 }
 Tensor _log_softmax_cpu(const Tensor& self, int64_t dim, bool half_to_float) {
-  return softmaxFunctional<Variant::kLogSoftmax>("aten::_log_softmax", self, dim, half_to_float);
+  return softmaxFunctional<Variant::LogSoftmax>("aten::_log_softmax", self, dim, half_to_float);
 }
 Tensor& _log_softmax_out_cpu(const Tensor& self, int64_t dim, bool half_to_float, Tensor& out) {
-  return softmaxInto<Variant::kLogSoftmax>("aten::_log_softmax.out", self, dim, half_to_float, out);
+  return softmaxInto<Variant::LogSoftmax>("aten::_log_softmax.out", self, dim, half_to_float, out);
 }
 
 Tensor softmax_int_composite(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {

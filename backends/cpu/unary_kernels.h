@@ -22,7 +22,7 @@
 #include "switchyard/backends/cpu/elementwise.h"
 #include "switchyard/ivalue/scalar.h"
 #include "switchyard/ivalue/tensor.h"
-#include "switchyard/ops/ops.h"
+#include "switchyard/ops/creation_ops.h"
 
 namespace sy::cpu {
 
@@ -104,9 +104,6 @@ inline ScalarType checkedFloatingResult(const char* op, const Tensor& self) {
   return floatingResultType(self.scalar_type());
 }
 
-// A tensor about to be written must not have several elements in one memory location (an
-// expanded, stride-0 view): each would receive a different result and the last write would win.
-void checkNoInternalOverlap(const char* op, const char* argument, const Tensor& t);
 
 // out = f(self), elementwise, computed in `result` (a dtype in Allowed): `out` (named `out_name`
 // in errors; "self" for in-place kernels) must accept `result` (canCast), is resized to self's
@@ -119,7 +116,7 @@ Tensor& unaryInto(const char* op, const Tensor& self, ScalarType result, Tensor&
   checkOnCPU(op, out_name, out);
   checkDtypeIn<Allowed>(op, "self", result);
   checkCanCastToOutput(op, result, out);
-  checkNoInternalOverlap(op, out_name, out);
+  checkNoInternalOverlap(op, out, out_name);
   resizeOutput(out, self.sizes());
   if (out.numel() == 0) return out;
   const Tensor input = convertedTo(op, "self", self, result);

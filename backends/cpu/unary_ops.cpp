@@ -20,7 +20,6 @@
 #include "switchyard/backends/cpu/kernels.h"
 #include "switchyard/backends/cpu/unary_kernels.h"
 #include "switchyard/dispatcher/library.h"
-#include "switchyard/ops/ops.h"
 
 namespace sy::cpu {
 
@@ -28,13 +27,6 @@ namespace sy::cpu {
 
 namespace unary {
 
-void checkNoInternalOverlap(const char* op, const char* argument, const Tensor& t) {
-  for (int64_t d = 0; d < t.dim(); ++d) {
-    SY_CHECK(t.stride(d) != 0 || t.size(d) <= 1, op,
-             ": unsupported operation: more than one element of the written-to tensor '", argument,
-             "' refers to a single memory location. Please clone() the tensor before performing the operation.");
-  }
-}
 
 }  // namespace unary
 

@@ -20,6 +20,7 @@
 
 #include "switchyard/backends/cpu/shape_kernels.h"
 #include "switchyard/ivalue/checked_size.h"
+#include "switchyard/ivalue/wrap_dim.h"
 #include "switchyard/dispatcher/library.h"
 #include "switchyard/ops/shape_ops.h"
 
@@ -35,20 +36,6 @@ std::string bracketed(IntArrayRef values) {
 
 void checkDefined(const char* op, const Tensor& self) {
   SY_CHECK(self.defined(), op, ": argument 'self' is an undefined tensor");
-}
-
-// `dim` wrapped into [0, ndim); `ndim` already includes any extra slot the operator allows.
-int64_t wrapDim(const char* op, const char* argument, int64_t dim, int64_t ndim) {
-  SY_CHECK(ndim > 0, op, ": dimension specified as ", dim, " for argument '", argument,
-           "' but the tensor has no dimensions");
-  SY_CHECK(dim >= -ndim && dim < ndim, op, ": dimension out of range for argument '", argument,
-           "' (expected to be in range of [", -ndim, ", ", ndim - 1, "], but got ", dim, ")");
-  return dim < 0 ? dim + ndim : dim;
-}
-
-// Operators that only name a dimension treat a 0-dim tensor as having one.
-int64_t wrapDimScalarAsOne(const char* op, const char* argument, int64_t dim, int64_t ndim) {
-  return wrapDim(op, argument, dim, ndim > 0 ? ndim : 1);
 }
 
 Tensor makeView(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset) {
@@ -178,7 +165,7 @@ Tensor permute(const Tensor& self, IntArrayRef dims) {
   SizesVector sizes(ndim), strides(ndim);
   absl::InlinedVector<bool, 8> used(static_cast<size_t>(ndim), false);
   for (int64_t i = 0; i < ndim; ++i) {
-    const int64_t d = wrapDim(op, "dims", dims[i], ndim);
+    const int64_t d = wrapDim(dims[i], ndim, op, "dims", /*wrap_scalar=*/false);
     SY_CHECK(!used[d], op, ": duplicate dims are not allowed (dimension ", d, " appears twice in ",
              bracketed(dims), ")");
     used[d] = true;
@@ -191,8 +178,8 @@ Tensor permute(const Tensor& self, IntArrayRef dims) {
 Tensor transpose_int(const Tensor& self, int64_t dim0, int64_t dim1) {
   constexpr const char* op = "aten::transpose.int";
   checkDefined(op, self);
-  const int64_t d0 = wrapDimScalarAsOne(op, "dim0", dim0, self.dim());
-  const int64_t d1 = wrapDimScalarAsOne(op, "dim1", dim1, self.dim());
+  const int64_t d0 = wrapDim(dim0, self.dim(), op, "dim0");
+  const int64_t d1 = wrapDim(dim1, self.dim(), op, "dim1");
   if (d0 == d1) return alias(self);
   SizesVector sizes(self.sizes().begin(), self.sizes().end());
   SizesVector strides(self.strides().begin(), self.strides().end());
@@ -205,7 +192,7 @@ Tensor unsqueeze(const Tensor& self, int64_t dim) {
   constexpr const char* op = "aten::unsqueeze";
   checkDefined(op, self);
   const int64_t ndim = self.dim();
-  const int64_t d = wrapDim(op, "dim", dim, ndim + 1);
+  const int64_t d = wrapDim(dim, ndim + 1, op, "dim", /*wrap_scalar=*/false);
   SizesVector sizes(self.sizes().begin(), self.sizes().end());
   SizesVector strides(self.strides().begin(), self.strides().end());
   // The new dimension steps over everything inside it, so a contiguous tensor stays contiguous.
@@ -229,7 +216,7 @@ Tensor squeeze(const Tensor& self) {
 Tensor squeeze_dim(const Tensor& self, int64_t dim) {
   constexpr const char* op = "aten::squeeze.dim";
   checkDefined(op, self);
-  const int64_t d = wrapDimScalarAsOne(op, "dim", dim, self.dim());
+  const int64_t d = wrapDim(dim, self.dim(), op, "dim");
   // A dimension other than 1 (or a 0-dim tensor's pretend one) is left alone, as in PyTorch.
   if (self.dim() == 0 || self.size(d) != 1) return alias(self);
   SizesVector sizes(self.sizes().begin(), self.sizes().end());
@@ -245,7 +232,7 @@ Tensor squeeze_dims(const Tensor& self, IntArrayRef dim) {
   const int64_t ndim = self.dim();
   absl::InlinedVector<bool, 8> listed(static_cast<size_t>(ndim > 0 ? ndim : 1), false);
   for (int64_t d : dim) {
-    const int64_t wrapped = wrapDimScalarAsOne(op, "dim", d, ndim);
+    const int64_t wrapped = wrapDim(d, ndim, op, "dim");
     SY_CHECK(!listed[wrapped], op, ": dim ", wrapped, " appears multiple times in the list of dims ", bracketed(dim));
     listed[wrapped] = true;
   }
@@ -304,7 +291,7 @@ Tensor slice_Tensor(const Tensor& self, int64_t dim, std::optional<int64_t> star
   constexpr const char* op = "aten::slice.Tensor";
   checkDefined(op, self);
   SY_CHECK(self.dim() > 0, op, ": slice() cannot be applied to a 0-dim tensor.");
-  const int64_t d = wrapDim(op, "dim", dim, self.dim());
+  const int64_t d = wrapDim(dim, self.dim(), op, "dim", /*wrap_scalar=*/false);
   SY_CHECK(step > 0, op, ": slice step must be positive, but got step=", step);
   const int64_t size = self.size(d);
   // Python slicing: negative bounds count from the end, then both are clamped into [0, size].
@@ -331,7 +318,7 @@ Tensor select_int(const Tensor& self, int64_t dim, int64_t index) {
   constexpr const char* op = "aten::select.int";
   checkDefined(op, self);
   SY_CHECK(self.dim() > 0, op, ": select() cannot be applied to a 0-dim tensor.");
-  const int64_t d = wrapDim(op, "dim", dim, self.dim());
+  const int64_t d = wrapDim(dim, self.dim(), op, "dim", /*wrap_scalar=*/false);
   const int64_t size = self.size(d);
   SY_CHECK(index >= -size && index < size, op, ": select(): index ", index, " out of range for tensor of size ",
            bracketed(self.sizes()), " at dimension ", d);

@@ -9,7 +9,7 @@
 #include "switchyard/backends/cpu/binary_kernels.h"
 #include "switchyard/backends/cpu/elementwise.h"
 #include "switchyard/dispatcher/library.h"
-#include "switchyard/ops/ops.h"
+#include "switchyard/ops/creation_ops.h"
 
 namespace sy::cpu {
 namespace {
@@ -38,7 +38,7 @@ Tensor& selectInto(const char* op, const Tensor& condition, const Tensor& self, 
   const Tensor pinned_condition = unaffectedByResizeOf(out, condition);
   const Tensor pinned_self = unaffectedByResizeOf(out, self);
   const Tensor pinned_other = unaffectedByResizeOf(out, other);
-  shapeOutput(op, out, whereShape(op, condition, self, other), OutputRole::kOut);
+  shapeOutput(op, out, whereShape(op, condition, self, other), OutputRole::Out);
   if (out.numel() == 0) return out;
   const Tensor a = convertedTo(op, "self", pinned_self, result);
   const Tensor b = convertedTo(op, "other", pinned_other, result);

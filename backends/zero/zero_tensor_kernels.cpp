@@ -3,7 +3,8 @@
 #include "switchyard/backends/cpu/elementwise.h"
 #include "switchyard/backends/zero/zero_tensor.h"
 #include "switchyard/dispatcher/library.h"
-#include "switchyard/ops/ops.h"
+#include "switchyard/ivalue/ivalue_tensors.h"
+#include "switchyard/ops/creation_ops.h"
 
 namespace sy {
 namespace {
@@ -59,16 +60,15 @@ void materializeZerosAndRedispatch(const OperatorHandle& op, DispatchKeySet ks, 
   const auto& arguments = op.schema().arguments();
   for (size_t i = 0; i < arguments.size(); ++i) {
     IValue& value = peek(*stack, i, arguments.size());
-    if (value.isTensor() && is_zero_tensor(value.toTensor())) {
+    if (value.isTensor()) {
+      if (!is_zero_tensor(value.toTensor())) continue;
       if (arguments[i].is_write()) {
         materializeInPlace(value.toTensor());
       } else {
         value = materialized(value.toTensor());
       }
-    } else if (value.isTensorList()) {
-      std::vector<Tensor> dense;
-      for (const Tensor& t : value.toTensorVector()) dense.push_back(materialized(t));
-      value = IValue(std::move(dense));
+    } else if (value.isTensorList() || value.isList()) {
+      value = mapTensors(std::move(value), materialized);
     }
   }
   op.redispatchBoxed(ks.remove(DispatchKey::ZeroTensor), stack);
