@@ -47,13 +47,13 @@ void throwArgumentTypeError(const OperatorHandle& op, const IValue* args, size_t
     const auto& schema_args = op.schema().arguments();
     for (size_t i = 0; i < num_args; ++i) {
       if (!fitsType(args[i], *schema_args[i].type)) {
-        SY_ERROR(opName(op), ": argument '", schema_args[i].name, "' (position ", i, ") must be ",
-                 schema_args[i].type->str(), " but the stack holds a value of type ", args[i].typeName(),
-                 "; schema: ", op.schema().toString());
+        SY_ERROR_KIND(Type, opName(op), ": argument '", schema_args[i].name, "' (position ", i, ") must be ",
+                      schema_args[i].type->str(), " but the stack holds a value of type ", args[i].typeName(),
+                      "; schema: ", op.schema().toString());
       }
     }
   }
-  SY_ERROR(opName(op), ": cannot unbox the arguments on the stack: ", what);
+  SY_ERROR_KIND(Type, opName(op), ": cannot unbox the arguments on the stack: ", what);
 }
 
 void throwWrongNumberOfReturns(const BridgedCall& call, size_t expected, size_t actual) {

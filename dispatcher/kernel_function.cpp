@@ -12,7 +12,7 @@ void fallthroughKernel(OperatorKernel*, const OperatorHandle& op, DispatchKeySet
 }
 
 void reportMissingKernel(OperatorKernel*, const OperatorHandle& op, DispatchKeySet ks, Stack*) {
-  throw Error(Dispatcher::singleton().describeMissingKernel(op, ks));
+  throw NotImplementedError(Dispatcher::singleton().describeMissingKernel(op, ks));
 }
 
 }  // namespace

@@ -70,7 +70,7 @@ Library& Library::def(std::string_view schema, SourceLocation site) {
     try {
       return parseSchema(text);
     } catch (const Error& e) {
-      SY_ERROR(e.what(), "\n  (in def() at ", site.str(), ")");
+      detail::throwError(e.kind(), str(e.what(), "\n  (in def() at ", site.str(), ")"));
     }
   }();
   registrations_.push_back(Dispatcher::singleton().registerDef(std::move(parsed), site));

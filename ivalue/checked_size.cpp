@@ -10,13 +10,14 @@ namespace sy {
 int64_t checkedNumel(std::string_view op, absl::Span<const int64_t> sizes) {
   bool empty = false;
   for (size_t i = 0; i < sizes.size(); ++i) {
-    SY_CHECK(sizes[i] >= 0, op, ": negative dimension ", sizes[i], " at index ", i, " of size ", formatSizes(sizes));
+    SY_CHECK_VALUE(sizes[i] >= 0, op, ": negative dimension ", sizes[i], " at index ", i, " of size ",
+                   formatSizes(sizes));
     empty = empty || sizes[i] == 0;
   }
   if (empty) return 0;
   int64_t numel = 1;
   for (int64_t s : sizes) {
-    SY_CHECK(checkedMul(numel, s, &numel), op, ": size ", formatSizes(sizes), " has too many elements");
+    SY_CHECK_VALUE(checkedMul(numel, s, &numel), op, ": size ", formatSizes(sizes), " has too many elements");
   }
   return numel;
 }
@@ -40,7 +41,7 @@ int64_t checkedStridedExtent(std::string_view op, absl::Span<const int64_t> size
   if (checkedNumel(op, sizes) == 0) return 0;
   int64_t extent = 1;
   for (size_t i = 0; i < sizes.size(); ++i) {
-    SY_CHECK(strides[i] >= 0, op, ": negative stride ", strides[i], " at index ", i);
+    SY_CHECK_VALUE(strides[i] >= 0, op, ": negative stride ", strides[i], " at index ", i);
     int64_t reach = 0;
     SY_CHECK(checkedMul(sizes[i] - 1, strides[i], &reach) && checkedAdd(extent, reach, &extent), op, ": size ",
              formatSizes(sizes), " with strides ", formatSizes(strides),

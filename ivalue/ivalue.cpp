@@ -87,11 +87,11 @@ std::string_view toString(IValue::Tag tag) {
 std::string_view IValue::typeName() const { return toString(tag()); }
 
 void IValue::throwWrongTag(Tag expected) const {
-  SY_ERROR("expected a value of type ", toString(expected), " but got ", typeName());
+  SY_ERROR_KIND(Type, "expected a value of type ", toString(expected), " but got ", typeName());
 }
 
 void IValue::throwIntListTooLongToBorrow(size_t size) {
-  SY_ERROR("an int list of ", size, " elements is too long to box (at most ", UINT32_MAX, ")");
+  SY_ERROR_KIND(Value, "an int list of ", size, " elements is too long to box (at most ", UINT32_MAX, ")");
 }
 
 bool operator==(const IValue& a, const IValue& b) {

@@ -5,7 +5,7 @@
 namespace sy {
 
 void Scalar::throwDoesNotFit(ScalarType dtype) const {
-  SY_ERROR("value ", *this, " cannot be converted to type ", dtype, " without overflow");
+  SY_ERROR_KIND(Value, "value ", *this, " cannot be converted to type ", dtype, " without overflow");
 }
 
 }  // namespace sy

@@ -10,7 +10,7 @@ static void relocate(IValue* destination, IValue* source, size_t count) {
 }
 
 void throwStackUnderflow(const char* operation, size_t requested, size_t size) {
-  SY_ERROR("Stack::", operation, " needs ", requested, " value(s) but the stack holds ", size,
+  SY_ERROR_KIND(Index, "Stack::", operation, " needs ", requested, " value(s) but the stack holds ", size,
            ": a boxed kernel took more values than it was given (check the operator's number of arguments)");
 }
 

@@ -19,6 +19,7 @@ using ::testing::Each;
 using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using sy::testing::errorMessageOf;
+using sy::testing::raisesError;
 using sy::testing::valuesOf;
 
 const ScalarType kAllDtypes[] = {ScalarType::Bool, ScalarType::Int, ScalarType::Long, ScalarType::Float,
@@ -107,8 +108,8 @@ TEST(CreationFull, NanAndInfinityFillFloatingTensors) {
 }
 
 TEST(CreationFull, RejectsValuesTheDtypeCannotHold) {
-  EXPECT_EQ(errorMessageOf([] { ops::full({1}, int64_t{3000000000}, ScalarType::Int); }),
-            "aten::full: value 3000000000 cannot be converted to type Int without overflow");
+  EXPECT_TRUE(raisesError([] { ops::full({1}, int64_t{3000000000}, ScalarType::Int); }, ErrorKind::Value,
+                          "aten::full: value 3000000000 cannot be converted to type Int without overflow"));
   EXPECT_EQ(errorMessageOf([] { ops::full({1}, std::nan(""), ScalarType::Long); }),
             "aten::full: value nan cannot be converted to type Long without overflow");
   EXPECT_EQ(errorMessageOf([] { ops::full({1}, 1e300); }),

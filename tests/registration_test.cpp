@@ -21,6 +21,7 @@ using sy::OperatorName;
 using sy::Stack;
 using sy::Tensor;
 using sy::testing::errorMessageOf;
+using sy::testing::raisesError;
 using sy::testing::filled;
 using sy::testing::tensorWithKeys;
 using ::testing::HasSubstr;
@@ -170,8 +171,9 @@ TEST(RegistrationErrors, MissingKernelNamesOperatorKeyAndEveryRegistration) {
   impl.impl("op", &one); const int cpu_line = __LINE__;
   Library fallthrough(Library::Impl, "_", DispatchKey::Tracer);
   fallthrough.fallback(sy::CppFunction::makeFallthrough()); const int tracer_line = __LINE__;
-  const std::string error =
-      errorMessageOf([] { callOp("reg_missing::op", {DispatchKey::CPU, DispatchKey::PrivateUse1}); });
+  const auto call = [] { callOp("reg_missing::op", {DispatchKey::CPU, DispatchKey::PrivateUse1}); };
+  EXPECT_TRUE(raisesError(call, sy::ErrorKind::NotImplemented, "Could not run 'reg_missing::op'"));
+  const std::string error = errorMessageOf(call);
   EXPECT_THAT(error, StartsWith("Could not run 'reg_missing::op' with arguments from the 'PrivateUse1' backend: it has "
                                 "no kernel and no backend fallback registered for PrivateUse1. The call's dispatch key "
                                 "set was DispatchKeySet(CPU, PrivateUse1).\n"

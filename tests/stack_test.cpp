@@ -63,6 +63,7 @@ TEST(StackUnderflow, PoppingAnEmptyStackRaisesAndLeavesItEmpty) {
     sy::pop(stack);
     FAIL() << "pop on an empty stack did not raise";
   } catch (const sy::Error& e) {
+    EXPECT_EQ(e.kind(), sy::ErrorKind::Index);
     EXPECT_THAT(e.what(), ::testing::HasSubstr("Stack::pop needs 1 value(s) but the stack holds 0"));
   }
   EXPECT_TRUE(stack.empty());

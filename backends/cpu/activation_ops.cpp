@@ -159,8 +159,8 @@ struct ResultTypeState {
 void checkBoundFits(const char* op, const char* name, const std::optional<Scalar>& bound, ScalarType result) {
   if (!bound || result != ScalarType::Int || !bound->isIntegral(/*include_bool=*/false)) return;
   const int64_t v = bound->toLong();
-  SY_CHECK(v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max(), op, ": value ", v,
-           " of '", name, "' cannot be converted to the result type Int without overflow");
+  SY_CHECK_VALUE(v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max(), op, ": value ", v,
+                 " of '", name, "' cannot be converted to the result type Int without overflow");
 }
 
 // ---- clamp with Scalar bounds --------------------------------------------------------------------

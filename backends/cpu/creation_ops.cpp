@@ -47,7 +47,7 @@ void checkSizes(const char* op, IntArrayRef size) {
 // [Scalars convert only to types that can hold them]).
 template <class T>
 T checkedFillValue(const char* op, const Scalar& value, ScalarType dtype) {
-  SY_CHECK(value.fits<T>(), op, ": value ", value, " cannot be converted to type ", dtype, " without overflow");
+  SY_CHECK_VALUE(value.fits<T>(), op, ": value ", value, " cannot be converted to type ", dtype, " without overflow");
   return value.to<T>();
 }
 

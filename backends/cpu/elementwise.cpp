@@ -17,8 +17,8 @@ void throwUnsupportedDtype(const char* op, const char* argument, ScalarType dtyp
     if (!names.empty()) names += ", ";
     names += toString(static_cast<ScalarType>(t));
   }
-  SY_ERROR(op, ": argument '", argument, "' has dtype ", dtype, ", which this kernel does not support (supported: ",
-           names, ")");
+  SY_ERROR_KIND(NotImplemented, op, ": argument '", argument, "' has dtype ", dtype,
+                ", which this kernel does not support (supported: ", names, ")");
 }
 }  // namespace detail
 

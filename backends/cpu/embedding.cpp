@@ -39,7 +39,7 @@ template <class Index>
 void checkIndicesInRange(const char* op, const Index* indices, int64_t count, int64_t rows) {
   for (int64_t i = 0; i < count; ++i) {
     const int64_t index = static_cast<int64_t>(indices[i]);
-    SY_CHECK(index >= 0 && index < rows, op, ": index ", index, " at position ", i,
+    SY_CHECK_INDEX(index >= 0 && index < rows, op, ": index ", index, " at position ", i,
              " of 'indices' is out of range for 'weight' with ", rows, " rows (expected 0 <= index < ", rows, ")");
   }
 }

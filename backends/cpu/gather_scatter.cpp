@@ -44,7 +44,7 @@ void forEachIndex(const char* op, const Tensor& index, int64_t dim, int64_t limi
   int64_t position = 0;
   for (int64_t n = 0; n < index.numel(); ++n) {
     const int64_t value = index_data[index_offset];
-    SY_CHECK(value >= 0 && value < limit, op, ": index ", value, " is out of bounds for dimension ", dim,
+    SY_CHECK_INDEX(value >= 0 && value < limit, op, ": index ", value, " is out of bounds for dimension ", dim,
              " with size ", limit);
     visit(value, position);
     for (int64_t d = ndim - 1; d >= 0; --d) {
@@ -67,7 +67,7 @@ void forEachIndex(const char* op, const Tensor& index, int64_t dim, int64_t limi
 int64_t checkIndexArguments(const char* op, const Tensor& self, int64_t dim, const Tensor& index) {
   checkOnCPU(op, "self", self);
   checkOnCPU(op, "index", index);
-  SY_CHECK(index.scalar_type() == ScalarType::Long, op, ": expected 'index' to have dtype Long but got ",
+  SY_CHECK_TYPE(index.scalar_type() == ScalarType::Long, op, ": expected 'index' to have dtype Long but got ",
            index.scalar_type());
   const int64_t ndim = dimAsOneD(self);
   SY_CHECK(dimAsOneD(index) == ndim, op, ": index tensor must have the same number of dimensions as self tensor (",

@@ -35,7 +35,8 @@ Tensor& copyOfView(const char* op, const Tensor& self, Tensor& out, MakeView&& m
   try {
     view = std::forward<MakeView>(make_view)();
   } catch (const Error& e) {
-    SY_ERROR(op, ": ", e.what());
+    // The view's own error, kind kept (an out-of-range dim stays an IndexError).
+    ::sy::detail::throwError(e.kind(), str(op, ": ", e.what()));
   }
   resizeOutput(out, view.sizes());
   checkNoInternalOverlap(op, out);

@@ -320,7 +320,7 @@ Tensor select_int(const Tensor& self, int64_t dim, int64_t index) {
   SY_CHECK(self.dim() > 0, op, ": select() cannot be applied to a 0-dim tensor.");
   const int64_t d = wrapDim(dim, self.dim(), op, "dim", /*wrap_scalar=*/false);
   const int64_t size = self.size(d);
-  SY_CHECK(index >= -size && index < size, op, ": select(): index ", index, " out of range for tensor of size ",
+  SY_CHECK_INDEX(index >= -size && index < size, op, ": select(): index ", index, " out of range for tensor of size ",
            bracketed(self.sizes()), " at dimension ", d);
   const int64_t position = index < 0 ? index + size : index;
   SizesVector sizes(self.sizes().begin(), self.sizes().end());
