@@ -22,6 +22,7 @@
 #include "switchyard/backends/cpu/elementwise.h"
 #include "switchyard/backends/cpu/shape_kernels.h"
 #include "switchyard/dispatcher/library.h"
+#include "switchyard/ivalue/wrap_dim.h"
 #include "switchyard/ops/creation_ops.h"
 #include "switchyard/ops/shape_ops.h"
 
@@ -58,9 +59,7 @@ CatPlan planCat(const char* op, TensorList tensors, int64_t dim) {
     return plan;
   }
   const int64_t ndim = reference->dim();
-  SY_CHECK(dim >= -ndim && dim < ndim, op, ": dimension out of range for argument 'dim' (expected to be in range of [",
-           -ndim, ", ", ndim - 1, "], but got ", dim, ")");
-  plan.dim = dim < 0 ? dim + ndim : dim;
+  plan.dim = wrapDim(dim, ndim, op, "dim", /*wrap_scalar=*/false);
   plan.sizes.assign(reference->sizes().begin(), reference->sizes().end());
   int64_t concatenated = 0;
   for (size_t i = 0; i < tensors.size(); ++i) {

@@ -31,8 +31,8 @@ void checkDimOrder(const char* op, IntArrayRef dim_order, int64_t ndim) {
            dim_order.size(), " entries but 'self' has ", ndim, " dimensions");
   absl::InlinedVector<bool, 8> seen(static_cast<size_t>(ndim), false);
   for (int64_t d : dim_order) {
-    SY_CHECK(d >= 0 && d < ndim, op, ": 'dim_order' ", formatSizes(dim_order), " names dimension ", d,
-             ", which is out of range for a ", ndim, "-D tensor (expected 0 to ", ndim - 1, ")");
+    SY_CHECK_INDEX(d >= 0 && d < ndim, op, ": 'dim_order' ", formatSizes(dim_order), " names dimension ", d,
+                   ", which is out of range for a ", ndim, "-D tensor (expected 0 to ", ndim - 1, ")");
     SY_CHECK(!seen[d], op, ": 'dim_order' ", formatSizes(dim_order), " names dimension ", d,
              " twice; it must list every dimension once");
     seen[d] = true;
