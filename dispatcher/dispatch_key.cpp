@@ -10,6 +10,7 @@ std::string_view toString(DispatchKey k) {
     case DispatchKey::PrivateUse1: return "PrivateUse1";
     case DispatchKey::PrivateUse2: return "PrivateUse2";
     case DispatchKey::PrivateUse3: return "PrivateUse3";
+    case DispatchKey::PartialKernels: return "PartialKernels";
     case DispatchKey::BackendSelect: return "BackendSelect";
     case DispatchKey::ZeroTensor: return "ZeroTensor";
     case DispatchKey::AutogradCPU: return "AutogradCPU";

@@ -44,6 +44,8 @@ enum class DispatchKey : uint8_t {
   PrivateUse3,
 
   // Functionality keys.
+  PartialKernels,  // kernels for some dtypes/dim orders only, from kernel YAML (dispatcher/partial_kernels.h);
+                   // right above the backends: autograd and the other functionality keys see calls first
   BackendSelect,
   ZeroTensor,
   // See Note [Autograd keys sit between backends and functionality]; same order as the backends.

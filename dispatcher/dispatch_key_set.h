@@ -121,4 +121,11 @@ inline constexpr DispatchKeySet kAutogradKeys{DispatchKey::AutogradCPU, Dispatch
                                               DispatchKey::AutogradPrivateUse1, DispatchKey::AutogradPrivateUse2,
                                               DispatchKey::AutogradPrivateUse3};
 
+// The keys a new tensor on `type` carries: its backend key and, on CPU, PartialKernels, so that
+// libraries of partial kernels see CPU calls first (Note [Partial kernels decline for one key check]).
+constexpr DispatchKeySet tensorKeySetFor(DeviceType type) {
+  DispatchKeySet ks(backendKeyFor(type));
+  return type == DeviceType::CPU ? ks.add(DispatchKey::PartialKernels) : ks;
+}
+
 }  // namespace sy
