@@ -8,6 +8,7 @@ SWITCHYARD_PACKAGES=(
   libabsl-dev robin-map-dev
   libflatbuffers-dev flatbuffers-compiler
   nlohmann-json3-dev
+  libyaml-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   valgrind python3 ccache
 )

@@ -1,0 +1,134 @@
+# Kernel libraries from kernel YAML, with ExecuTorch's CMake function names and arguments:
+#
+#   gen_selected_ops(LIB_NAME my_ops ROOT_OPS "custom::scale.out,aten::mul.out")  # or INCLUDE_ALL_OPS ON,
+#                                                                                  # or OPS_SCHEMA_YAML a.yaml
+#   generate_bindings_for_kernels(LIB_NAME my_ops FUNCTIONS_YAML functions.yaml CUSTOM_OPS_YAML custom_ops.yaml)
+#   add_library(my_kernels STATIC my_kernels.cpp)          # may #include "NativeFunctions.h"
+#   gen_operators_lib(LIB_NAME my_ops KERNEL_LIBS my_kernels DEPS ...)
+#   target_link_libraries(my_app PRIVATE my_ops)           # registers the kernels in my_app
+#
+# Everything generated goes to ${CMAKE_CURRENT_BINARY_DIR}/<LIB_NAME>/ (codegen/emit.h lists the
+# files). Without gen_selected_ops, every operator in the YAML is generated. FUNCTIONS_YAML holds
+# `op:` entries for existing operators, CUSTOM_OPS_YAML `func:` entries defining new ones; either
+# file may hold either kind. The library links whole-archive, so its static registrations run.
+# Selecting operators from a program file (.pte) is not supported yet.
+
+set(_SWITCHYARD_CODEGEN_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR})
+
+function(_switchyard_codegen_tool out_var)
+  if(TARGET switchyard_codegen)
+    set(${out_var} $<TARGET_FILE:switchyard_codegen> PARENT_SCOPE)
+  elseif(TARGET switchyard::switchyard_codegen)
+    set(${out_var} $<TARGET_FILE:switchyard::switchyard_codegen> PARENT_SCOPE)
+  else()
+    message(FATAL_ERROR "switchyard_codegen is not available: find_package(switchyard) first")
+  endif()
+endfunction()
+
+function(_switchyard_operator_schemas out_var)
+  if(SWITCHYARD_OPERATOR_SCHEMAS)
+    set(${out_var} ${SWITCHYARD_OPERATOR_SCHEMAS} PARENT_SCOPE)
+  else()
+    get_filename_component(_prefix "${_SWITCHYARD_CODEGEN_CMAKE_DIR}/../../.." ABSOLUTE)
+    set(${out_var} ${_prefix}/share/switchyard/operator_schemas.yaml PARENT_SCOPE)
+  endif()
+endfunction()
+
+# Writes <LIB_NAME>/selected_operators.yaml: the operators in ROOT_OPS (comma-separated; "add.out"
+# means aten::add.out), every operator with an entry in the OPS_SCHEMA_YAML files, or all of them
+# with INCLUDE_ALL_OPS.
+function(gen_selected_ops)
+  cmake_parse_arguments(GEN "" "" "LIB_NAME;OPS_SCHEMA_YAML;ROOT_OPS;INCLUDE_ALL_OPS" ${ARGN})
+  if(NOT GEN_LIB_NAME)
+    message(FATAL_ERROR "gen_selected_ops needs LIB_NAME")
+  endif()
+  _switchyard_codegen_tool(_tool)
+  set(_out_dir ${CMAKE_CURRENT_BINARY_DIR}/${GEN_LIB_NAME})
+  set(_oplist_yaml ${_out_dir}/selected_operators.yaml)
+  file(MAKE_DIRECTORY ${_out_dir})
+  set(_command ${_tool} select --output ${_oplist_yaml})
+  if(GEN_ROOT_OPS)
+    string(REPLACE ";" "," _root_ops "${GEN_ROOT_OPS}")
+    list(APPEND _command --root-ops "${_root_ops}")
+  endif()
+  if(GEN_INCLUDE_ALL_OPS)
+    list(APPEND _command --include-all-operators)
+  endif()
+  foreach(_yaml ${GEN_OPS_SCHEMA_YAML})
+    list(APPEND _command --ops-schema-yaml ${_yaml})
+  endforeach()
+  add_custom_command(OUTPUT ${_oplist_yaml}
+    COMMAND ${_command}
+    DEPENDS ${GEN_OPS_SCHEMA_YAML} ${_tool}
+    COMMENT "Selecting operators for ${GEN_LIB_NAME}"
+    VERBATIM)
+  set_property(GLOBAL PROPERTY SWITCHYARD_SELECTED_OPS_${GEN_LIB_NAME} ${_oplist_yaml})
+endfunction()
+
+# Generates the bindings for the kernels in FUNCTIONS_YAML and CUSTOM_OPS_YAML into <LIB_NAME>/;
+# sets gen_command_sources in the caller to the generated files.
+function(generate_bindings_for_kernels)
+  cmake_parse_arguments(GEN "" "LIB_NAME;FUNCTIONS_YAML;CUSTOM_OPS_YAML" "" ${ARGN})
+  if(NOT GEN_LIB_NAME)
+    message(FATAL_ERROR "generate_bindings_for_kernels needs LIB_NAME")
+  endif()
+  if(NOT GEN_FUNCTIONS_YAML AND NOT GEN_CUSTOM_OPS_YAML)
+    message(FATAL_ERROR "generate_bindings_for_kernels(${GEN_LIB_NAME}) needs FUNCTIONS_YAML or CUSTOM_OPS_YAML")
+  endif()
+  _switchyard_codegen_tool(_tool)
+  _switchyard_operator_schemas(_schemas)
+  set(_out_dir ${CMAKE_CURRENT_BINARY_DIR}/${GEN_LIB_NAME})
+  set(_sources ${_out_dir}/RegisterSchema.cpp ${_out_dir}/RegisterKernels.cpp ${_out_dir}/Functions.cpp
+               ${_out_dir}/NativeFunctions.h ${_out_dir}/Functions.h)
+  set(_command ${_tool} gen --schemas ${_schemas} --output-dir ${_out_dir})
+  set(_depends ${_tool} ${_schemas})
+  foreach(_kind FUNCTIONS_YAML CUSTOM_OPS_YAML)
+    if(GEN_${_kind})
+      get_filename_component(_yaml ${GEN_${_kind}} ABSOLUTE)
+      string(TOLOWER ${_kind} _flag)
+      string(REPLACE "_" "-" _flag ${_flag})
+      list(APPEND _command --${_flag} ${_yaml})
+      list(APPEND _depends ${_yaml})
+    endif()
+  endforeach()
+  get_property(_oplist_yaml GLOBAL PROPERTY SWITCHYARD_SELECTED_OPS_${GEN_LIB_NAME})
+  if(_oplist_yaml)
+    list(APPEND _command --selected-ops ${_oplist_yaml})
+    list(APPEND _depends ${_oplist_yaml})
+  endif()
+  add_custom_command(OUTPUT ${_sources}
+    COMMAND ${_command}
+    DEPENDS ${_depends}
+    COMMENT "Generating kernel bindings for ${GEN_LIB_NAME}"
+    VERBATIM)
+  add_custom_target(${GEN_LIB_NAME}_bindings DEPENDS ${_sources})
+  set(gen_command_sources ${_sources} PARENT_SCOPE)
+endfunction()
+
+# Makes LIB_NAME: the generated registrations, linked whole-archive, with the kernels of
+# KERNEL_LIBS and the DEPS they need. The KERNEL_LIBS targets get the generated headers' directory
+# and are built after the bindings.
+function(gen_operators_lib)
+  cmake_parse_arguments(GEN "" "" "LIB_NAME;KERNEL_LIBS;DEPS" ${ARGN})
+  if(NOT GEN_LIB_NAME)
+    message(FATAL_ERROR "gen_operators_lib needs LIB_NAME")
+  endif()
+  if(NOT TARGET ${GEN_LIB_NAME}_bindings)
+    message(FATAL_ERROR "gen_operators_lib(${GEN_LIB_NAME}): call generate_bindings_for_kernels(LIB_NAME ${GEN_LIB_NAME} ...) first")
+  endif()
+  set(_out_dir ${CMAKE_CURRENT_BINARY_DIR}/${GEN_LIB_NAME})
+  add_library(${GEN_LIB_NAME}_registrations STATIC
+    ${_out_dir}/RegisterSchema.cpp ${_out_dir}/RegisterKernels.cpp ${_out_dir}/Functions.cpp)
+  set_target_properties(${GEN_LIB_NAME}_registrations PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  target_include_directories(${GEN_LIB_NAME}_registrations PUBLIC ${_out_dir})
+  target_link_libraries(${GEN_LIB_NAME}_registrations PUBLIC switchyard::switchyard ${GEN_KERNEL_LIBS} ${GEN_DEPS})
+  foreach(_kernel_lib ${GEN_KERNEL_LIBS})
+    if(TARGET ${_kernel_lib})
+      add_dependencies(${_kernel_lib} ${GEN_LIB_NAME}_bindings)
+      target_include_directories(${_kernel_lib} PUBLIC ${_out_dir})
+      target_link_libraries(${_kernel_lib} PUBLIC switchyard::switchyard)
+    endif()
+  endforeach()
+  add_library(${GEN_LIB_NAME} INTERFACE)
+  target_link_libraries(${GEN_LIB_NAME} INTERFACE "$<LINK_LIBRARY:WHOLE_ARCHIVE,${GEN_LIB_NAME}_registrations>")
+endfunction()

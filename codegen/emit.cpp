@@ -1,0 +1,301 @@
+#include "switchyard/codegen/emit.h"
+
+#include <cctype>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace sy::codegen {
+namespace {
+
+std::string valueType(const Type& t) {
+  switch (t.kind()) {
+    case TypeKind::Tensor: return "::sy::Tensor";
+    case TypeKind::Int: case TypeKind::SymInt: return "int64_t";
+    case TypeKind::Float: return "double";
+    case TypeKind::Bool: return "bool";
+    case TypeKind::Str: return "::std::string_view";
+    case TypeKind::Scalar: return "::sy::Scalar";
+    case TypeKind::ScalarType: return "::sy::ScalarType";
+    case TypeKind::Device: return "::sy::Device";
+    case TypeKind::Layout: return "::sy::Layout";
+    case TypeKind::MemoryFormat: return "::sy::MemoryFormat";
+    case TypeKind::List: {
+      const TypeKind e = t.element()->kind();
+      if (e == TypeKind::Tensor) return "::sy::TensorList";
+      if (e == TypeKind::Int || e == TypeKind::SymInt) return "::sy::IntArrayRef";
+      return "::std::vector<" + valueType(*t.element()) + ">";
+    }
+    case TypeKind::Optional: return "::std::optional<" + valueType(*t.element()) + ">";
+  }
+  return "void";
+}
+
+// Passed by const reference: the types that own memory or are large (as the CPU kernels take them).
+bool passedByReference(const Type& t) {
+  switch (t.kind()) {
+    case TypeKind::Tensor: case TypeKind::Scalar: return true;
+    case TypeKind::List: return t.element()->kind() != TypeKind::Tensor && t.element()->kind() != TypeKind::Int &&
+                                t.element()->kind() != TypeKind::SymInt;
+    case TypeKind::Optional: return passedByReference(*t.element());
+    default: return false;
+  }
+}
+
+std::string cppString(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// The C++ default for a helper parameter, or "" when it has none we can spell.
+std::string cppDefault(const Argument& a) {
+  if (!a.default_value) return "";
+  const IValue& v = *a.default_value;
+  const Type& t = *a.type;
+  const TypeKind leaf = t.kind() == TypeKind::Optional ? t.element()->kind() : t.kind();
+  if (v.isNone()) return "::std::nullopt";
+  if (leaf == TypeKind::MemoryFormat && v.isInt()) return "static_cast<::sy::MemoryFormat>(" + std::to_string(v.toInt()) + ")";
+  if (leaf == TypeKind::Layout && v.isInt()) return "static_cast<::sy::Layout>(" + std::to_string(v.toInt()) + ")";
+  if (v.isScalarType()) return "static_cast<::sy::ScalarType>(" + std::to_string(static_cast<int>(v.toScalarType())) + ")";
+  if (v.isBool()) return v.toBool() ? "true" : "false";
+  if (v.isInt()) return std::to_string(v.toInt());
+  if (v.isDouble()) {
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "%.17g", v.toDouble());
+    std::string s = buf;
+    if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
+    return s;
+  }
+  if (v.isString()) return cppString(v.toStringRef());
+  if (v.isIntList()) {
+    std::string s = "::sy::IntArrayRef{";
+    bool first = true;
+    for (int64_t x : v.toIntList()) {
+      s += (first ? "" : ", ") + std::to_string(x);
+      first = false;
+    }
+    return s + "}";
+  }
+  return "";
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string baseName(const OperatorName& name) { return name.name.substr(name.name.find("::") + 2); }
+std::string namespaceOf(const OperatorName& name) { return name.name.substr(0, name.name.find("::")); }
+
+// custom::scale.out -> scale_out; aten::add.Scalar_out -> add_scalar_out
+std::string helperName(const OperatorName& name) {
+  return name.overload_name.empty() ? baseName(name) : baseName(name) + "_" + lower(name.overload_name);
+}
+std::string helperNamespace(const OperatorName& name) {
+  return namespaceOf(name) == "aten" ? "sy::ops" : namespaceOf(name) + "::ops";
+}
+
+std::string parameterList(const FunctionSchema& schema) {
+  std::string s;
+  for (size_t i = 0; i < schema.arguments().size(); ++i) {
+    const Argument& a = schema.arguments()[i];
+    s += (i ? ", " : "") + cppArgumentType(a) + " " + a.name;
+  }
+  return s;
+}
+
+std::string siteLiteral(const YamlSite& site) {
+  return "::sy::SourceLocation{" + cppString(site.file) + ", " + std::to_string(site.line) + "}";
+}
+
+std::string keyLiteral(const KernelKey& key) {
+  if (key.isDefault()) return "::sy::KernelKey::makeDefault()";
+  std::string s = "::sy::KernelKey({";
+  for (size_t i = 0; i < key.tensorArgs().size(); ++i) {
+    const TensorMeta& m = key.tensorArgs()[i];
+    s += std::string(i ? ", " : "") + "::sy::TensorMeta{::sy::ScalarType::" + std::string(toString(m.dtype)) + ", {";
+    for (size_t d = 0; d < m.dim_order.size(); ++d) s += (d ? ", " : "") + std::to_string(m.dim_order[d]);
+    s += "}}";
+  }
+  return s + "})";
+}
+
+constexpr const char* kBanner = "// Generated by switchyard_codegen from kernel YAML; do not edit.\n";
+
+// Each namespace's lines, wrapped in `namespace ns { ... }`.
+void forEachNamespace(std::ostringstream& out, const std::map<std::string, std::vector<std::string>>& blocks) {
+  for (const auto& [ns, lines] : blocks) {
+    out << "\nnamespace " << ns << " {\n\n";
+    for (const std::string& line : lines) out << line;
+    out << "\n}  // namespace " << ns << "\n";
+  }
+}
+
+}  // namespace
+
+std::string cppArgumentType(const Argument& argument) {
+  const Type& t = *argument.type;
+  if (t.kind() == TypeKind::Tensor && argument.is_write()) return "::sy::Tensor&";
+  return passedByReference(t) ? "const " + valueType(t) + "&" : valueType(t);
+}
+
+std::string cppReturnType(const FunctionSchema& schema) {
+  const auto& returns = schema.returns();
+  auto one = [&](size_t i) {
+    const bool aliases_written = schema.aliasedArgumentOfReturn(i) >= 0;
+    return valueType(*returns[i].type) + (aliases_written ? "&" : "");
+  };
+  if (returns.empty()) return "void";
+  if (returns.size() == 1) return one(0);
+  std::string s = "::std::tuple<";
+  for (size_t i = 0; i < returns.size(); ++i) s += (i ? ", " : "") + one(i);
+  return s + ">";
+}
+
+std::string cppFunctionType(const FunctionSchema& schema) {
+  std::string s = cppReturnType(schema) + "(";
+  for (size_t i = 0; i < schema.arguments().size(); ++i) s += (i ? ", " : "") + cppArgumentType(schema.arguments()[i]);
+  return s + ")";
+}
+
+GeneratedFiles generate(const KernelLibrary& library, const OperatorSelection& selection) {
+  std::vector<const OperatorEntry*> selected;
+  for (const OperatorEntry& op : library.operators) {
+    if (selection.selects(op.schema.name())) selected.push_back(&op);
+  }
+  const std::string includes =
+      "#include <cstdint>\n#include <optional>\n#include <string_view>\n#include <tuple>\n#include <vector>\n\n"
+      "#include \"switchyard/ivalue/ivalue.h\"\n#include \"switchyard/ivalue/scalar.h\"\n#include \"switchyard/ivalue/tensor.h\"\n";
+  GeneratedFiles files;
+
+  // RegisterSchema.cpp
+  {
+    std::ostringstream out;
+    out << kBanner << "// The operators the kernel YAML defines with `func:`.\n#include \"switchyard/dispatcher/library.h\"\n";
+    std::map<std::string, std::vector<const OperatorEntry*>> by_ns;
+    for (const OperatorEntry* op : selected) {
+      if (op->defines_schema) by_ns[namespaceOf(op->schema.name())].push_back(op);
+    }
+    for (const auto& [ns, ops] : by_ns) {
+      out << "\nSY_LIBRARY_FRAGMENT(" << ns << ", m) {\n";
+      for (const OperatorEntry* op : ops) {
+        out << "  m.def(" << cppString(op->schema.toString()) << ", " << siteLiteral(op->site) << ");\n";
+      }
+      out << "}\n";
+    }
+    files.register_schema_cpp = out.str();
+  }
+
+  // NativeFunctions.h
+  {
+    std::ostringstream out;
+    out << kBanner << "// The kernels this library implements, with the C++ signatures their operators require.\n"
+        << "#pragma once\n\n" << includes;
+    std::map<std::string, std::vector<std::string>> blocks;
+    std::set<std::string> declared;
+    for (const OperatorEntry* op : selected) {
+      for (const Kernel& k : op->kernels) {
+        std::string decl = cppReturnType(op->schema) + " " + k.function + "(" + parameterList(op->schema) + ");\n";
+        if (!declared.insert(k.cpp_namespace + "|" + decl).second) continue;
+        blocks[k.cpp_namespace].push_back("// " + op->schema.name().toString() + " (" + k.site.str() + ")\n" + decl);
+      }
+    }
+    forEachNamespace(out, blocks);
+    files.native_functions_h = out.str();
+  }
+
+  // RegisterKernels.cpp
+  {
+    std::ostringstream out;
+    out << kBanner << "// Registers every kernel key of the library with sy::PartialKernelRegistry.\n"
+        << "#include <type_traits>\n#include <vector>\n\n#include \"NativeFunctions.h\"\n#include \"switchyard/dispatcher/partial_kernels.h\"\n\n"
+        << "namespace {\n\nstruct Registrations {\n  std::vector<::sy::RegistrationHandle> handles;\n  Registrations() {\n"
+        << "    auto& registry = ::sy::PartialKernelRegistry::singleton();\n";
+    for (const OperatorEntry* op : selected) {
+      const OperatorName& name = op->schema.name();
+      const std::string type = cppFunctionType(op->schema);
+      for (const Kernel& k : op->kernels) {
+        out << "    handles.push_back(registry.registerKernel(::sy::OperatorName{" << cppString(name.name) << ", "
+            << cppString(name.overload_name) << "}, " << keyLiteral(k.key) << ",\n        static_cast<::std::add_pointer_t<" << type
+            << ">>(&::" << k.qualifiedName() << "), " << cppString(k.qualifiedName()) << ", " << siteLiteral(k.site)
+            << "));\n";
+      }
+    }
+    out << "  }\n};\nconst Registrations registrations;\n\n}  // namespace\n";
+    files.register_kernels_cpp = out.str();
+  }
+
+  // Functions.h / Functions.cpp
+  {
+    std::ostringstream h, cpp;
+    h << kBanner << "// Helpers calling the library's operators through the dispatcher, out= first as in sy::ops.\n"
+      << "#pragma once\n\n" << includes;
+    cpp << kBanner << "#include \"Functions.h\"\n\n#include \"switchyard/dispatcher/dispatcher.h\"\n"
+        << "#include \"switchyard/dispatcher/operator_handle.h\"\n";
+    std::map<std::string, std::vector<std::string>> decls, defs;
+    for (const OperatorEntry* op : selected) {
+      if (!op->defines_schema) continue;
+      const FunctionSchema& s = op->schema;
+      std::vector<size_t> order;
+      for (size_t i = 0; i < s.arguments().size(); ++i) {
+        if (s.arguments()[i].is_out()) order.push_back(i);
+      }
+      for (size_t i = 0; i < s.arguments().size(); ++i) {
+        if (!s.arguments()[i].is_out()) order.push_back(i);
+      }
+      // C++ defaults must be a suffix: keep them from the last parameter back to the first without one.
+      std::vector<std::string> defaults(order.size());
+      for (size_t p = order.size(); p-- > 0;) {
+        defaults[p] = cppDefault(s.arguments()[order[p]]);
+        if (defaults[p].empty()) break;
+      }
+      std::string params, params_with_defaults, call_args;
+      for (size_t p = 0; p < order.size(); ++p) {
+        const Argument& a = s.arguments()[order[p]];
+        const std::string param = cppArgumentType(a) + " " + a.name;
+        params += (p ? ", " : "") + param;
+        params_with_defaults += (p ? ", " : "") + param + (defaults[p].empty() ? "" : " = " + defaults[p]);
+      }
+      for (size_t i = 0; i < s.arguments().size(); ++i) call_args += (i ? ", " : "") + s.arguments()[i].name;
+      const std::string name = helperName(s.name());
+      const std::string ret = cppReturnType(s);
+      decls[helperNamespace(s.name())].push_back("// " + s.toString() + "\n" + ret + " " + name + "(" + params_with_defaults + ");\n");
+      defs[helperNamespace(s.name())].push_back(
+          "namespace {\nconst auto " + name + "_handle = ::sy::Dispatcher::singleton().staticTypedHandle<" +
+          cppFunctionType(s) + ">(" + cppString(s.name().name) + ", " + cppString(s.name().overload_name) + ");\n}\n" +
+          ret + " " + name + "(" + params + ") { return " + name + "_handle.call(" + call_args + "); }\n\n");
+    }
+    forEachNamespace(h, decls);
+    forEachNamespace(cpp, defs);
+    files.functions_h = h.str();
+    files.functions_cpp = cpp.str();
+  }
+  return files;
+}
+
+void writeGeneratedFiles(const GeneratedFiles& files, const std::string& dir) {
+  const std::pair<const char*, const std::string*> outputs[] = {
+      {"RegisterSchema.cpp", &files.register_schema_cpp}, {"NativeFunctions.h", &files.native_functions_h},
+      {"RegisterKernels.cpp", &files.register_kernels_cpp}, {"Functions.h", &files.functions_h},
+      {"Functions.cpp", &files.functions_cpp}};
+  for (const auto& [name, content] : outputs) {
+    const std::string path = dir + "/" + name;
+    std::ifstream existing(path, std::ios::binary);
+    if (existing) {
+      std::stringstream current;
+      current << existing.rdbuf();
+      if (current.str() == *content) continue;
+    }
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << *content;
+    if (!out) throw CodegenError(path + ": error: cannot write the generated file");
+  }
+}
+
+}  // namespace sy::codegen

@@ -1,0 +1,42 @@
+// The generated C++ for a kernel library, written into one output directory of the build tree:
+//
+//   RegisterSchema.cpp   SY_LIBRARY_FRAGMENT blocks defining the `func:` operators
+//   NativeFunctions.h    the kernels the library must implement, e.g.
+//                          namespace custom::native { ::sy::Tensor& scale_out(const ::sy::Tensor& self, double factor, ::sy::Tensor& out); }
+//   RegisterKernels.cpp  one PartialKernelRegistry registration per kernel key
+//   Functions.h/.cpp     helpers for the `func:` operators in `<ns>::ops` (aten: sy::ops), out first
+//                        as in sy::ops:  custom::ops::scale_out(out, self, 2.0)
+//
+// Every registration names its YAML file and line, so dispatcher errors and table dumps point at
+// the YAML rather than at generated code. Kernel C++ types follow the CPU kernels' conventions
+// (backends/cpu/kernels.h): `const Tensor&`, `Tensor&` for written tensors, `int64_t`, `double`,
+// `IntArrayRef`, `const std::optional<Tensor>&`, `std::string_view`, ...
+#pragma once
+
+#include <string>
+
+#include "switchyard/codegen/kernel_yaml.h"
+
+namespace sy::codegen {
+
+// The C++ parameter type of a kernel argument, fully qualified.
+std::string cppArgumentType(const Argument& argument);
+// The C++ return type of an operator: void, ::sy::Tensor& (returns a written argument) or ::sy::Tensor.
+std::string cppReturnType(const FunctionSchema& schema);
+// "::sy::Tensor&(const ::sy::Tensor&, double, ::sy::Tensor&)"
+std::string cppFunctionType(const FunctionSchema& schema);
+
+struct GeneratedFiles {
+  std::string register_schema_cpp;
+  std::string native_functions_h;
+  std::string register_kernels_cpp;
+  std::string functions_h;
+  std::string functions_cpp;
+};
+GeneratedFiles generate(const KernelLibrary& library, const OperatorSelection& selection);
+
+// Writes the files into `dir`, leaving files whose content is unchanged untouched (so the build
+// does not recompile them).
+void writeGeneratedFiles(const GeneratedFiles& files, const std::string& dir);
+
+}  // namespace sy::codegen

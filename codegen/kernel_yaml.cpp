@@ -1,0 +1,416 @@
+#include "switchyard/codegen/kernel_yaml.h"
+
+#include <algorithm>
+#include <fstream>
+#include <functional>
+
+#include "switchyard/ivalue/error.h"
+#include "yaml-cpp/yaml.h"
+
+namespace sy::codegen {
+namespace {
+
+constexpr const char* kSupportedDtypes = "Bool, Int, Long, Float, Double";
+
+[[noreturn]] void fail(const YamlSite& site, const std::string& rule, const std::string& detail) {
+  throw CodegenError(site.str() + ": error: " + rule + ": " + detail);
+}
+
+YamlSite siteOf(const std::string& file, const YAML::Node& node) { return YamlSite{file, node.Mark().line + 1}; }
+
+bool isIdentifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+std::vector<std::string> splitQualified(const std::string& name) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    size_t pos = name.find("::", start);
+    parts.push_back(name.substr(start, pos == std::string::npos ? std::string::npos : pos - start));
+    if (pos == std::string::npos) return parts;
+    start = pos + 2;
+  }
+}
+
+// The argument types a kernel may take: the leaf kinds ExecuTorch lists, optionals of them, and
+// the lists our kernels' C++ signatures can express.
+bool isSupportedLeaf(TypeKind k) {
+  switch (k) {
+    case TypeKind::Tensor: case TypeKind::Int: case TypeKind::SymInt: case TypeKind::Float: case TypeKind::Bool:
+    case TypeKind::Str: case TypeKind::Scalar: case TypeKind::ScalarType: case TypeKind::MemoryFormat:
+    case TypeKind::Device:
+      return true;
+    default:
+      return false;
+  }
+}
+bool isSupportedListElement(TypeKind k) {
+  return k == TypeKind::Tensor || k == TypeKind::Int || k == TypeKind::SymInt || k == TypeKind::Float || k == TypeKind::Bool;
+}
+bool isSupportedArgumentType(const Type& t) {
+  if (t.kind() == TypeKind::Optional) {
+    const Type& e = *t.element();
+    if (e.kind() == TypeKind::List) return isSupportedListElement(e.element()->kind());
+    return isSupportedLeaf(e.kind());
+  }
+  if (t.kind() == TypeKind::List) return isSupportedListElement(t.element()->kind());
+  return isSupportedLeaf(t.kind());
+}
+
+bool isTensor(const Type& t) { return t.kind() == TypeKind::Tensor; }
+bool isOptionalTensor(const Type& t) { return t.kind() == TypeKind::Optional && t.element()->kind() == TypeKind::Tensor; }
+
+void checkCustomOperatorRules(const FunctionSchema& schema, const YamlSite& site) {
+  const auto& args = schema.arguments();
+  const std::string op = schema.name().toString();
+  if (args.empty() || args.back().name != "out" || !args.back().kwarg_only || !args.back().is_write() ||
+      !(isTensor(*args.back().type) || (args.back().type->kind() == TypeKind::List && isTensor(*args.back().type->element())))) {
+    fail(site, "out variants only",
+         op + " must take its result as the last argument, keyword-only and written: `*, Tensor(a!) out` (a new "
+              "operator defined in kernel YAML is an out variant, as in ExecuTorch)");
+  }
+  for (size_t i = 0; i + 1 < args.size(); ++i) {
+    if (args[i].is_out()) {
+      fail(site, "out variants only", op + " has the out argument '" + args[i].name + "' before '" + args.back().name +
+                                          "'; `out` must be the only out argument and come last");
+    }
+  }
+  const auto& returns = schema.returns();
+  const bool returns_out = returns.size() == 1 && isTensor(*returns[0].type) && schema.aliasedArgumentOfReturn(0) ==
+                                                                                   static_cast<int>(args.size() - 1);
+  if (!returns.empty() && !returns_out) {
+    fail(site, "returns Tensor or ()",
+         op + " returns (" + [&] {
+           std::string s;
+           for (size_t i = 0; i < returns.size(); ++i) s += (i ? ", " : "") + returns[i].type->str();
+           return s;
+         }() + "); an out variant returns `out` itself (`-> Tensor(a!)`, the alias set of out) or nothing (`-> ()`)");
+  }
+  for (const Argument& a : args) {
+    if (!isSupportedArgumentType(*a.type)) {
+      fail(site, "argument type",
+           op + " argument '" + a.name + "' has type " + a.type->str() +
+               ", which kernels cannot take; supported: Tensor, int, bool, float, str, Scalar, ScalarType, "
+               "MemoryFormat, Device, an optional of one (T?), and lists of Tensor, int, float or bool (T[], T[]?)");
+    }
+  }
+}
+
+std::vector<DimOrder> readDimOrders(const std::string& file, const std::string& alias, const YAML::Node& node) {
+  auto readOne = [&](const YAML::Node& list) {
+    DimOrder order;
+    if (!list.IsSequence()) fail(siteOf(file, list), "dim_order_alias", alias + " must be a list of dimension indices");
+    for (const YAML::Node& d : list) {
+      int dim = -1;
+      try {
+        dim = d.as<int>();
+      } catch (const YAML::Exception&) {
+        fail(siteOf(file, d), "dim_order_alias", alias + ": '" + d.as<std::string>("?") + "' is not a dimension index");
+      }
+      if (dim < 0 || dim > 63) fail(siteOf(file, d), "dim_order_alias", alias + ": dimension " + std::to_string(dim) + " is out of range 0..63");
+      order.push_back(static_cast<uint8_t>(dim));
+    }
+    DimOrder sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    if (!isIdentityDimOrder(sorted)) {
+      fail(siteOf(file, list), "dim_order_alias", alias + " is not a permutation of 0..rank-1");
+    }
+    return order;
+  };
+  if (!node.IsSequence()) fail(siteOf(file, node), "dim_order_alias", alias + " must be a list such as [0, 1, 2, 3]");
+  if (node.size() > 0 && node[0].IsSequence()) {
+    std::vector<DimOrder> orders;
+    for (const YAML::Node& item : node) orders.push_back(readOne(item));
+    return orders;
+  }
+  return {readOne(node)};
+}
+
+struct Aliases {
+  std::map<std::string, std::vector<ScalarType>> types;
+  std::map<std::string, std::vector<DimOrder>> dim_orders;
+};
+
+Aliases readAliases(const std::string& file, const YAML::Node& entry) {
+  Aliases aliases;
+  if (const YAML::Node types = entry["type_alias"]) {
+    if (!types.IsMap()) fail(siteOf(file, types), "type_alias", "expected a map such as `T0: [Double, Float]`");
+    for (const auto& kv : types) {
+      const std::string alias = kv.first.as<std::string>();
+      std::vector<ScalarType> dtypes;
+      std::vector<YAML::Node> names;
+      if (kv.second.IsSequence()) {
+        for (const YAML::Node& n : kv.second) names.push_back(n);
+      } else {
+        names.push_back(kv.second);
+      }
+      for (const YAML::Node& n : names) {
+        const std::string name = n.IsScalar() ? n.as<std::string>() : "?";
+        std::optional<ScalarType> t = scalarTypeFromName(name);
+        if (!t) fail(siteOf(file, n), "type_alias", "unknown dtype '" + name + "' in " + alias + " (supported: " + kSupportedDtypes + ")");
+        dtypes.push_back(*t);
+      }
+      aliases.types[alias] = dtypes;
+    }
+  }
+  if (const YAML::Node orders = entry["dim_order_alias"]) {
+    if (!orders.IsMap()) fail(siteOf(file, orders), "dim_order_alias", "expected a map such as `D0: [0, 1, 2, 3]`");
+    for (const auto& kv : orders) {
+      const std::string alias = kv.first.as<std::string>();
+      aliases.dim_orders[alias] = readDimOrders(file, alias, kv.second);
+    }
+  }
+  return aliases;
+}
+
+// The kernel keys one arg_meta stands for: every combination of the aliases it uses.
+std::vector<KernelKey> expandArgMeta(const std::string& file, const YAML::Node& arg_meta, const FunctionSchema& schema,
+                                     const Aliases& aliases) {
+  const std::string op = schema.name().toString();
+  if (!arg_meta.IsMap()) fail(siteOf(file, arg_meta), "arg_meta", "expected null (the default kernel) or a map of tensor argument names to [type alias, dim order alias]");
+  struct Spec {
+    std::string type_alias, dim_order_alias;
+  };
+  std::map<std::string, Spec> specs;
+  for (const auto& kv : arg_meta) {
+    const std::string name = kv.first.as<std::string>();
+    const YamlSite site = siteOf(file, kv.first);
+    std::optional<size_t> index = schema.argumentIndexWithName(name);
+    if (!index) fail(site, "arg_meta", op + " has no argument '" + name + "'");
+    const Type& type = *schema.arguments()[*index].type;
+    if (!isTensor(type) && !isOptionalTensor(type)) {
+      fail(site, "arg_meta", "'" + name + "' of " + op + " is " + type.str() + "; arg_meta describes Tensor arguments only");
+    }
+    if (!kv.second.IsSequence() || kv.second.size() != 2) {
+      fail(siteOf(file, kv.second), "arg_meta", "'" + name + "' must be [type alias, dim order alias], e.g. [T0, D0]");
+    }
+    Spec spec{kv.second[0].as<std::string>(), kv.second[1].as<std::string>()};
+    if (!aliases.types.count(spec.type_alias)) {
+      fail(siteOf(file, kv.second[0]), "undefined alias", "type alias " + spec.type_alias + " (for '" + name + "') is not defined in this entry's type_alias");
+    }
+    if (!aliases.dim_orders.count(spec.dim_order_alias)) {
+      fail(siteOf(file, kv.second[1]), "undefined alias", "dim order alias " + spec.dim_order_alias + " (for '" + name + "') is not defined in this entry's dim_order_alias");
+    }
+    specs[name] = spec;
+  }
+  for (const Argument& a : schema.arguments()) {
+    if (isTensor(*a.type) && !specs.count(a.name)) {
+      fail(siteOf(file, arg_meta), "arg_meta", "gives no [type, dim order] for Tensor argument '" + a.name + "' of " + op +
+                                                   "; a kernel key describes every tensor argument");
+    }
+  }
+  // Each alias takes one value per key, whichever arguments use it (as in ExecuTorch).
+  std::vector<std::string> type_names, order_names;
+  for (const auto& [arg, spec] : specs) {
+    if (std::find(type_names.begin(), type_names.end(), spec.type_alias) == type_names.end()) type_names.push_back(spec.type_alias);
+    if (std::find(order_names.begin(), order_names.end(), spec.dim_order_alias) == order_names.end()) order_names.push_back(spec.dim_order_alias);
+  }
+  std::vector<KernelKey> keys;
+  std::map<std::string, ScalarType> type_choice;
+  std::map<std::string, DimOrder> order_choice;
+  std::function<void(size_t, size_t)> expand = [&](size_t ti, size_t oi) {
+    if (ti < type_names.size()) {
+      for (ScalarType t : aliases.types.at(type_names[ti])) {
+        type_choice[type_names[ti]] = t;
+        expand(ti + 1, oi);
+      }
+      return;
+    }
+    if (oi < order_names.size()) {
+      for (const DimOrder& o : aliases.dim_orders.at(order_names[oi])) {
+        order_choice[order_names[oi]] = o;
+        expand(ti, oi + 1);
+      }
+      return;
+    }
+    std::vector<TensorMeta> metas;
+    for (const Argument& a : schema.arguments()) {
+      auto it = specs.find(a.name);
+      if (it != specs.end()) metas.push_back(TensorMeta{type_choice[it->second.type_alias], order_choice[it->second.dim_order_alias]});
+    }
+    keys.emplace_back(std::move(metas));
+  };
+  expand(0, 0);
+  return keys;
+}
+
+Kernel readKernelName(const std::string& file, const YAML::Node& item) {
+  const YAML::Node name_node = item["kernel_name"];
+  if (!name_node || !name_node.IsScalar()) fail(siteOf(file, item), "kernels", "each kernel needs `kernel_name: namespace::function`");
+  const std::string name = name_node.as<std::string>();
+  std::vector<std::string> parts = splitQualified(name);
+  for (const std::string& p : parts) {
+    if (!isIdentifier(p)) fail(siteOf(file, name_node), "kernel_name", "'" + name + "' is not a C++ function name such as custom::add_out");
+  }
+  Kernel k;
+  k.function = parts.back();
+  parts.pop_back();
+  // As in ExecuTorch: `native` is inserted after the last namespace; no namespace means sy::native.
+  std::string ns;
+  for (const std::string& p : parts) ns += (ns.empty() ? "" : "::") + p;
+  k.cpp_namespace = (ns.empty() ? std::string("sy") : ns) + "::native";
+  k.site = siteOf(file, name_node);
+  return k;
+}
+
+}  // namespace
+
+std::string qualifiedOperatorName(const std::string& name) {
+  return name.find("::") == std::string::npos ? "aten::" + name : name;
+}
+
+void readSchemas(const std::string& path, SchemaIndex& index) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::Exception& e) {
+    throw CodegenError(path + ": error: cannot read the operator schemas: " + e.what());
+  }
+  for (const YAML::Node& entry : root) {
+    const YAML::Node func = entry["func"];
+    if (!func) continue;
+    try {
+      FunctionSchema schema = parseSchema(func.as<std::string>());
+      index.emplace(schema.name().toString(), std::move(schema));
+    } catch (const Error& e) {
+      fail(siteOf(path, func), "schema", e.what());
+    }
+  }
+}
+
+void parseKernelYaml(const std::string& path, const SchemaIndex& existing, KernelLibrary& library) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    throw CodegenError(path + ": error: cannot open the kernel YAML file");
+  } catch (const YAML::ParserException& e) {
+    fail(YamlSite{path, e.mark.line + 1}, "YAML syntax", e.msg);
+  }
+  if (root.IsNull()) return;
+  if (!root.IsSequence()) fail(siteOf(path, root), "kernel YAML", "the file must be a list of `- op:` / `- func:` entries");
+  static const std::set<std::string> kFields = {"op", "func", "kernels", "type_alias", "dim_order_alias"};
+  for (const YAML::Node& entry : root) {
+    const YamlSite site = siteOf(path, entry);
+    if (!entry.IsMap()) fail(site, "kernel YAML", "each entry is a map with `op:` or `func:` and `kernels:`");
+    for (const auto& kv : entry) {
+      const std::string field = kv.first.as<std::string>();
+      if (!kFields.count(field)) {
+        fail(siteOf(path, kv.first), "unknown field", "'" + field + "' (an entry has op or func, kernels, type_alias, dim_order_alias)");
+      }
+    }
+    const YAML::Node op = entry["op"];
+    const YAML::Node func = entry["func"];
+    if (static_cast<bool>(op) == static_cast<bool>(func)) {
+      fail(site, "op or func", "each entry names an existing operator with `op: name.overload` or defines one with `func: <schema>`, not both");
+    }
+    std::optional<FunctionSchema> schema;
+    if (func) {
+      try {
+        schema = parseSchema(qualifiedOperatorName(func.as<std::string>()));
+      } catch (const Error& e) {
+        fail(siteOf(path, func), "schema", e.what());
+      }
+      if (existing.count(schema->name().toString())) {
+        fail(siteOf(path, func), "duplicate operator", schema->name().toString() + " already exists; use `op: " +
+                                                          schema->name().toString() + "` to give it kernels");
+      }
+      checkCustomOperatorRules(*schema, siteOf(path, func));
+    } else {
+      const std::string name = qualifiedOperatorName(op.as<std::string>());
+      auto it = existing.find(name);
+      if (it == existing.end()) {
+        fail(siteOf(path, op), "unknown operator", name + " is not an existing operator; define a new one with `func: <schema>`");
+      }
+      schema = it->second;
+    }
+    for (const OperatorEntry& other : library.operators) {
+      if (other.schema.name() == schema->name()) {
+        fail(site, "duplicate operator", schema->name().toString() + " also has an entry at " + other.site.str());
+      }
+    }
+    OperatorEntry result{*schema, static_cast<bool>(func), site, {}};
+    const Aliases aliases = readAliases(path, entry);
+    const YAML::Node kernels = entry["kernels"];
+    if (!kernels || !kernels.IsSequence() || kernels.size() == 0) {
+      fail(site, "kernels", schema->name().toString() + " needs `kernels:`, a list of {arg_meta, kernel_name}");
+    }
+    for (const YAML::Node& item : kernels) {
+      if (!item.IsMap()) fail(siteOf(path, item), "kernels", "each kernel is a map with arg_meta and kernel_name");
+      Kernel base = readKernelName(path, item);
+      const YAML::Node arg_meta = item["arg_meta"];
+      std::vector<KernelKey> keys;
+      if (!arg_meta || arg_meta.IsNull()) {
+        keys.push_back(KernelKey::makeDefault());
+      } else {
+        keys = expandArgMeta(path, arg_meta, *schema, aliases);
+      }
+      for (KernelKey& key : keys) {
+        for (const Kernel& other : result.kernels) {
+          if (other.key == key) {
+            fail(base.site, "duplicate kernel key", schema->name().toString() + " key " + key.toString() + " (" +
+                                                        base.qualifiedName() + ") is already bound to " +
+                                                        other.qualifiedName() + " at " + other.site.str());
+          }
+        }
+        Kernel k = base;
+        k.key = std::move(key);
+        result.kernels.push_back(std::move(k));
+      }
+    }
+    library.operators.push_back(std::move(result));
+  }
+}
+
+std::vector<std::string> operatorNamesIn(const std::string& path) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::Exception& e) {
+    throw CodegenError(path + ": error: cannot read the kernel YAML: " + e.what());
+  }
+  std::vector<std::string> names;
+  for (const YAML::Node& entry : root) {
+    if (const YAML::Node op = entry["op"]) names.push_back(qualifiedOperatorName(op.as<std::string>()));
+    if (const YAML::Node func = entry["func"]) {
+      const std::string text = func.as<std::string>();
+      std::string name = text.substr(0, text.find('('));
+      name.erase(name.find_last_not_of(" \t") + 1);
+      names.push_back(qualifiedOperatorName(name));
+    }
+  }
+  return names;
+}
+
+OperatorSelection readSelection(const std::string& path) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::Exception& e) {
+    throw CodegenError(path + ": error: cannot read the selected operators: " + e.what());
+  }
+  OperatorSelection selection;
+  selection.include_all = root["include_all_operators"] && root["include_all_operators"].as<bool>();
+  if (const YAML::Node ops = root["operators"]) {
+    for (const auto& kv : ops) selection.operators.insert(qualifiedOperatorName(kv.first.as<std::string>()));
+  }
+  return selection;
+}
+
+void writeSelection(const std::string& path, const OperatorSelection& selection) {
+  YAML::Emitter out;
+  out << YAML::BeginMap << YAML::Key << "include_all_operators" << YAML::Value << selection.include_all;
+  out << YAML::Key << "operators" << YAML::Value << YAML::BeginMap;
+  for (const std::string& op : selection.operators) {
+    out << YAML::Key << op << YAML::Value << YAML::BeginMap << YAML::Key << "is_root_operator" << YAML::Value << true
+        << YAML::Key << "include_all_overloads" << YAML::Value << false << YAML::EndMap;
+  }
+  out << YAML::EndMap << YAML::EndMap;
+  std::ofstream file(path);
+  if (!file) throw CodegenError(path + ": error: cannot write the selected operators");
+  file << out.c_str() << "\n";
+}
+
+}  // namespace sy::codegen

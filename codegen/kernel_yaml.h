@@ -1,0 +1,89 @@
+// Kernel YAML: the model the generator builds from ExecuTorch-format kernel YAML files, and the
+// parser that checks every rule and reports each broken one at its file:line.
+//
+//   - func: custom::scale.out(Tensor self, float factor, *, Tensor(a!) out) -> Tensor(a!)
+//     type_alias:
+//       T0: [Float, Double]
+//     dim_order_alias:
+//       D0: [0, 1]              # or [[0, 1]]; a nested list names several dim orders
+//     kernels:
+//       - arg_meta:
+//           self: [T0, D0]
+//           out: [T0, D0]
+//         kernel_name: custom::scale_out_typed   # binds custom::native::scale_out_typed
+//       - arg_meta: null                          # the default kernel
+//         kernel_name: custom::scale_out
+//   - op: add.out                                 # an existing operator (schema from --schemas)
+//     kernels: [{arg_meta: null, kernel_name: custom::add_out}]
+//
+// Each `arg_meta` expands to one kernel key per combination of the aliases it uses (Note [Kernel
+// keys follow ExecuTorch] in dispatcher/kernel_key.h), in the schema's argument order.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "switchyard/dispatcher/function_schema.h"
+#include "switchyard/dispatcher/kernel_key.h"
+
+namespace sy::codegen {
+
+// A broken rule: "custom_ops.yaml:4: <rule>: <what and how to fix it>".
+class CodegenError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct YamlSite {
+  std::string file;
+  int line = 0;  // 1-based
+  std::string str() const { return file + ":" + std::to_string(line); }
+};
+
+struct Kernel {
+  KernelKey key = KernelKey::makeDefault();
+  std::string cpp_namespace;  // "custom::native"
+  std::string function;       // "scale_out"
+  YamlSite site;
+
+  std::string qualifiedName() const { return cpp_namespace + "::" + function; }
+};
+
+struct OperatorEntry {
+  FunctionSchema schema;
+  bool defines_schema = false;  // `func:` (a new operator) rather than `op:`
+  YamlSite site;
+  std::vector<Kernel> kernels;
+};
+
+struct KernelLibrary {
+  std::vector<OperatorEntry> operators;
+};
+
+// Existing operators an `op:` entry may name, by "ns::name.overload".
+using SchemaIndex = std::map<std::string, FunctionSchema>;
+
+// Reads `- func: <schema>` entries (the format of the operator-schema dump the build writes).
+void readSchemas(const std::string& path, SchemaIndex& index);
+
+// Parses one kernel YAML file and appends its operators to `library`. Raises CodegenError.
+void parseKernelYaml(const std::string& path, const SchemaIndex& existing, KernelLibrary& library);
+
+// The operators to generate: all of them, or the names listed.
+struct OperatorSelection {
+  bool include_all = true;
+  std::set<std::string> operators;  // "ns::name.overload"
+  bool selects(const OperatorName& name) const { return include_all || operators.count(name.toString()) > 0; }
+};
+OperatorSelection readSelection(const std::string& path);
+void writeSelection(const std::string& path, const OperatorSelection& selection);
+// "add.out" -> "aten::add.out"
+std::string qualifiedOperatorName(const std::string& name);
+// The operators a kernel YAML file has entries for ("ns::name.overload"), without checking them.
+std::vector<std::string> operatorNamesIn(const std::string& path);
+
+}  // namespace sy::codegen

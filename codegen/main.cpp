@@ -1,0 +1,126 @@
+// switchyard_codegen: turns kernel YAML into C++ registration code (see emit.h for the files).
+//
+//   switchyard_codegen gen --functions-yaml functions.yaml --custom-ops-yaml custom_ops.yaml \
+//       --schemas operator_schemas.yaml [--selected-ops selected_operators.yaml] --output-dir out/
+//   switchyard_codegen select --output selected_operators.yaml \
+//       [--root-ops aten::add.out,custom::scale.out] [--include-all-operators] [--ops-schema-yaml custom_ops.yaml]
+//
+// The CMake functions in cmake/SwitchyardCodegen.cmake run it; a broken rule prints
+// "file:line: error: <rule>: <detail>" and exits with status 1.
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "switchyard/codegen/emit.h"
+#include "switchyard/codegen/kernel_yaml.h"
+
+namespace {
+
+using namespace sy::codegen;
+
+struct Options {
+  std::string command;
+  std::vector<std::string> kernel_yamls;  // functions.yaml, custom_ops.yaml, in that order
+  std::vector<std::string> schemas;
+  std::string selected_ops;
+  std::string output_dir;
+  std::string output;
+  std::string root_ops;
+  bool include_all = false;
+  std::vector<std::string> ops_schema_yamls;
+};
+
+[[noreturn]] void usage(const std::string& why) {
+  std::cerr << "switchyard_codegen: " << why << "\n"
+            << "usage: switchyard_codegen gen [--functions-yaml F] [--custom-ops-yaml F] [--schemas F]...\n"
+            << "                              [--selected-ops F] --output-dir DIR\n"
+            << "       switchyard_codegen select --output F [--root-ops a,b] [--include-all-operators]\n"
+            << "                              [--ops-schema-yaml F]...\n";
+  std::exit(2);
+}
+
+Options parseOptions(int argc, char** argv) {
+  if (argc < 2) usage("missing command");
+  Options o;
+  o.command = argv[1];
+  for (int i = 2; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) usage(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--functions-yaml" || arg == "--custom-ops-yaml") {
+      o.kernel_yamls.push_back(value());
+    } else if (arg == "--schemas") {
+      o.schemas.push_back(value());
+    } else if (arg == "--selected-ops") {
+      o.selected_ops = value();
+    } else if (arg == "--output-dir") {
+      o.output_dir = value();
+    } else if (arg == "--output") {
+      o.output = value();
+    } else if (arg == "--root-ops") {
+      o.root_ops = value();
+    } else if (arg == "--include-all-operators") {
+      o.include_all = true;
+    } else if (arg == "--ops-schema-yaml") {
+      o.ops_schema_yamls.push_back(value());
+    } else {
+      usage("unknown option " + arg);
+    }
+  }
+  return o;
+}
+
+int generateCommand(const Options& o) {
+  if (o.output_dir.empty()) usage("gen needs --output-dir");
+  SchemaIndex existing;
+  for (const std::string& path : o.schemas) readSchemas(path, existing);
+  KernelLibrary library;
+  for (const std::string& path : o.kernel_yamls) parseKernelYaml(path, existing, library);
+  OperatorSelection selection;
+  if (!o.selected_ops.empty()) selection = readSelection(o.selected_ops);
+  std::filesystem::create_directories(o.output_dir);
+  writeGeneratedFiles(generate(library, selection), o.output_dir);
+  return 0;
+}
+
+int selectCommand(const Options& o) {
+  if (o.output.empty()) usage("select needs --output");
+  OperatorSelection selection;
+  selection.include_all = o.include_all;
+  size_t start = 0;
+  while (start < o.root_ops.size()) {
+    size_t comma = o.root_ops.find(',', start);
+    std::string name = o.root_ops.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    name.erase(0, name.find_first_not_of(" \t"));
+    name.erase(name.find_last_not_of(" \t") + 1);
+    if (!name.empty()) selection.operators.insert(qualifiedOperatorName(name));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  // Every operator a kernel YAML lists is selected (schemas of `op:` entries are not needed here).
+  for (const std::string& path : o.ops_schema_yamls) {
+    for (const std::string& name : operatorNamesIn(path)) selection.operators.insert(name);
+  }
+  writeSelection(o.output, selection);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o = parseOptions(argc, argv);
+  try {
+    if (o.command == "gen") return generateCommand(o);
+    if (o.command == "select") return selectCommand(o);
+    usage("unknown command " + o.command);
+  } catch (const CodegenError& e) {
+    std::cerr << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "switchyard_codegen: error: " << e.what() << "\n";
+    return 1;
+  }
+}

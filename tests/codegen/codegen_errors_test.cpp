@@ -1,0 +1,176 @@
+// The generator's rules: each broken one is an error naming the rule and the YAML file and line.
+// The YAML is written to a temporary directory and parsed as switchyard_codegen parses it.
+#include <filesystem>
+#include <fstream>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "switchyard/codegen/emit.h"
+#include "switchyard/codegen/kernel_yaml.h"
+
+namespace sy::codegen {
+namespace {
+
+using ::testing::HasSubstr;
+
+class KernelYamlRules : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("sy_codegen_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    std::filesystem::create_directories(dir_);
+    existing_.emplace("aten::mul.out", parseSchema("aten::mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"));
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string write(const std::string& yaml) {
+    const std::string path = (dir_ / "kernels.yaml").string();
+    std::ofstream(path) << yaml;
+    return path;
+  }
+  // The error parsing `yaml` raises ("" when it parses).
+  std::string errorOf(const std::string& yaml) {
+    KernelLibrary library;
+    try {
+      parseKernelYaml(write(yaml), existing_, library);
+    } catch (const CodegenError& e) {
+      return e.what();
+    }
+    return "";
+  }
+  KernelLibrary parse(const std::string& yaml) {
+    KernelLibrary library;
+    parseKernelYaml(write(yaml), existing_, library);
+    return library;
+  }
+
+  std::filesystem::path dir_;
+  SchemaIndex existing_;
+};
+
+constexpr const char* kScale = "- func: my::scale.out(Tensor self, float factor, *, Tensor(a!) out) -> Tensor(a!)\n";
+
+TEST_F(KernelYamlRules, ExpandEveryAliasCombinationInArgumentOrder) {
+  KernelLibrary library = parse(std::string(kScale) +
+                                "  type_alias:\n    T0: [Double, Float]\n"
+                                "  dim_order_alias:\n    D0: [0, 1, 2, 3]\n    D1: [[0, 1], [1, 0]]\n"
+                                "  kernels:\n"
+                                "    - arg_meta:\n        out: [T0, D1]\n        self: [T0, D0]\n"
+                                "      kernel_name: my::scale_out_typed\n"
+                                "    - arg_meta: null\n      kernel_name: my::scale_out\n");
+  ASSERT_EQ(library.operators.size(), 1u);
+  std::vector<std::string> keys;
+  for (const Kernel& k : library.operators[0].kernels) keys.push_back(k.key.toString());
+  EXPECT_THAT(keys, ::testing::ElementsAre("v1/7;0,1,2,3|7;0,1", "v1/7;0,1,2,3|7;1,0", "v1/6;0,1,2,3|6;0,1",
+                                           "v1/6;0,1,2,3|6;1,0", "default"));
+  EXPECT_EQ(library.operators[0].kernels[0].qualifiedName(), "my::native::scale_out_typed");
+  EXPECT_EQ(library.operators[0].kernels[0].site.line, 11);
+}
+
+TEST_F(KernelYamlRules, GenerateKernelDeclarationsWithTheCpuKernelsTypes) {
+  KernelLibrary library = parse(std::string(kScale) + "  kernels:\n    - arg_meta: null\n      kernel_name: my::scale_out\n");
+  GeneratedFiles files = generate(library, OperatorSelection{});
+  EXPECT_THAT(files.native_functions_h, HasSubstr("namespace my::native {"));
+  EXPECT_THAT(files.native_functions_h,
+              HasSubstr("::sy::Tensor& scale_out(const ::sy::Tensor& self, double factor, ::sy::Tensor& out);"));
+  EXPECT_THAT(files.register_schema_cpp, HasSubstr("SY_LIBRARY_FRAGMENT(my, m)"));
+  EXPECT_THAT(files.register_kernels_cpp, HasSubstr("::sy::KernelKey::makeDefault()"));
+  EXPECT_THAT(files.functions_h, HasSubstr("::sy::Tensor& scale_out(::sy::Tensor& out, const ::sy::Tensor& self, double factor);"));
+  OperatorSelection none;
+  none.include_all = false;
+  EXPECT_THAT(generate(library, none).register_kernels_cpp, ::testing::Not(HasSubstr("scale_out")));
+}
+
+TEST_F(KernelYamlRules, RequireOutVariants) {
+  EXPECT_THAT(errorOf("# comment\n- func: my::scale(Tensor self) -> Tensor\n  kernels: [{arg_meta: null, kernel_name: my::scale}]\n"),
+              HasSubstr("kernels.yaml:2: error: out variants only: my::scale must take its result as the last argument"));
+  EXPECT_THAT(errorOf("- func: my::scale.out(Tensor self, Tensor(a!) out) -> Tensor(a!)\n"
+                      "  kernels: [{arg_meta: null, kernel_name: my::scale_out}]\n"),
+              HasSubstr("kernels.yaml:1: error: out variants only"));
+}
+
+TEST_F(KernelYamlRules, RequireTensorOrNothingReturned) {
+  EXPECT_THAT(errorOf("- func: my::count.out(Tensor self, *, Tensor(a!) out) -> int\n"
+                      "  kernels: [{arg_meta: null, kernel_name: my::count_out}]\n"),
+              HasSubstr("kernels.yaml:1: error: returns Tensor or (): my::count.out returns (int)"));
+  EXPECT_EQ(errorOf("- func: my::fill.out(Tensor self, *, Tensor(a!) out) -> ()\n"
+                    "  kernels: [{arg_meta: null, kernel_name: my::fill_out}]\n"),
+            "");
+}
+
+TEST_F(KernelYamlRules, RejectArgumentTypesKernelsCannotTake) {
+  EXPECT_THAT(errorOf("- func: my::f.out(Tensor self, Layout l, *, Tensor(a!) out) -> Tensor(a!)\n"
+                      "  kernels: [{arg_meta: null, kernel_name: my::f_out}]\n"),
+              HasSubstr("kernels.yaml:1: error: argument type: my::f.out argument 'l' has type Layout"));
+  EXPECT_THAT(errorOf("- func: my::f.out(Tensor self, Scalar[] s, *, Tensor(a!) out) -> Tensor(a!)\n"
+                      "  kernels: [{arg_meta: null, kernel_name: my::f_out}]\n"),
+              HasSubstr("argument 's' has type Scalar[]"));
+}
+
+TEST_F(KernelYamlRules, ReportUnknownTypesAsSchemaErrors) {
+  EXPECT_THAT(errorOf("\n- func: my::f.out(Tensor self, Widget w, *, Tensor(a!) out) -> Tensor(a!)\n"
+                      "  kernels: [{arg_meta: null, kernel_name: my::f_out}]\n"),
+              HasSubstr("kernels.yaml:2: error: schema: "));
+}
+
+TEST_F(KernelYamlRules, RejectUndefinedAliases) {
+  EXPECT_THAT(errorOf(std::string(kScale) + "  type_alias:\n    T0: [Float]\n  dim_order_alias:\n    D0: [0]\n"
+                                            "  kernels:\n    - arg_meta:\n        self: [T1, D0]\n        out: [T0, D0]\n"
+                                            "      kernel_name: my::scale_out\n"),
+              HasSubstr("kernels.yaml:8: error: undefined alias: type alias T1 (for 'self') is not defined"));
+  EXPECT_THAT(errorOf(std::string(kScale) + "  type_alias:\n    T0: [Float]\n"
+                                            "  kernels:\n    - arg_meta:\n        self: [T0, D0]\n        out: [T0, D0]\n"
+                                            "      kernel_name: my::scale_out\n"),
+              HasSubstr("kernels.yaml:6: error: undefined alias: dim order alias D0 (for 'self')"));
+}
+
+TEST_F(KernelYamlRules, RejectDuplicateKernelKeys) {
+  EXPECT_THAT(errorOf(std::string(kScale) + "  type_alias:\n    T0: [Float, Double]\n    T1: [Double]\n"
+                                            "  dim_order_alias:\n    D0: [0]\n  kernels:\n"
+                                            "    - arg_meta: {self: [T0, D0], out: [T0, D0]}\n      kernel_name: my::a\n"
+                                            "    - arg_meta: {self: [T1, D0], out: [T1, D0]}\n      kernel_name: my::b\n"),
+              HasSubstr("kernels.yaml:11: error: duplicate kernel key: my::scale.out key v1/7;0|7;0 (my::native::b) is "
+                        "already bound to my::native::a at "));
+  EXPECT_THAT(errorOf(std::string(kScale) + "  kernels:\n    - {arg_meta: null, kernel_name: my::a}\n"
+                                            "    - {arg_meta: null, kernel_name: my::b}\n"),
+              HasSubstr("kernels.yaml:4: error: duplicate kernel key: my::scale.out key default"));
+}
+
+TEST_F(KernelYamlRules, RejectUnknownDtypesAndBadDimOrders) {
+  EXPECT_THAT(errorOf(std::string(kScale) + "  type_alias:\n    T0: [Float, Half]\n  kernels:\n    - {arg_meta: null, kernel_name: my::a}\n"),
+              HasSubstr("kernels.yaml:3: error: type_alias: unknown dtype 'Half' in T0"));
+  EXPECT_THAT(errorOf(std::string(kScale) + "  dim_order_alias:\n    D0: [0, 2]\n  kernels:\n    - {arg_meta: null, kernel_name: my::a}\n"),
+              HasSubstr("kernels.yaml:3: error: dim_order_alias: D0 is not a permutation"));
+}
+
+TEST_F(KernelYamlRules, RequireArgMetaForEveryTensorArgumentAndOnlyThose) {
+  const std::string aliases = "  type_alias:\n    T0: [Float]\n  dim_order_alias:\n    D0: [0]\n  kernels:\n";
+  EXPECT_THAT(errorOf(std::string(kScale) + aliases + "    - arg_meta:\n        self: [T0, D0]\n      kernel_name: my::a\n"),
+              HasSubstr("kernels.yaml:8: error: arg_meta: gives no [type, dim order] for Tensor argument 'out'"));
+  EXPECT_THAT(errorOf(std::string(kScale) + aliases +
+                      "    - arg_meta:\n        self: [T0, D0]\n        factor: [T0, D0]\n        out: [T0, D0]\n      kernel_name: my::a\n"),
+              HasSubstr("kernels.yaml:9: error: arg_meta: 'factor' of my::scale.out is float"));
+}
+
+TEST_F(KernelYamlRules, ResolveOpEntriesAgainstExistingOperators) {
+  EXPECT_EQ(errorOf("- op: mul.out\n  kernels: [{arg_meta: null, kernel_name: my::mul_out}]\n"), "");
+  EXPECT_THAT(errorOf("- op: mull.out\n  kernels: [{arg_meta: null, kernel_name: my::mul_out}]\n"),
+              HasSubstr("kernels.yaml:1: error: unknown operator: aten::mull.out is not an existing operator"));
+  EXPECT_THAT(errorOf("- func: mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)\n"
+                      "  kernels: [{arg_meta: null, kernel_name: my::mul_out}]\n"),
+              HasSubstr("error: duplicate operator: aten::mul.out already exists"));
+}
+
+TEST_F(KernelYamlRules, RejectUnknownFieldsAndBadKernelNames) {
+  EXPECT_THAT(errorOf(std::string(kScale) + "  kernel:\n    - {arg_meta: null, kernel_name: my::a}\n"),
+              HasSubstr("kernels.yaml:2: error: unknown field: 'kernel'"));
+  EXPECT_THAT(errorOf(std::string(kScale) + "  kernels:\n    - {arg_meta: null, kernel_name: 'my::scale-out'}\n"),
+              HasSubstr("kernels.yaml:3: error: kernel_name: 'my::scale-out' is not a C++ function name"));
+}
+
+TEST_F(KernelYamlRules, ReportYamlSyntaxErrorsWithTheLine) {
+  EXPECT_THAT(errorOf("- op: mul.out\n  kernels: [{arg_meta: null\n"), HasSubstr("kernels.yaml:3: error: YAML syntax"));
+}
+
+}  // namespace
+}  // namespace sy::codegen

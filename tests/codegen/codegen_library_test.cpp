@@ -1,0 +1,104 @@
+// A kernel library made from kernel YAML with the CMake functions (tests/codegen/CMakeLists.txt):
+// the generated schema, registrations and helpers, called through the dispatcher.
+#include "Functions.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "switchyard/dispatcher/partial_kernels.h"
+#include "switchyard/switchyard.h"
+
+namespace sytest_yaml::native {
+extern int every_type_calls;
+}
+
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(YamlKernelLibrary, DefinesTheCustomOperatorWithItsYamlSite) {
+  auto op = sy::Dispatcher::singleton().findSchemaOrThrow("sytest_yaml::scale", "out");
+  EXPECT_EQ(op.schema().toString(),
+            "sytest_yaml::scale.out(Tensor self, float factor=2., *, Tensor(a!) out) -> Tensor(a!)");
+  EXPECT_THAT(op.dumpComputedTable(), HasSubstr("PartialKernels: kernel"));
+}
+
+TEST(YamlKernelLibrary, CallsTheExactKernelForAFloatTensor) {
+  sy::Tensor self = sy::zeros({2, 3});
+  sy::Tensor out = sy::empty({2, 3});  // sized, as memory planning sizes a program's outs
+  sy::Tensor& result = sytest_yaml::ops::scale_out(out, self, 1.0);
+  EXPECT_EQ(&result, &out);
+  EXPECT_EQ(out.sizes(), self.sizes());
+  EXPECT_EQ(out.data_ptr<float>()[0], 101.0f);
+  sytest_yaml::ops::scale_out(out, self);  // the schema's default factor
+  EXPECT_EQ(out.data_ptr<float>()[5], 102.0f);
+}
+
+TEST(YamlKernelLibrary, CallsTheDefaultKernelForADoubleTensor) {
+  sy::Tensor self = sy::zeros({2, 3}, sy::ScalarType::Double);
+  sy::Tensor out = sy::empty({2, 3}, sy::ScalarType::Double);
+  sytest_yaml::ops::scale_out(out, self, 1.0);
+  EXPECT_EQ(out.data_ptr<double>()[0], 201.0);
+  sy::Tensor f3 = sy::zeros({2, 3, 4});  // Float, but 3-D: no exact key either
+  sy::Tensor f3_out = sy::empty({2, 3, 4});
+  sytest_yaml::ops::scale_out(f3_out, f3, 1.0);
+  EXPECT_EQ(f3_out.data_ptr<float>()[0], 201.0f);
+}
+
+TEST(YamlKernelLibrary, RunsThePartialKernelOfAnExistingOperator) {
+  sy::Tensor a = sy::tensor<float>({1, 2, 3});
+  sy::Tensor out = sy::empty({3});
+  sy::ops::mul_out(out, a, a);
+  EXPECT_EQ(out.data_ptr<float>()[2], -1.0f);
+  sy::Tensor d = sy::tensor<double>({1, 2, 3});
+  sy::Tensor d_out = sy::empty({3}, sy::ScalarType::Double);
+  sy::ops::mul_out(d_out, d, d);
+  EXPECT_EQ(d_out.data_ptr<double>()[2], -1.0);
+}
+
+TEST(YamlKernelLibrary, DeclinesToTheCpuKernelWhereItHasNoKeyAndNoDefault) {
+  sy::Tensor a = sy::tensor<float>({1, 2, 3, 4}, {2, 2});  // 2-D: the library only has 1-D keys
+  sy::Tensor out = sy::empty({2, 2});
+  sy::ops::mul_out(out, a, a);
+  EXPECT_EQ(out.data_ptr<float>()[3], 16.0f);
+  sy::Tensor i = sy::tensor<int64_t>({1, 2, 3});  // Long: not in T0
+  sy::Tensor i_out = sy::empty({3}, sy::ScalarType::Long);
+  sy::ops::mul_out(i_out, i, i);
+  EXPECT_EQ(i_out.data_ptr<int64_t>()[2], 9);
+}
+
+TEST(YamlKernelLibrary, ResolvesKernelsForProgramLoading) {
+  auto& registry = sy::PartialKernelRegistry::singleton();
+  sy::OperatorName mul{"aten::mul", "out"};
+  auto exact = registry.resolve(mul, {sy::TensorMeta{sy::ScalarType::Double, {0}}, sy::TensorMeta{sy::ScalarType::Double, {0}},
+                                      sy::TensorMeta{sy::ScalarType::Double, {0}}});
+  ASSERT_TRUE(exact.ok()) << exact.status();
+  EXPECT_EQ((*exact)->kernel_name, "sytest_yaml::native::mul_out_1d");
+  EXPECT_THAT((*exact)->site, HasSubstr("functions.yaml:"));
+  auto missing = registry.resolve(mul, {sy::TensorMeta{sy::ScalarType::Long, {0}}, sy::TensorMeta{sy::ScalarType::Long, {0}},
+                                        sy::TensorMeta{sy::ScalarType::Long, {0}}});
+  EXPECT_FALSE(missing.ok());
+  EXPECT_THAT(std::string(missing.status().message()), HasSubstr("v1/6;0|6;0|6;0 -> sytest_yaml::native::mul_out_1d"));
+  EXPECT_THAT(std::string(missing.status().message()), HasSubstr("v1/7;0|7;0|7;0 -> sytest_yaml::native::mul_out_1d"));
+}
+
+TEST(YamlKernelLibrary, PassesEveryArgumentTypeThroughTheGeneratedHelper) {
+  sy::Tensor t = sy::zeros({2});
+  sy::Tensor out = sy::empty({0});
+  std::vector<sy::Tensor> list{t, t};
+  std::vector<double> floats{1.5};
+  std::vector<bool> bools{true};
+  const int before = sytest_yaml::native::every_type_calls;
+  sytest_yaml::ops::every_type_out(out, t, std::nullopt, list, 1, 2, sy::IntArrayRef{3, 4}, std::nullopt, 0.5, 1.0, floats,
+                                   true, false, bools, "s", std::nullopt, sy::Scalar(2), std::nullopt, sy::ScalarType::Float,
+                                   std::nullopt, sy::MemoryFormat::Contiguous, std::nullopt, sy::kCPU, std::nullopt);
+  EXPECT_EQ(sytest_yaml::native::every_type_calls, before + 1);
+  // Boxed, through the schema the YAML defined.
+  auto op = sy::Dispatcher::singleton().findSchemaOrThrow("sytest_yaml::every_type", "out");
+  sy::Stack stack{t,   sy::IValue(), list, 1,    sy::IValue(), std::vector<int64_t>{3}, sy::IValue(), 0.5,
+                  sy::IValue(), floats, true, sy::IValue(), bools, std::string("s"), sy::IValue(), sy::Scalar(1),
+                  sy::IValue(), sy::ScalarType::Double, sy::IValue(), int64_t{0}, sy::IValue(), sy::kCPU, sy::IValue(), out};
+  op.callBoxed(&stack);
+  EXPECT_EQ(sytest_yaml::native::every_type_calls, before + 2);
+}
+
+}  // namespace
