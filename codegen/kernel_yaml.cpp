@@ -10,7 +10,11 @@
 namespace sy::codegen {
 namespace {
 
-constexpr const char* kSupportedDtypes = "Bool, Int, Long, Float, Double";
+std::string supportedDtypes() {
+  std::string names;
+  for (int i = 0; i < kNumScalarTypes; ++i) names += (i ? ", " : "") + std::string(toString(static_cast<ScalarType>(i)));
+  return names;
+}
 
 [[noreturn]] void fail(const YamlSite& site, const std::string& rule, const std::string& detail) {
   throw CodegenError(site.str() + ": error: " + rule + ": " + detail);
@@ -149,7 +153,7 @@ Aliases readAliases(const std::string& file, const YAML::Node& entry) {
       for (const YAML::Node& n : names) {
         const std::string name = n.IsScalar() ? n.as<std::string>() : "?";
         std::optional<ScalarType> t = scalarTypeFromName(name);
-        if (!t) fail(siteOf(file, n), "type_alias", "unknown dtype '" + name + "' in " + alias + " (supported: " + kSupportedDtypes + ")");
+        if (!t) fail(siteOf(file, n), "type_alias", "unknown dtype '" + name + "' in " + alias + " (supported: " + supportedDtypes() + ")");
         dtypes.push_back(*t);
       }
       aliases.types[alias] = dtypes;

@@ -5,19 +5,11 @@
 #include <numeric>
 
 #include "switchyard/ivalue/tensor.h"
+#include "switchyard/program/program_scalar_type.h"
 
 namespace sy {
 
 namespace {
-
-struct DtypeCode {
-  ScalarType type;
-  int code;
-};
-// PyTorch's c10::ScalarType numbering for the dtypes we have.
-constexpr DtypeCode kDtypeCodes[] = {
-    {ScalarType::Int, 3}, {ScalarType::Long, 4}, {ScalarType::Float, 6}, {ScalarType::Double, 7}, {ScalarType::Bool, 11},
-};
 
 std::optional<int> parseInt(std::string_view text) {
   int value = 0;
@@ -40,22 +32,18 @@ std::vector<std::string_view> split(std::string_view text, char sep) {
 }  // namespace
 
 int executorchScalarTypeCode(ScalarType t) {
-  for (const DtypeCode& d : kDtypeCodes) {
-    if (d.type == t) return d.code;
-  }
-  return -1;
+  std::optional<ProgramScalarType> code = toProgramScalarType(t);
+  return code ? static_cast<int>(*code) : -1;
 }
 
 std::optional<ScalarType> scalarTypeFromExecutorchCode(int code) {
-  for (const DtypeCode& d : kDtypeCodes) {
-    if (d.code == code) return d.type;
-  }
-  return std::nullopt;
+  std::optional<ProgramScalarType> t = programScalarTypeFromCode(code);
+  return t ? toSwitchyardScalarType(*t) : std::nullopt;
 }
 
 std::optional<ScalarType> scalarTypeFromName(std::string_view name) {
-  for (const DtypeCode& d : kDtypeCodes) {
-    if (toString(d.type) == name) return d.type;
+  for (int i = 0; i < kNumScalarTypes; ++i) {
+    if (toString(static_cast<ScalarType>(i)) == name) return static_cast<ScalarType>(i);
   }
   return std::nullopt;
 }
