@@ -19,7 +19,8 @@ import re
 import subprocess
 import sys
 
-ROWS = ["direct", "base", "perop_redispatch", "perop_exclude", "fallthrough", "fallback", "fallback_reading"]
+ROWS = ["direct", "base", "perop_redispatch", "perop_exclude", "fallthrough", "fallback", "fallback_reading",
+        "partial_decline", "partial_exact"]
 COLUMNS = ["acos.out/1", "acos.out/64", "acos/1", "acos/64", "noop"]
 LOOP_COUNTS = (1000, 3000)
 
@@ -31,6 +32,8 @@ TARGETS = [
     ("perop", "per-op kernel with redispatch minus base, acos.out", "perop_redispatch", "base", "acos.out/1", 15),
     ("fallback_out", "backend fallback minus base, acos.out", "fallback", "base", "acos.out/1", 100),
     ("fallback_functional", "backend fallback minus base, acos (two dispatches)", "fallback", "base", "acos/1", 200),
+    ("partial_decline", "partial kernels declining to CPU minus base, acos.out (measured 71)", "partial_decline", "base",
+     "acos.out/1", 80),
 ]
 
 
@@ -139,7 +142,8 @@ def print_instruction_tables(counts):
 # libtorch loads slowly under valgrind, so the PyTorch comparison measures only what the targets use.
 TORCH_ROWS = ["direct", "base", "perop_redispatch", "fallthrough", "fallback"]
 # PyTorch's fallbacks always box, so torch_overhead_bench has no fallback_reading row.
-TORCH_TIME_ROWS = [row for row in ROWS if row != "fallback_reading"]
+# Partial kernels (Note [Partial kernels decline for one key check]) have no PyTorch counterpart.
+TORCH_TIME_ROWS = [row for row in ROWS if row != "fallback_reading" and not row.startswith("partial")]
 TORCH_COLUMNS = ["acos.out/1", "acos/1"]
 
 
@@ -147,6 +151,8 @@ def print_torch_comparison(ours, torch_counts):
     print("\nSwitchyard vs PyTorch (libtorch), extra instructions per call:\n")
     rows = []
     for target_id, description, row, reference, column, limit in TARGETS:
+        if row not in TORCH_ROWS:
+            continue
         for c in ([column] if column else TORCH_COLUMNS):
             theirs = torch_counts[(row, c)] - torch_counts[(reference, c)]
             mine = ours[(row, c)] - ours[(reference, c)]

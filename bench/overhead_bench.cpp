@@ -21,7 +21,8 @@
 #include "switchyard/switchyard.h"
 
 ABSL_FLAG(std::string, row, "base",
-          "direct, base, perop_redispatch, perop_exclude, fallthrough, fallback or fallback_reading");
+          "direct, base, perop_redispatch, perop_exclude, fallthrough, fallback, fallback_reading, partial_decline "
+          "or partial_exact");
 ABSL_FLAG(std::string, callgrind_column, "", "run only this column, --iterations times, collecting under callgrind");
 ABSL_FLAG(int, iterations, 1000, "calls to make in --callgrind_column mode");
 

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "benchmark/benchmark.h"
+#include "switchyard/backends/cpu/kernels.h"
 
 namespace sy::bench {
 namespace {
@@ -41,7 +42,8 @@ void readArgumentsThenRedispatch(const OperatorHandle& op, DispatchKeySet ks, St
 
 const std::vector<std::string>& rowNames() {
   static const std::vector<std::string> names{"direct",        "base",        "perop_redispatch", "perop_exclude",
-                                              "fallthrough",   "fallback",    "fallback_reading"};
+                                              "fallthrough",   "fallback",    "fallback_reading",
+                                              "partial_decline", "partial_exact"};
   return names;
 }
 
@@ -90,6 +92,14 @@ RowSetup::RowSetup(Row row) : row_(row) {
       libraries_.push_back(fallback());
       libraries_.back()->fallback(CppFunction::makeFromBoxedFunction<&readArgumentsThenRedispatch>());
       break;
+    case Row::PartialDecline:
+    case Row::PartialExact: {
+      const ScalarType dtype = row == Row::PartialExact ? ScalarType::Float : ScalarType::Double;
+      partial_kernels_.push_back(PartialKernelRegistry::singleton().registerKernel(
+          OperatorName{"aten::acos", "out"}, KernelKey({TensorMeta{dtype, {0}}, TensorMeta{dtype, {0}}}),
+          &cpu::acos_out_cpu, "sy::cpu::acos_out_cpu"));
+      break;
+    }
   }
   guard_ = enterRowOnThisThread();
 }
@@ -97,7 +107,7 @@ RowSetup::RowSetup(Row row) : row_(row) {
 RowSetup::~RowSetup() = default;
 
 std::unique_ptr<IncludeDispatchKeyGuard> RowSetup::enterRowOnThisThread() const {
-  if (row_ == Row::Direct || row_ == Row::Base) return nullptr;
+  if (row_ == Row::Direct || row_ == Row::Base || row_ == Row::PartialDecline || row_ == Row::PartialExact) return nullptr;
   return std::make_unique<IncludeDispatchKeyGuard>(kExtraKey);
 }
 

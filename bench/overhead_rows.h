@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "switchyard/dispatcher/partial_kernels.h"
 #include "switchyard/switchyard.h"
 
 namespace sy::bench {
@@ -22,9 +23,13 @@ enum class Row {
   BackendFallback,  // extra key with a boxed fallback calling op.redispatchBoxed(ks.remove(KEY), ...)
   ReadingFallback,  // the same fallback reading every argument first, so that they are boxed
                     // (see Note [Deferred boxing]: the row above passes them on unboxed)
+  PartialDecline,   // a partial kernel for acos.out on Double only: Float calls decline to CPU
+                    // (see Note [Partial kernels decline for one key check])
+  PartialExact,     // a partial kernel for acos.out on 1-D Float, calling the CPU kernel directly
 };
 
-// "direct", "base", "perop_redispatch", "perop_exclude", "fallthrough", "fallback", "fallback_reading".
+// "direct", "base", "perop_redispatch", "perop_exclude", "fallthrough", "fallback", "fallback_reading",
+// "partial_decline", "partial_exact".
 const std::vector<std::string>& rowNames();
 bool parseRow(const std::string& name, Row* row);
 
@@ -41,6 +46,7 @@ class RowSetup {
  private:
   Row row_;
   std::vector<std::unique_ptr<Library>> libraries_;
+  std::vector<RegistrationHandle> partial_kernels_;
   std::unique_ptr<IncludeDispatchKeyGuard> guard_;
 };
 
