@@ -25,9 +25,13 @@ function(_switchyard_codegen_tool out_var)
   endif()
 endfunction()
 
+# The project's own build, then a consumer of its build tree (-Dswitchyard_DIR=<build dir>, where
+# this file and the schemas sit side by side), then an installed package.
 function(_switchyard_operator_schemas out_var)
   if(SWITCHYARD_OPERATOR_SCHEMAS)
     set(${out_var} ${SWITCHYARD_OPERATOR_SCHEMAS} PARENT_SCOPE)
+  elseif(EXISTS ${_SWITCHYARD_CODEGEN_CMAKE_DIR}/operator_schemas.yaml)
+    set(${out_var} ${_SWITCHYARD_CODEGEN_CMAKE_DIR}/operator_schemas.yaml PARENT_SCOPE)
   else()
     get_filename_component(_prefix "${_SWITCHYARD_CODEGEN_CMAKE_DIR}/../../.." ABSOLUTE)
     set(${out_var} ${_prefix}/share/switchyard/operator_schemas.yaml PARENT_SCOPE)
