@@ -167,7 +167,7 @@ std::string cppFunctionType(const FunctionSchema& schema) {
 GeneratedFiles generate(const KernelLibrary& library, const OperatorSelection& selection) {
   std::vector<const OperatorEntry*> selected;
   for (const OperatorEntry& op : library.operators) {
-    if (selection.selects(op.schema.name())) selected.push_back(&op);
+    if (selection.selects(op.schema.operator_name())) selected.push_back(&op);
   }
   const std::string includes =
       "#include <cstdint>\n#include <optional>\n#include <string_view>\n#include <tuple>\n#include <vector>\n\n"
@@ -180,7 +180,7 @@ GeneratedFiles generate(const KernelLibrary& library, const OperatorSelection& s
     out << kBanner << "// The operators the kernel YAML defines with `func:`.\n#include \"switchyard/dispatcher/library.h\"\n";
     std::map<std::string, std::vector<const OperatorEntry*>> by_ns;
     for (const OperatorEntry* op : selected) {
-      if (op->defines_schema) by_ns[namespaceOf(op->schema.name())].push_back(op);
+      if (op->defines_schema) by_ns[namespaceOf(op->schema.operator_name())].push_back(op);
     }
     for (const auto& [ns, ops] : by_ns) {
       out << "\nSY_LIBRARY_FRAGMENT(" << ns << ", m) {\n";
@@ -203,7 +203,7 @@ GeneratedFiles generate(const KernelLibrary& library, const OperatorSelection& s
       for (const Kernel& k : op->kernels) {
         std::string decl = cppReturnType(op->schema) + " " + k.function + "(" + parameterList(op->schema) + ");\n";
         if (!declared.insert(k.cpp_namespace + "|" + decl).second) continue;
-        blocks[k.cpp_namespace].push_back("// " + op->schema.name().toString() + " (" + k.site.str() + ")\n" + decl);
+        blocks[k.cpp_namespace].push_back("// " + op->schema.operator_name().toString() + " (" + k.site.str() + ")\n" + decl);
       }
     }
     forEachNamespace(out, blocks);
@@ -218,7 +218,7 @@ GeneratedFiles generate(const KernelLibrary& library, const OperatorSelection& s
         << "namespace {\n\nstruct Registrations {\n  std::vector<::sy::RegistrationHandle> handles;\n  Registrations() {\n"
         << "    auto& registry = ::sy::PartialKernelRegistry::singleton();\n";
     for (const OperatorEntry* op : selected) {
-      const OperatorName& name = op->schema.name();
+      const OperatorName& name = op->schema.operator_name();
       const std::string type = cppFunctionType(op->schema);
       for (const Kernel& k : op->kernels) {
         out << "    handles.push_back(registry.registerKernel(::sy::OperatorName{" << cppString(name.name) << ", "
@@ -263,12 +263,12 @@ GeneratedFiles generate(const KernelLibrary& library, const OperatorSelection& s
         params_with_defaults += (p ? ", " : "") + param + (defaults[p].empty() ? "" : " = " + defaults[p]);
       }
       for (size_t i = 0; i < s.arguments().size(); ++i) call_args += (i ? ", " : "") + s.arguments()[i].name;
-      const std::string name = helperName(s.name());
+      const std::string name = helperName(s.operator_name());
       const std::string ret = cppReturnType(s);
-      decls[helperNamespace(s.name())].push_back("// " + s.toString() + "\n" + ret + " " + name + "(" + params_with_defaults + ");\n");
-      defs[helperNamespace(s.name())].push_back(
+      decls[helperNamespace(s.operator_name())].push_back("// " + s.toString() + "\n" + ret + " " + name + "(" + params_with_defaults + ");\n");
+      defs[helperNamespace(s.operator_name())].push_back(
           "namespace {\nconst auto " + name + "_handle = ::sy::Dispatcher::singleton().staticTypedHandle<" +
-          cppFunctionType(s) + ">(" + cppString(s.name().name) + ", " + cppString(s.name().overload_name) + ");\n}\n" +
+          cppFunctionType(s) + ">(" + cppString(s.operator_name().name) + ", " + cppString(s.operator_name().overload_name) + ");\n}\n" +
           ret + " " + name + "(" + params + ") { return " + name + "_handle.call(" + call_args + "); }\n\n");
     }
     forEachNamespace(h, decls);

@@ -68,7 +68,7 @@ bool isOptionalTensor(const Type& t) { return t.kind() == TypeKind::Optional && 
 
 void checkCustomOperatorRules(const FunctionSchema& schema, const YamlSite& site) {
   const auto& args = schema.arguments();
-  const std::string op = schema.name().toString();
+  const std::string op = schema.operator_name().toString();
   if (args.empty() || args.back().name != "out" || !args.back().kwarg_only || !args.back().is_write() ||
       !(isTensor(*args.back().type) || (args.back().type->kind() == TypeKind::List && isTensor(*args.back().type->element())))) {
     fail(site, "out variants only",
@@ -172,7 +172,7 @@ Aliases readAliases(const std::string& file, const YAML::Node& entry) {
 // The kernel keys one arg_meta stands for: every combination of the aliases it uses.
 std::vector<KernelKey> expandArgMeta(const std::string& file, const YAML::Node& arg_meta, const FunctionSchema& schema,
                                      const Aliases& aliases) {
-  const std::string op = schema.name().toString();
+  const std::string op = schema.operator_name().toString();
   if (!arg_meta.IsMap()) fail(siteOf(file, arg_meta), "arg_meta", "expected null (the default kernel) or a map of tensor argument names to [type alias, dim order alias]");
   struct Spec {
     std::string type_alias, dim_order_alias;
@@ -277,7 +277,7 @@ void readSchemas(const std::string& path, SchemaIndex& index) {
     if (!func) continue;
     try {
       FunctionSchema schema = parseSchema(func.as<std::string>());
-      index.emplace(schema.name().toString(), std::move(schema));
+      index.emplace(schema.operator_name().toString(), std::move(schema));
     } catch (const Error& e) {
       fail(siteOf(path, func), "schema", e.what());
     }
@@ -317,9 +317,9 @@ void parseKernelYaml(const std::string& path, const SchemaIndex& existing, Kerne
       } catch (const Error& e) {
         fail(siteOf(path, func), "schema", e.what());
       }
-      if (existing.count(schema->name().toString())) {
-        fail(siteOf(path, func), "duplicate operator", schema->name().toString() + " already exists; use `op: " +
-                                                          schema->name().toString() + "` to give it kernels");
+      if (existing.count(schema->operator_name().toString())) {
+        fail(siteOf(path, func), "duplicate operator", schema->operator_name().toString() + " already exists; use `op: " +
+                                                          schema->operator_name().toString() + "` to give it kernels");
       }
       checkCustomOperatorRules(*schema, siteOf(path, func));
     } else {
@@ -331,15 +331,15 @@ void parseKernelYaml(const std::string& path, const SchemaIndex& existing, Kerne
       schema = it->second;
     }
     for (const OperatorEntry& other : library.operators) {
-      if (other.schema.name() == schema->name()) {
-        fail(site, "duplicate operator", schema->name().toString() + " also has an entry at " + other.site.str());
+      if (other.schema.operator_name() == schema->operator_name()) {
+        fail(site, "duplicate operator", schema->operator_name().toString() + " also has an entry at " + other.site.str());
       }
     }
     OperatorEntry result{*schema, static_cast<bool>(func), site, {}};
     const Aliases aliases = readAliases(path, entry);
     const YAML::Node kernels = entry["kernels"];
     if (!kernels || !kernels.IsSequence() || kernels.size() == 0) {
-      fail(site, "kernels", schema->name().toString() + " needs `kernels:`, a list of {arg_meta, kernel_name}");
+      fail(site, "kernels", schema->operator_name().toString() + " needs `kernels:`, a list of {arg_meta, kernel_name}");
     }
     for (const YAML::Node& item : kernels) {
       if (!item.IsMap()) fail(siteOf(path, item), "kernels", "each kernel is a map with arg_meta and kernel_name");
@@ -354,7 +354,7 @@ void parseKernelYaml(const std::string& path, const SchemaIndex& existing, Kerne
       for (KernelKey& key : keys) {
         for (const Kernel& other : result.kernels) {
           if (other.key == key) {
-            fail(base.site, "duplicate kernel key", schema->name().toString() + " key " + key.toString() + " (" +
+            fail(base.site, "duplicate kernel key", schema->operator_name().toString() + " key " + key.toString() + " (" +
                                                         base.qualifiedName() + ") is already bound to " +
                                                         other.qualifiedName() + " at " + other.site.str());
           }
