@@ -142,7 +142,7 @@ def print_instruction_tables(counts):
 # libtorch loads slowly under valgrind, so the PyTorch comparison measures only what the targets use.
 TORCH_ROWS = ["direct", "base", "perop_redispatch", "fallthrough", "fallback"]
 # PyTorch's fallbacks always box, so torch_overhead_bench has no fallback_reading row.
-# Partial kernels (Note [Partial kernels decline for one key check]) have no PyTorch counterpart.
+# Partial kernels (see Note [Partial kernels decline for one key check]) have no PyTorch counterpart.
 TORCH_TIME_ROWS = [row for row in ROWS if row != "fallback_reading" and not row.startswith("partial")]
 TORCH_COLUMNS = ["acos.out/1", "acos/1"]
 

@@ -16,8 +16,8 @@
 //   - op: add.out                                 # an existing operator (schema from --schemas)
 //     kernels: [{arg_meta: null, kernel_name: custom::add_out}]
 //
-// Each `arg_meta` expands to one kernel key per combination of the aliases it uses (Note [Kernel
-// keys follow ExecuTorch] in dispatcher/kernel_key.h), in the schema's argument order.
+// Each `arg_meta` expands to one kernel key per combination of the aliases it uses, in the schema's
+// argument order (see Note [Kernel keys follow ExecuTorch] in dispatcher/kernel_key.h).
 #pragma once
 
 #include <map>

@@ -122,7 +122,7 @@ inline constexpr DispatchKeySet kAutogradKeys{DispatchKey::AutogradCPU, Dispatch
                                               DispatchKey::AutogradPrivateUse3};
 
 // The keys a new tensor on `type` carries: its backend key and, on CPU, PartialKernels, so that
-// libraries of partial kernels see CPU calls first (Note [Partial kernels decline for one key check]).
+// libraries of partial kernels see CPU calls first (see Note [Partial kernels decline for one key check]).
 constexpr DispatchKeySet tensorKeySetFor(DeviceType type) {
   DispatchKeySet ks(backendKeyFor(type));
   return type == DeviceType::CPU ? ks.add(DispatchKey::PartialKernels) : ks;

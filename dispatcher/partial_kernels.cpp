@@ -5,8 +5,8 @@
 #include "absl/status/status.h"
 #include "switchyard/dispatcher/library.h"
 
-// Operators without partial kernels skip the key for free (Note [Partial kernels decline for one
-// key check]).
+// Operators without partial kernels skip the key for free.
+// See Note [Partial kernels decline for one key check].
 SY_LIBRARY_IMPL(_, PartialKernels, m) { m.fallback(sy::CppFunction::makeFallthrough()); }
 
 namespace sy {

@@ -17,7 +17,7 @@
 //    metadata and the keys that exist.
 //  - Eager calls: every operator with partial kernels has a kernel on DispatchKey::PartialKernels,
 //    which CPU tensors carry. It calls the matching kernel, else the default, else moves on to the
-//    next key as a fallthrough would (Note [Partial kernels decline for one key check]).
+//    next key as a fallthrough would (see Note [Partial kernels decline for one key check]).
 //
 // All kernels of one operator share one C++ signature, the operator's (as every kernel of an
 // operator must); a second kernel for a key already registered is an error naming both sites.
@@ -50,7 +50,7 @@ struct PartialKernel {
 // Note [Partial kernels decline for one key check]
 // The eager path must cost almost nothing when a library does not cover a call. Operators without
 // partial kernels never see the key: PartialKernels has a fallthrough backend fallback, so their
-// dispatch mask clears its bit (Note [Fallthrough is free]). Operators with partial kernels get a
+// dispatch mask clears its bit (see Note [Fallthrough is free]). Operators with partial kernels get a
 // selector kernel on the key, which reads each tensor argument's dtype and dim order into a 16-bit
 // code (dtype in the low byte; the dim order as an id in the high byte: a contiguous rank-r tensor
 // is id r+1 without computing anything, other orders are computed from the strides and looked up
@@ -61,7 +61,7 @@ struct PartialKernel {
 // default kernel, or, when there is none, redispatches with PartialKernels removed: the next key
 // (CPU's portable kernel) runs as it would have with a fallthrough. The table is immutable; a
 // registration builds a new one and a new selector, and the dispatcher retires the old selector
-// (Note [Retired kernels are never freed under a caller]).
+// (see Note [Retired kernels are never freed under a caller]).
 class PartialKernelTable {
  public:
   static constexpr size_t kMaxTensorArgs = 16;
@@ -187,7 +187,7 @@ class PartialKernelRegistry {
   }
 
   // For program loading: the kernel for a call whose tensor arguments have `args` metadata, in
-  // argument order (Note [Kernel keys follow ExecuTorch]): the exact key's kernel, else the
+  // argument order (see Note [Kernel keys follow ExecuTorch]): the exact key's kernel, else the
   // default kernel. NotFound when `op` has no partial kernels; InvalidArgument, listing the
   // metadata and the registered keys, when it has some but none applies.
   absl::StatusOr<std::shared_ptr<const PartialKernel>> resolve(const OperatorName& op,

@@ -51,7 +51,7 @@ TEST(TorchKeys, AutogradKeysSitAboveBackendsAndZeroTensorAndBelowTheModes) {
 }
 
 TEST(TorchKeys, NoTensorCarriesAnAutogradKeyUnlessItsMakerAddsOne) {
-  // A CPU tensor carries CPU and PartialKernels (Note [Partial kernels decline for one key check]).
+  // A CPU tensor carries CPU and PartialKernels (see Note [Partial kernels decline for one key check]).
   EXPECT_EQ(at::ones({2}).key_set(), DispatchKeySet({DispatchKey::CPU, DispatchKey::PartialKernels}));
   EXPECT_TRUE((at::zeros({2}).key_set() & c10::autograd_dispatch_keyset).empty());
 }
