@@ -61,7 +61,7 @@ struct PartialKernel {
 // default kernel, or, when there is none, redispatches with PartialKernels removed: the next key
 // (CPU's portable kernel) runs as it would have with a fallthrough. The table is immutable; a
 // registration builds a new one and a new selector, and the dispatcher retires the old selector
-// (see Note [Retired kernels are never freed under a caller]).
+// (see Note [Reclaiming retired kernels]).
 class PartialKernelTable {
  public:
   static constexpr size_t kMaxTensorArgs = 16;

@@ -534,7 +534,7 @@ struct IValueTo<std::optional<T>> {
 struct TupleImpl final : IntrusiveTarget {
   TupleImpl(std::vector<IValue> v, uint32_t d) : elements(std::move(v)), depth(d) {}
   std::vector<IValue> elements;
-  uint32_t depth;  // Note [Generic lists and tuples are nested at most 1000 deep]
+  uint32_t depth;  // see Note [Generic lists and tuples are nested at most 1000 deep]
 };
 
 }  // namespace sy

@@ -18,6 +18,7 @@
 #include "switchyard/backends/cpu/shape_kernels.h"
 #include "switchyard/backends/cpu/unary_kernels.h"
 #include "switchyard/dispatcher/library.h"
+#include "switchyard/ivalue/checked_size.h"
 #include "switchyard/ivalue/tensor_factories.h"
 
 namespace sy::accel {
@@ -41,10 +42,7 @@ Tensor empty_memory_format_accel(IntArrayRef size, std::optional<ScalarType> dty
                                  std::optional<Device> device, std::optional<bool> pin_memory,
                                  std::optional<MemoryFormat> memory_format) {
   detail::recordNativeCall(kEmptyOp);
-  for (size_t i = 0; i < size.size(); ++i) {
-    SY_CHECK(size[i] >= 0, kEmptyOp, ": negative dimension ", size[i], " at index ", i, " of size ",
-             formatSizes(size));
-  }
+  checkedNumel(kEmptyOp, size);  // a negative dimension is a ValueError naming the operator
   const Device target = device.value_or(kAccel);
   SY_CHECK(target.type == DeviceType::Accel, kEmptyOp, ": the Accel kernel cannot allocate on ", target);
   SY_CHECK(!layout.has_value() || *layout == Layout::Strided, kEmptyOp, ": only the Strided layout is supported");

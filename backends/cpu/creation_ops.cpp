@@ -27,6 +27,7 @@
 #include "switchyard/backends/cpu/elementwise.h"
 #include "switchyard/backends/cpu/shape_kernels.h"
 #include "switchyard/dispatcher/library.h"
+#include "switchyard/ivalue/checked_size.h"
 #include "switchyard/ops/creation_ops.h"
 #include "switchyard/ops/shape_ops.h"
 
@@ -38,9 +39,7 @@ void checkStridedLayout(const char* op, std::optional<Layout> layout) {
 }
 
 void checkSizes(const char* op, IntArrayRef size) {
-  for (size_t i = 0; i < size.size(); ++i) {
-    SY_CHECK(size[i] >= 0, op, ": negative dimension ", size[i], " at index ", i, " of size ", formatSizes(size));
-  }
+  checkedNumel(op, size);  // a negative dimension is a ValueError naming the operator
 }
 
 // `value` as a T, or an error naming `op` when T cannot represent it (Scalar::fits; see Note

@@ -9,6 +9,7 @@
 
 #include "switchyard/backends/cpu/kernels.h"
 #include "switchyard/dispatcher/library.h"
+#include "switchyard/ivalue/checked_size.h"
 #include "switchyard/ivalue/tensor_factories.h"
 
 namespace sy::cpu {
@@ -32,10 +33,7 @@ SizesVector channelsLastStrides(IntArrayRef size) {
 Tensor empty_memory_format_cpu(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
                                std::optional<Device> device, std::optional<bool> pin_memory,
                                std::optional<MemoryFormat> memory_format) {
-  for (size_t i = 0; i < size.size(); ++i) {
-    SY_CHECK(size[i] >= 0, kEmptyOp, ": negative dimension ", size[i], " at index ", i, " of size ",
-             formatSizes(size));
-  }
+  checkedNumel(kEmptyOp, size);  // a negative dimension is a ValueError naming the operator
   const Device target = device.value_or(kCPU);
   SY_CHECK(target.is_cpu(), kEmptyOp, ": the CPU kernel cannot allocate on ", target, "; register an ",
            kEmptyOp, " kernel for that device's backend");
