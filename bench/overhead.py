@@ -32,8 +32,10 @@ TARGETS = [
     ("perop", "per-op kernel with redispatch minus base, acos.out", "perop_redispatch", "base", "acos.out/1", 15),
     ("fallback_out", "backend fallback minus base, acos.out", "fallback", "base", "acos.out/1", 100),
     ("fallback_functional", "backend fallback minus base, acos (two dispatches)", "fallback", "base", "acos/1", 200),
-    ("partial_decline", "partial kernels declining to CPU minus base, acos.out (measured 71)", "partial_decline", "base",
-     "acos.out/1", 80),
+    # The selector is a kernel with state, so its calls are counted in flight (about 23 instructions;
+    # see Note [Reclaiming retired kernels]); the decision itself is one key comparison.
+    ("partial_decline", "partial kernels declining to CPU minus base, acos.out", "partial_decline", "base",
+     "acos.out/1", 100),
 ]
 
 

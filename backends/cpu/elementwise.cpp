@@ -86,8 +86,10 @@ void checkCanCastToOutput(const char* op, ScalarType result, const Tensor& out) 
 void checkNoInternalOverlap(const char* op, const Tensor& t, const char* argument) {
   // Only the certain case, as PyTorch: a stride-0 dimension of size > 1. Other self-overlapping
   // layouts cannot be made with the view operations this library has.
-  for (int64_t d = 0; d < t.dim(); ++d) {
-    SY_CHECK(t.size(d) <= 1 || t.stride(d) != 0, op,
+  const IntArrayRef sizes = t.sizes();
+  const IntArrayRef strides = t.strides();
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    SY_CHECK(sizes[d] <= 1 || strides[d] != 0, op,
              ": unsupported operation: more than one element of the written-to tensor",
              argument != nullptr ? str(" '", argument, "'") : std::string(),
              " refers to a single memory location (dimension ", d,

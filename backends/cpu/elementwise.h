@@ -79,7 +79,7 @@ constexpr ScalarType promotedToFloating(ScalarType dtype) {
 // Raises when `t` is not a CPU tensor: "aten::acos.out: argument 'self' is on accel, but ...".
 // Every kernel checks every argument, so the test is inline and the message is built out of line.
 [[noreturn]] void throwNotOnCPU(const char* op, const char* argument, const Tensor& t);
-inline void checkOnCPU(const char* op, const char* argument, const Tensor& t) {
+SY_ALWAYS_INLINE inline void checkOnCPU(const char* op, const char* argument, const Tensor& t) {
   if (SY_UNLIKELY(!t.defined() || !t.is_cpu())) throwNotOnCPU(op, argument, t);
 }
 

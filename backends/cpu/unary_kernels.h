@@ -85,7 +85,7 @@ constexpr ScalarType floatingResultType(ScalarType input) { return isFloatingTyp
 // Raises the dtype visitors' "argument 'self' has dtype Int, which this kernel does not support
 // (supported: Float, Double)" unless `dtype` is in `Allowed` (a DtypeSet).
 template <unsigned Allowed>
-void checkDtypeIn(const char* op, const char* argument, ScalarType dtype) {
+SY_ALWAYS_INLINE inline void checkDtypeIn(const char* op, const char* argument, ScalarType dtype) {
   const int bit = static_cast<int>(dtype);
   if (bit < 0 || bit >= kNumScalarTypes || ((Allowed >> bit) & 1u) == 0) {
     detail::throwUnsupportedDtype(op, argument, dtype, Allowed);
@@ -93,7 +93,7 @@ void checkDtypeIn(const char* op, const char* argument, ScalarType dtype) {
 }
 
 // `self` is a defined CPU tensor of one of the five element types (raises naming op and 'self').
-inline void checkInput(const char* op, const Tensor& self) {
+SY_ALWAYS_INLINE inline void checkInput(const char* op, const Tensor& self) {
   checkOnCPU(op, "self", self);
   checkDtypeIn<kAllDtypes>(op, "self", self.scalar_type());
 }
