@@ -29,7 +29,8 @@ run_ctest() { ctest --no-tests=error --output-on-failure -j "$jobs" "$@"; }
 step "Release build (build/release)"
 cmake -S . -B build/release -G Ninja "${SWITCHYARD_CMAKE_LAUNCHER[@]}" -DCMAKE_BUILD_TYPE=Release \
   -DSWITCHYARD_BUILD_TESTS=ON -DSWITCHYARD_BUILD_BENCH=ON -DSWITCHYARD_BUILD_EXAMPLES=ON \
-  -DSWITCHYARD_WITH_PROFILER=ON -DSWITCHYARD_SANITIZE= -DSWITCHYARD_TEST_COMPILE_OPTIONS= > /dev/null
+  -DSWITCHYARD_WITH_PROFILER=ON -DSWITCHYARD_SANITIZE= -DSWITCHYARD_TEST_COMPILE_OPTIONS=-O1 \
+  -DSWITCHYARD_TEST_EACH_CASE_ALONE=ON > /dev/null
 cmake --build build/release
 step "Release tests"
 run_ctest --test-dir build/release
@@ -48,10 +49,11 @@ cmake --build build/consumer-buildtree
 
 step "AddressSanitizer + UndefinedBehaviorSanitizer build (build/asan)"
 # The library at -O1 (its loops run fast enough for the suites), the template-heavy test files at
-# -O0: compiling them without optimisation is what keeps this stage short on 2 cores.
+# -O0: compiling them without optimisation is what keeps this stage short on 2 cores. Each test
+# binary runs whole, in two shards (the Release stage ran every case alone already).
 cmake -S . -B build/asan -G Ninja "${SWITCHYARD_CMAKE_LAUNCHER[@]}" -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" -DSWITCHYARD_TEST_COMPILE_OPTIONS=-O0 \
-  -DSWITCHYARD_SANITIZE=address,undefined -DSWITCHYARD_WITH_PROFILER=ON \
+  -DSWITCHYARD_SANITIZE=address,undefined -DSWITCHYARD_WITH_PROFILER=ON -DSWITCHYARD_TEST_EACH_CASE_ALONE=OFF \
   -DSWITCHYARD_BUILD_TESTS=ON -DSWITCHYARD_BUILD_BENCH=OFF -DSWITCHYARD_BUILD_EXAMPLES=OFF > /dev/null
 cmake --build build/asan
 step "tests under ASan + UBSan"
@@ -61,7 +63,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 step "ThreadSanitizer build of the concurrency suites (build/tsan)"
 cmake -S . -B build/tsan -G Ninja "${SWITCHYARD_CMAKE_LAUNCHER[@]}" -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" -DSWITCHYARD_TEST_COMPILE_OPTIONS= \
-  -DSWITCHYARD_SANITIZE=thread -DSWITCHYARD_WITH_PROFILER=ON \
+  -DSWITCHYARD_SANITIZE=thread -DSWITCHYARD_WITH_PROFILER=ON -DSWITCHYARD_TEST_EACH_CASE_ALONE=ON \
   -DSWITCHYARD_BUILD_TESTS=ON -DSWITCHYARD_BUILD_BENCH=OFF -DSWITCHYARD_BUILD_EXAMPLES=OFF > /dev/null
 cmake --build build/tsan --target switchyard_concurrency_tests
 step "concurrency tests under TSan"
