@@ -1,62 +1,22 @@
 #include "switchyard/delegate/backend_registry.h"
 
-#include <algorithm>
-#include <map>
-#include <mutex>
-
-#include "switchyard/ivalue/error.h"
+#include "switchyard/delegate/named_registry.h"
 
 namespace sy {
 
 namespace {
-struct Registry {
-  std::mutex mutex;
-  std::map<std::string, BackendInterface*, std::less<>> backends;
-};
-
 // Constructed on first use, so static registrations in any translation unit find it ready.
-Registry& registry() {
-  static Registry* r = new Registry();
+internal::NamedRegistry<BackendInterface>& registry() {
+  static auto* r = new internal::NamedRegistry<BackendInterface>();
   return *r;
 }
 }  // namespace
 
 absl::Status register_backend(const Backend& backend) {
-  if (backend.name.empty() || backend.backend == nullptr) {
-    return absl::InvalidArgumentError("register_backend: a backend needs a non-empty name and an implementation");
-  }
-  Registry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  auto [it, inserted] = r.backends.emplace(std::string(backend.name), backend.backend);
-  if (!inserted) {
-    return absl::AlreadyExistsError(sy::str("register_backend: a backend named '", backend.name,
-                                                 "' is already registered; each backend name must be unique"));
-  }
-  return absl::OkStatus();
+  return registry().add(backend.name, backend.backend, "register_backend");
 }
-
-bool unregister_backend(std::string_view name) {
-  Registry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  auto it = r.backends.find(name);
-  if (it == r.backends.end()) return false;
-  r.backends.erase(it);
-  return true;
-}
-
-BackendInterface* get_backend_class(std::string_view name) {
-  Registry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  auto it = r.backends.find(name);
-  return it == r.backends.end() ? nullptr : it->second;
-}
-
-std::vector<std::string> registered_backend_names() {
-  Registry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  std::vector<std::string> names;
-  for (const auto& [name, backend] : r.backends) names.push_back(name);
-  return names;
-}
+bool unregister_backend(std::string_view name) { return registry().remove(name); }
+BackendInterface* get_backend_class(std::string_view name) { return registry().find(name); }
+std::vector<std::string> registered_backend_names() { return registry().names(); }
 
 }  // namespace sy

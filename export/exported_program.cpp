@@ -26,6 +26,13 @@ const Tensor& ExportedProgram::stateOf(ValueId placeholder) const {
   return state_.at(n.target);
 }
 
+void ExportedProgram::setDelegationTag(NodeId node, std::string tag) {
+  Node& n = graph_.mutableNode(node);
+  SY_CHECK(n.kind == NodeKind::CallFunction, "only call_function nodes can be delegated, but '", n.name, "' is a ",
+           toString(n.kind), " node");
+  n.meta.delegation_tag = std::move(tag);
+}
+
 std::vector<Tensor> ExportedProgram::run(const std::vector<Tensor>& inputs) const {
   const std::vector<ValueId> user = graph_.placeholders(InputKind::User);
   SY_CHECK(inputs.size() == user.size(), "ExportedProgram::run: the program takes ", user.size(), " inputs, but ",

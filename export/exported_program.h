@@ -32,6 +32,9 @@ class ExportedProgram {
   // The tensor of a parameter or constant placeholder's value.
   const Tensor& stateOf(ValueId placeholder) const;
   size_t numUserInputs() const { return graph_.placeholders(InputKind::User).size(); }
+  // Tags a call_function node for a delegate (a partitioner's one change, see partitioner.h); an
+  // empty tag clears it. Raises sy::Error for any other kind of node.
+  void setDelegationTag(NodeId node, std::string tag);
 
   // Runs the graph eagerly: each call_function node is one boxed call through the dispatcher.
   // Inputs must match the user-input placeholders' dtypes and shapes (else sy::Error naming the
