@@ -3,6 +3,7 @@
 //   #include <switchyard/switchyard.h>
 #pragma once
 
+#include "switchyard/autograd/autograd.h"
 #include "switchyard/dispatcher/dispatch_key.h"
 #include "switchyard/dispatcher/dispatch_key_set.h"
 #include "switchyard/dispatcher/dispatcher.h"

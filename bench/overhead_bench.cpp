@@ -21,8 +21,8 @@
 #include "switchyard/switchyard.h"
 
 ABSL_FLAG(std::string, row, "base",
-          "direct, base, perop_redispatch, perop_exclude, fallthrough, fallback, fallback_reading, partial_decline "
-          "or partial_exact");
+          "direct, base, perop_redispatch, perop_exclude, fallthrough, fallback, fallback_reading, partial_decline, "
+          "partial_exact or no_grad");
 ABSL_FLAG(std::string, callgrind_column, "", "run only this column, --iterations times, collecting under callgrind");
 ABSL_FLAG(int, iterations, 1000, "calls to make in --callgrind_column mode");
 
@@ -43,23 +43,27 @@ void callNoop(const Tensor& self) { noop_op.call(self); }
 struct Column {
   std::string name;
   int64_t numel;
-  // Returns the call for `row`, bound to tensors it owns.
-  std::function<std::function<void()>(Row)> make;
+  // Returns the call for the row, bound to tensors it owns (made to require grad when the row says).
+  std::function<std::function<void()>(const sy::bench::RowSetup&)> make;
 };
 
 std::vector<Column> columns() {
   auto acosOut = [](int64_t n) {
-    return [n](Row row) -> std::function<void()> {
+    return [n](const sy::bench::RowSetup& setup) -> std::function<void()> {
+      const Row row = setup.row();
       Tensor self = sy::full({n}, 0.5);
       Tensor out = sy::empty({n});
+      setup.prepare(self);
+      setup.prepare(out);
       if (row == Row::Direct) return [self, out]() mutable { sy::cpu::acos_out_cpu(self, out); };
       return [self, out]() mutable { sy::ops::acos_out(out, self); };
     };
   };
   auto acos = [](int64_t n) {
-    return [n](Row row) -> std::function<void()> {
+    return [n](const sy::bench::RowSetup& setup) -> std::function<void()> {
       Tensor self = sy::full({n}, 0.5);
-      if (row == Row::Direct) {
+      setup.prepare(self);
+      if (setup.row() == Row::Direct) {
         // The floor: the same allocation and kernel, without dispatching either.
         return [self] {
           Tensor out = sy::cpu::empty_memory_format_cpu(self.sizes(), sy::ScalarType::Float, std::nullopt, std::nullopt,
@@ -70,9 +74,10 @@ std::vector<Column> columns() {
       return [self] { benchmark::DoNotOptimize(sy::ops::acos(self)); };
     };
   };
-  auto noop = [](Row row) -> std::function<void()> {
+  auto noop = [](const sy::bench::RowSetup& setup) -> std::function<void()> {
     Tensor self = sy::full({1}, 0.5);
-    if (row == Row::Direct) return [self] { benchmark::DoNotOptimize(&self); noopKernel(self); };
+    setup.prepare(self);
+    if (setup.row() == Row::Direct) return [self] { benchmark::DoNotOptimize(&self); noopKernel(self); };
     return [self] { callNoop(self); };
   };
   return {{"acos.out/1", 1, acosOut(1)},
@@ -85,7 +90,7 @@ std::vector<Column> columns() {
 int runUnderCallgrind(const sy::bench::RowSetup& setup, const std::string& column_name, int iterations) {
   for (const Column& column : columns()) {
     if (column.name != column_name) continue;
-    std::function<void()> call = column.make(setup.row());
+    std::function<void()> call = column.make(setup);
     for (int i = 0; i < 100; ++i) call();  // warm caches and lazy statics before collecting
     CALLGRIND_TOGGLE_COLLECT;
     for (int i = 0; i < iterations; ++i) call();
@@ -100,7 +105,7 @@ void registerBenchmarks(const sy::bench::RowSetup& setup) {
   for (const Column& column : columns()) {
     auto body = [&setup, column](benchmark::State& state) {
       auto guard = setup.enterRowOnThisThread();  // TLS: each benchmark thread enters the row
-      std::function<void()> call = column.make(setup.row());
+      std::function<void()> call = column.make(setup);
       for (auto _ : state) call();
       state.SetItemsProcessed(state.iterations());
     };
@@ -111,7 +116,7 @@ void registerBenchmarks(const sy::bench::RowSetup& setup) {
   benchmark::RegisterBenchmark((first.name + "/threads").c_str(),
                                [&setup, first](benchmark::State& state) {
                                  auto guard = setup.enterRowOnThisThread();
-                                 std::function<void()> call = first.make(setup.row());
+                                 std::function<void()> call = first.make(setup);
                                  for (auto _ : state) call();
                                  state.SetItemsProcessed(state.iterations());
                                })

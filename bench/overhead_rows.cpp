@@ -43,7 +43,7 @@ void readArgumentsThenRedispatch(const OperatorHandle& op, DispatchKeySet ks, St
 const std::vector<std::string>& rowNames() {
   static const std::vector<std::string> names{"direct",        "base",        "perop_redispatch", "perop_exclude",
                                               "fallthrough",   "fallback",    "fallback_reading",
-                                              "partial_decline", "partial_exact"};
+                                              "partial_decline", "partial_exact", "no_grad"};
   return names;
 }
 
@@ -64,6 +64,7 @@ RowSetup::RowSetup(Row row) : row_(row) {
   switch (row) {
     case Row::Direct:
     case Row::Base:
+    case Row::NoGrad:
       break;
     case Row::PerOpRedispatch:
       libraries_.push_back(impl());
@@ -106,9 +107,18 @@ RowSetup::RowSetup(Row row) : row_(row) {
 
 RowSetup::~RowSetup() = default;
 
-std::unique_ptr<IncludeDispatchKeyGuard> RowSetup::enterRowOnThisThread() const {
-  if (row_ == Row::Direct || row_ == Row::Base || row_ == Row::PartialDecline || row_ == Row::PartialExact) return nullptr;
-  return std::make_unique<IncludeDispatchKeyGuard>(kExtraKey);
+std::unique_ptr<RowGuard> RowSetup::enterRowOnThisThread() const {
+  auto guard = std::make_unique<RowGuard>();
+  if (row_ == Row::NoGrad) {
+    guard->no_grad.emplace();
+  } else if (row_ != Row::Direct && row_ != Row::Base && row_ != Row::PartialDecline && row_ != Row::PartialExact) {
+    guard->extra_key.emplace(kExtraKey);
+  }
+  return guard;
+}
+
+void RowSetup::prepare(const Tensor& t) const {
+  if (row_ == Row::NoGrad) t.requires_grad_();
 }
 
 }  // namespace sy::bench

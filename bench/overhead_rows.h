@@ -3,10 +3,12 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "switchyard/dispatcher/partial_kernels.h"
+#include "switchyard/autograd/autograd.h"
 #include "switchyard/switchyard.h"
 
 namespace sy::bench {
@@ -26,12 +28,19 @@ enum class Row {
   PartialDecline,   // a partial kernel for acos.out on Double only: Float calls decline to CPU
                     // (see Note [Partial kernels decline for one key check])
   PartialExact,     // a partial kernel for acos.out on 1-D Float, calling the CPU kernel directly
+  NoGrad,           // no extra key; the tensors require grad and a NoGradGuard is active
 };
 
 // "direct", "base", "perop_redispatch", "perop_exclude", "fallthrough", "fallback", "fallback_reading",
-// "partial_decline", "partial_exact".
+// "partial_decline", "partial_exact", "no_grad".
 const std::vector<std::string>& rowNames();
 bool parseRow(const std::string& name, Row* row);
+
+// The thread-local state a row runs in: the extra key included, or autograd off.
+struct RowGuard {
+  std::optional<IncludeDispatchKeyGuard> extra_key;
+  std::optional<NoGradGuard> no_grad;
+};
 
 // Installs the row's registrations and TLS guard for the calling thread's lifetime of the
 // returned object. Threads other than the caller need `enterRowOnThisThread`.
@@ -40,14 +49,17 @@ class RowSetup {
   explicit RowSetup(Row row);
   ~RowSetup();
   Row row() const { return row_; }
-  // Puts the extra key in this thread's included set, when the row uses it.
-  std::unique_ptr<IncludeDispatchKeyGuard> enterRowOnThisThread() const;
+  // Puts the extra key in this thread's included set, or takes the autograd keys out of it, as
+  // the row says.
+  std::unique_ptr<RowGuard> enterRowOnThisThread() const;
+  // Makes `t` require grad when the row measures tensors that do.
+  void prepare(const Tensor& t) const;
 
  private:
   Row row_;
   std::vector<std::unique_ptr<Library>> libraries_;
   std::vector<RegistrationHandle> partial_kernels_;
-  std::unique_ptr<IncludeDispatchKeyGuard> guard_;
+  std::unique_ptr<RowGuard> guard_;
 };
 
 }  // namespace sy::bench

@@ -48,12 +48,21 @@ class StorageImpl final : public IntrusiveTarget {
   // Grows (never shrinks) to at least `nbytes`, keeping the old contents.
   void reserve(size_t nbytes);
 
+  // Note [Version counters live on the Storage]
+  // Autograd counts the in-place writes it sees into a tensor's memory here, so a tensor saved for
+  // a backward formula can tell, when backward reads it, that something wrote into it since: a
+  // view, its base and every alias share the Storage and so the count. Only the autograd fallback
+  // bumps it (autograd/autograd_fallback.cpp); kernels and the dispatcher never touch it.
+  uint64_t version() const { return version_; }
+  void bumpVersion() { ++version_; }
+
  private:
   void freeData();
 
   DataPtr data_;
   size_t nbytes_ = 0;
   Allocator* allocator_ = nullptr;
+  uint64_t version_ = 0;
 };
 
 using Storage = intrusive_ptr<StorageImpl>;

@@ -82,6 +82,23 @@ class Tensor {
   // A copy on `device` (this tensor itself when already there).
   Tensor to(Device device) const;
 
+  // ---- Autograd (defined in autograd/; see autograd/autograd.h) ----
+  // Makes a floating-point tensor a leaf whose gradient backward accumulates into grad(); false
+  // turns that off again (refused for a tensor a recorded call made).
+  const Tensor& requires_grad_(bool requires_grad = true) const;
+  // True for a leaf that requires grad and for every result of a call recorded from one.
+  bool requires_grad() const;
+  // True unless a recorded call made this tensor.
+  bool is_leaf() const;
+  // The gradient backward accumulated (undefined before the first backward).
+  const Tensor& grad() const;
+  // The same slot, to reset between steps (`w.mutable_grad() = sy::Tensor()`) or to set.
+  Tensor& mutable_grad() const;
+  // sy::backward(*this, gradient, retain_graph).
+  void backward(const Tensor& gradient = Tensor(), bool retain_graph = false) const;
+  // The same memory under a new handle with no autograd history, which does not require grad.
+  Tensor detach() const;
+
   std::string toString() const;
 
  private:

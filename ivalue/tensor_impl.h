@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
@@ -20,6 +21,18 @@ namespace sy {
 
 using IntArrayRef = absl::Span<const int64_t>;
 using SizesVector = absl::InlinedVector<int64_t, 5>;
+
+// Note [Autograd state lives behind one pointer]
+// Whether a tensor requires grad, its accumulated gradient and the recorded call that made it live
+// in an object autograd/ defines (sy::autograd::AutogradMeta), reached through one pointer that
+// stays null for every tensor autograd never touched. Nothing on the dispatch or kernel path
+// reads it: the dispatcher learns that a tensor takes part in autograd from its key set alone
+// (see Note [Only tensors that require grad carry an autograd key], autograd/autograd.h). So a
+// TensorImpl pays 8 bytes and a null check when it is destroyed, and no call pays anything.
+class AutogradMetaInterface {
+ public:
+  virtual ~AutogradMetaInterface() = default;
+};
 
 class TensorImpl : public IntrusiveTarget {
  public:
@@ -56,6 +69,10 @@ class TensorImpl : public IntrusiveTarget {
   void set_storage(Storage storage) { storage_ = std::move(storage); }
   void set_dtype(ScalarType dtype) { dtype_ = dtype; }
 
+  // See Note [Autograd state lives behind one pointer]; null unless autograd/ set it.
+  AutogradMetaInterface* autograd_meta() const { return autograd_meta_.get(); }
+  void set_autograd_meta(std::unique_ptr<AutogradMetaInterface> meta) { autograd_meta_ = std::move(meta); }
+
  private:
   void refreshNumelAndContiguity();
 
@@ -68,6 +85,7 @@ class TensorImpl : public IntrusiveTarget {
   Storage storage_;
   SizesVector sizes_;
   SizesVector strides_;
+  std::unique_ptr<AutogradMetaInterface> autograd_meta_;  // last: no call reads it
 };
 
 // Element-wise equality of two size or stride lists. A plain loop on purpose: Span's operator==

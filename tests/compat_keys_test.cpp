@@ -76,9 +76,10 @@ TEST(TorchKeys, ACompositeImplicitAutogradKernelServesAnAutogradKeyWhoseBackendH
   cpu.impl("g", [](const at::Tensor&) { return valued(4); });
   const at::Tensor t = tensorWith({DispatchKey::CPU, DispatchKey::AutogradCPU}, c10::kCPU);
   EXPECT_EQ(typedOp("compat_composite::f").call(t).item<double>(), 3);
-  // g has a CPU kernel of its own, which the composite kernel does not differentiate: nothing
-  // serves AutogradCPU, as in PyTorch, until an autograd kernel or fallback is registered.
-  EXPECT_THAT(typedOp("compat_composite::g").dumpComputedTable(), ::testing::HasSubstr("AutogradCPU: missing"));
+  // g has a CPU kernel of its own, which the composite kernel does not differentiate: AutogradCPU
+  // goes to the autograd fallback (autograd/), as it would to PyTorch's autograd kernel.
+  EXPECT_THAT(typedOp("compat_composite::g").dumpComputedTable(),
+              ::testing::HasSubstr("AutogradCPU: backend fallback [registered at autograd/autograd_fallback.cpp"));
   EXPECT_EQ(typedOp("compat_composite::g").call(at::ones({1})).item<double>(), 4);
 }
 

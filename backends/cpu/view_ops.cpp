@@ -3,7 +3,9 @@
 //
 // A view is a new TensorImpl over the base's Storage with other sizes, strides and offset, so
 // writes through either are visible in the other. Views keep the base's dtype, device and key set
-// (a traced or zero tensor's view is traced or zero too). Computing one reads no element, so the
+// (a traced or zero tensor's view is traced or zero too), except the autograd keys: autograd gives
+// a view it records a key of its own, and one made under NoGradGuard does not require grad (see
+// Note [Only tensors that require grad carry an autograd key], autograd/autograd.h). Computing one reads no element, so the
 // kernels are registered as CompositeExplicit and serve every strided backend, not only the CPU.
 //
 // reshape and contiguous may copy; they copy through the dispatcher (aten::clone) and are
@@ -40,7 +42,7 @@ void checkDefined(const char* op, const Tensor& self) {
 
 Tensor makeView(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset) {
   auto impl = make_intrusive<TensorImpl>(base.storage(), base.scalar_type(), base.device());
-  impl->set_key_set(base.key_set());
+  impl->set_key_set(base.key_set() - kAutogradKeys);
   impl->set_sizes_and_strides(sizes, strides, storage_offset);
   return Tensor(std::move(impl));
 }
