@@ -194,6 +194,7 @@ void attachResult(Node& node, const FunctionSchema& schema, const IValue* args, 
   if (base != nullptr && sharesMemory(result, *base) && meta.view_of.empty()) {
     // See Note [Only tensors that require grad carry an autograd key]: in-place writes into a
     // recorded view, or into its base while it is alive, are refused.
+    std::lock_guard<std::mutex> lock(sharedStateMutex());  // other threads may view the same base
     AutogradMeta& base_meta = ensureMeta(*base);
     if (base_meta.live_views == nullptr) base_meta.live_views = std::make_shared<ViewCount>(0);
     meta.view_of.push_back(base_meta.live_views);
@@ -202,6 +203,11 @@ void attachResult(Node& node, const FunctionSchema& schema, const IValue* args, 
   }
   syncAutogradKey(result);
   if (save_results) node.results().push_back(SavedTensor::of(detachedAlias(result)));
+}
+
+// See Note [Version counters live on the Storage] (ivalue/storage.h).
+void bumpVersion(const Tensor& written) {
+  if (written.defined() && written.storage()) written.storage()->bumpVersion();
 }
 
 void redispatchBelowAutograd(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
@@ -218,16 +224,14 @@ void autogradFallback(const OperatorHandle& op, DispatchKeySet ks, Stack* stack)
   const IValue* args = stack->data() + stack->size() - num_args;
   const CallSummary summary = summarize(schema, args);
   if (!summary.any_requires_grad) {
-    // Keys can reach here without history: a tensor made under NoGradGuard by a kernel that copied
-    // its input's keys. Nothing to record.
+    // The key can be here without a tensor that requires grad (a backend's kernel may copy its
+    // input's keys onto a tensor it makes, a guard may include the key): nothing to record.
     std::vector<Tensor> written;
     for (size_t i : summary.written) {
       if (args[i].isTensor()) written.push_back(args[i].toTensor());
     }
     redispatchBelowAutograd(op, ks, stack);
-    for (const Tensor& t : written) {
-      if (t.defined() && t.storage()) t.storage()->bumpVersion();
-    }
+    for (const Tensor& t : written) bumpVersion(t);
     return;
   }
   checkWrites(op.operator_name(), schema, args, summary);
@@ -240,7 +244,7 @@ void autogradFallback(const OperatorHandle& op, DispatchKeySet ks, Stack* stack)
   std::vector<IValue> arguments(args, args + num_args);
   redispatchBelowAutograd(op, ks, stack);
 
-  for (size_t i : summary.written) arguments[i].toTensor().storage()->bumpVersion();
+  for (size_t i : summary.written) bumpVersion(arguments[i].toTensor());
   const size_t num_returns = schema.returns().size();
   IValue* results = stack->data() + stack->size() - num_returns;
   uint32_t output_nr = 0;
@@ -250,7 +254,12 @@ void autogradFallback(const OperatorHandle& op, DispatchKeySet ks, Stack* stack)
       const int written = schema.aliasedArgumentOfReturn(r);
       // An in-place result is the written argument itself: give that tensor the new history.
       Tensor result = written >= 0 ? arguments[written].toTensor() : value.toTensor();
-      if (!result.defined()) continue;
+      if (!result.defined()) {  // an output the call did not compute keeps its number
+        node->outputs().emplace_back();
+        if (save_results) node->results().emplace_back();
+        ++output_nr;
+        continue;
+      }
       attachResult(*node, schema, arguments.data(), r, output_nr++, result, save_results);
       if (written < 0) value = result;
     } else if (value.isTensorList()) {

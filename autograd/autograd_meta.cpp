@@ -8,6 +8,11 @@ AutogradMeta::~AutogradMeta() {
   for (const std::shared_ptr<ViewCount>& count : view_of) count->fetch_sub(1, std::memory_order_relaxed);
 }
 
+std::mutex& sharedStateMutex() {
+  static std::mutex* mutex = new std::mutex();  // never destroyed: tensors may die during exit
+  return *mutex;
+}
+
 AutogradMeta& ensureMeta(const Tensor& t) {
   TensorImpl* impl = t.unsafeGetTensorImpl();
   if (impl->autograd_meta() == nullptr) impl->set_autograd_meta(std::make_unique<AutogradMeta>());

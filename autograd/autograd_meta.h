@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "switchyard/ivalue/tensor.h"
@@ -48,6 +49,11 @@ inline AutogradMeta* metaOf(const Tensor& t) {
 }
 // Creates the AutogradMeta when missing.
 AutogradMeta& ensureMeta(const Tensor& t);
+
+// Held while changing what several threads' graphs may share: a leaf's grad() when backward adds
+// to it, and a tensor's view counter when a view of it is recorded. Tensors of one thread's own
+// computation need no lock; these are the places where two threads' backward or recording meet.
+std::mutex& sharedStateMutex();
 
 // True for a leaf that requires grad and for a tensor a recorded call made: the tensors whose
 // gradient backward can compute.

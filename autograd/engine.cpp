@@ -126,8 +126,10 @@ void accumulate(AutogradMeta& meta, const Tensor& grad) {
   }
 }
 
-// Adds every leaf's gradient, after checking all of them, so a refused one changes none.
+// Adds every leaf's gradient, after checking all of them, so a refused one changes none. Leaves may
+// be shared with backward calls on other threads, hence the lock.
 void accumulateIntoLeaves(const std::vector<std::pair<TensorImplPtr, Tensor>>& leaf_grads) {
+  std::lock_guard<std::mutex> lock(sharedStateMutex());
   std::vector<std::pair<AutogradMeta*, const Tensor*>> targets;
   for (const auto& [leaf, grad] : leaf_grads) {
     if (AutogradMeta* meta = accumulatingMeta(leaf, grad)) targets.emplace_back(meta, &grad);

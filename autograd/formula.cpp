@@ -112,6 +112,7 @@ Tensor BackwardContext::grad(size_t output) const {
            " but the call has ", output_grads_.size(), " tensor output(s)");
   if (output_grads_[output].defined()) return output_grads_[output];
   const TensorGeometry& g = node_.outputs()[output];
+  if (g.dtype == ScalarType::Undefined) return Tensor();  // the call returned no tensor there
   return ops::zeros(g.sizes, TensorOptions(g.dtype).device(g.device));
 }
 

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <utility>
 
+#include "switchyard/autograd/autograd_meta.h"
 #include "switchyard/autograd/formula.h"
 
 namespace sy::autograd {
@@ -33,21 +34,36 @@ Node::Node(OperatorHandle op, std::shared_ptr<const FormulaEntry> formula, uint6
     : op_(op), formula_(std::move(formula)), sequence_nr_(sequence_nr) {}
 
 // A long chain of nodes (a loop of thousands of recorded calls) would otherwise be freed by
-// recursion as deep as the chain. The inputs of a node about to die are taken over here and
-// released one by one instead, so destruction uses constant stack depth.
-Node::~Node() {
-  std::vector<std::shared_ptr<Node>> pending;
+// recursion as deep as the chain: a node holds the nodes of its inputs through its edges, and
+// through the AutogradMeta of the input tensors it saved. The nodes a dying node holds last are
+// taken over here and freed one by one, so destruction uses constant stack depth.
+namespace {
+
+void takeOverLastReference(Tensor& saved, std::vector<std::shared_ptr<Node>>& pending) {
+  if (!saved.defined() || saved.use_count() != 1) return;
+  if (AutogradMeta* meta = metaOf(saved); meta != nullptr && meta->grad_fn != nullptr) {
+    pending.push_back(std::move(meta->grad_fn));
+  }
+}
+
+}  // namespace
+
+void Node::handOverInputs(std::vector<std::shared_ptr<Node>>& pending) {
   for (InputSlot& slot : inputs_) {
     if (slot.edge.node) pending.push_back(std::move(slot.edge.node));
   }
+  for (SavedArgument& argument : arguments_) {
+    for (SavedTensor& saved : argument.tensors) takeOverLastReference(saved.tensor, pending);
+  }
+}
+
+Node::~Node() {
+  std::vector<std::shared_ptr<Node>> pending;
+  handOverInputs(pending);
   while (!pending.empty()) {
     std::shared_ptr<Node> next = std::move(pending.back());
     pending.pop_back();
-    if (next.use_count() == 1) {
-      for (InputSlot& slot : next->inputs_) {
-        if (slot.edge.node) pending.push_back(std::move(slot.edge.node));
-      }
-    }
+    if (next.use_count() == 1) next->handOverInputs(pending);
   }
 }
 

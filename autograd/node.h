@@ -100,6 +100,9 @@ class Node : public std::enable_shared_from_this<Node> {
   bool released() const { return released_; }
 
  private:
+  // Moves out the references this node holds to other nodes (see ~Node).
+  void handOverInputs(std::vector<std::shared_ptr<Node>>& pending);
+
   OperatorHandle op_;
   std::shared_ptr<const FormulaEntry> formula_;
   uint64_t sequence_nr_;

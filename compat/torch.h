@@ -195,6 +195,8 @@ class Dict {
  private:
   std::vector<Entry> entries_;
 };
+// Autograd's guard (autograd/autograd.h): nothing is recorded while it lives.
+using sy::InferenceMode;
 }  // namespace c10
 
 namespace sy {
@@ -237,6 +239,8 @@ namespace torch {
 using sy::CppFunction;
 using sy::Library;
 using sy::dispatch;
+// Autograd's guard (autograd/autograd.h).
+using sy::NoGradGuard;
 namespace jit {
 using sy::Stack;
 using sy::drop;
@@ -281,6 +285,7 @@ class AutoDispatchBelowAutograd {
  private:
   sy::ExcludeDispatchKeyGuard guard_;
 };
+using sy::NoGradGuard;
 
 namespace detail {
 // A Tensor whose impl is a new Impl(args...): how a backend makes its own tensors.

@@ -62,6 +62,9 @@ TEST(AutogradFormulas, RoundingDivisionHasZeroGradient) {
   const Tensor a = leaf({4}, 5, 1, 3), b = leaf({4}, 6, 1, 2);
   ops::sum(ops::div(a, b, "floor")).backward();
   EXPECT_EQ(testing::doublesOf(a.grad()), std::vector<double>(4, 0.0));
+  EXPECT_EQ(testing::doublesOf(b.grad()), std::vector<double>(4, 0.0));
+  ops::sum(ops::div(a, 2.0, "trunc")).backward();
+  EXPECT_EQ(testing::doublesOf(a.grad()), std::vector<double>(4, 0.0));
 }
 
 TEST(AutogradFormulas, UnaryFunctionsMatchFiniteDifferences) {

@@ -192,6 +192,17 @@ TEST(Autograd, AFailedBackwardLeavesEveryGradientAsItWas) {
   // and the graph was not freed: once the formula is fixed... (here: removed) the error is the missing one
 }
 
+TEST(Autograd, ATensorOfAnotherBackendGetsThatBackendsAutogradKeyAndGradientsOnItsDevice) {
+  const Tensor x = tensor<double>({1, 2}).to(kAccel);
+  x.requires_grad_();
+  EXPECT_EQ(x.key_set(), DispatchKeySet({DispatchKey::Accel, DispatchKey::AutogradAccel}));
+  const Tensor y = ops::mul(x, x);
+  EXPECT_TRUE(y.key_set().has(DispatchKey::AutogradAccel));
+  ops::sum(y).backward();
+  EXPECT_EQ(x.grad().device(), kAccel);
+  EXPECT_EQ(doublesOf(x.grad().to(kCPU)), (std::vector<double>{2, 4}));
+}
+
 // ---- Guards ----
 
 TEST(Autograd, NoGradGuardRecordsNothing) {
@@ -288,12 +299,16 @@ TEST(Autograd, AnErrorInsideAFormulaNamesTheFormula) {
 
 TEST(Autograd, TheGraphIsFreedWithTheTensorsThatReachIt) {
   const Tensor x = leafOf({1});
+  const Tensor one = tensor<double>({1});
   {
     Tensor y = ops::exp(x);
-    for (int i = 0; i < 20000; ++i) y = ops::mul(y, 1.0);  // a long chain: freed without deep recursion
+    // A long chain, each node saving the previous result: freed without deep recursion.
+    for (int i = 0; i < 50000; ++i) y = ops::mul(y, one);
     EXPECT_EQ(x.use_count(), 2u);  // x and the first node's edge
+    EXPECT_EQ(one.use_count(), 50001u);  // saved by every mul
   }
   EXPECT_EQ(x.use_count(), 1u);
+  EXPECT_EQ(one.use_count(), 1u);
 }
 
 }  // namespace

@@ -144,4 +144,20 @@ TEST(TorchKeys, RangeForVisitsTheKeysFromLowestToHighest) {
   for (DispatchKey k : DispatchKeySet()) ADD_FAILURE() << "the empty set has no key, but visited " << k;
 }
 
+TEST(TorchKeys, AutogradGuardsHaveTheirPyTorchSpellings) {
+  const at::Tensor x = at::ones({2}, at::kDouble);
+  x.requires_grad_();
+  EXPECT_TRUE(sy::ops::mul(x, x).requires_grad());
+  {
+    torch::NoGradGuard no_grad;
+    EXPECT_FALSE(sy::ops::mul(x, x).requires_grad());
+  }
+  {
+    c10::InferenceMode inference;
+    EXPECT_FALSE(sy::ops::mul(x, x).requires_grad());
+  }
+  at::NoGradGuard also_no_grad;
+  EXPECT_FALSE(sy::ops::mul(x, x).requires_grad());
+}
+
 }  // namespace
