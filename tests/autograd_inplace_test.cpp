@@ -16,10 +16,7 @@ namespace {
 using ::testing::HasSubstr;
 using testing::doublesOf;
 using testing::errorMessageOf;
-
-Tensor leafOf(const std::vector<double>& values, std::vector<int64_t> sizes = {}) {
-  return testing::leafRequiringGrad(values, std::move(sizes));
-}
+using testing::leafOf;
 
 // ---- Views ----
 

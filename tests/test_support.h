@@ -96,7 +96,7 @@ inline Tensor tensorWithKeys(DispatchKeySet keys) {
 inline bool sharesStorage(const Tensor& a, const Tensor& b) { return a.storage().get() == b.storage().get(); }
 
 // A Double leaf that requires grad (sizes default to 1-D), for the autograd suites.
-inline Tensor leafRequiringGrad(const std::vector<double>& values, std::vector<int64_t> sizes = {}) {
+inline Tensor leafOf(const std::vector<double>& values, std::vector<int64_t> sizes = {}) {
   Tensor t = tensor<double>(values, sizes);
   t.requires_grad_();
   return t;
