@@ -18,19 +18,22 @@ using testing::doublesOf;
 using testing::errorMessageOf;
 using testing::leafOf;
 
+// What a new CPU tensor carries (its backend key and PartialKernels).
+constexpr DispatchKeySet kCpuKeys = tensorKeySetFor(DeviceType::CPU);
+
 // ---- Which tensors require grad ----
 
 TEST(Autograd, ATensorCarriesTheAutogradKeyExactlyWhileItRequiresGrad) {
   Tensor x = ops::ones({2});
   EXPECT_FALSE(x.requires_grad());
-  EXPECT_EQ(x.key_set(), DispatchKeySet(DispatchKey::CPU));
+  EXPECT_EQ(x.key_set(), kCpuKeys);
   x.requires_grad_();
   EXPECT_TRUE(x.requires_grad());
   EXPECT_TRUE(x.is_leaf());
-  EXPECT_EQ(x.key_set(), DispatchKeySet({DispatchKey::CPU, DispatchKey::AutogradCPU}));
+  EXPECT_EQ(x.key_set(), kCpuKeys.add(DispatchKey::AutogradCPU));
   x.requires_grad_(false);
   EXPECT_FALSE(x.requires_grad());
-  EXPECT_EQ(x.key_set(), DispatchKeySet(DispatchKey::CPU));
+  EXPECT_EQ(x.key_set(), kCpuKeys);
 }
 
 TEST(Autograd, ResultsOfCallsOnTensorsThatRequireGradRequireGrad) {
@@ -42,7 +45,7 @@ TEST(Autograd, ResultsOfCallsOnTensorsThatRequireGradRequireGrad) {
   EXPECT_TRUE(y.key_set().has(DispatchKey::AutogradCPU));
   const Tensor z = ops::mul(constant, constant);
   EXPECT_FALSE(z.requires_grad());
-  EXPECT_EQ(z.key_set(), DispatchKeySet(DispatchKey::CPU));
+  EXPECT_EQ(z.key_set(), kCpuKeys);
 }
 
 TEST(Autograd, ResultsThatAreNotFloatingPointDoNotRequireGrad) {
@@ -210,10 +213,10 @@ TEST(Autograd, NoGradGuardRecordsNothing) {
     EXPECT_FALSE(isGradEnabled());
     const Tensor y = ops::mul(x, 2.0);
     EXPECT_FALSE(y.requires_grad());
-    EXPECT_EQ(y.key_set(), DispatchKeySet(DispatchKey::CPU));
+    EXPECT_EQ(y.key_set(), kCpuKeys);
     const Tensor v = ops::view(x, {2, 1});  // a view made here does not require grad either
     EXPECT_FALSE(v.requires_grad());
-    EXPECT_EQ(v.key_set(), DispatchKeySet(DispatchKey::CPU));
+    EXPECT_EQ(v.key_set(), kCpuKeys);
     ops::add_(x, 1.0);  // and a leaf may be updated in place
   }
   EXPECT_TRUE(isGradEnabled());
