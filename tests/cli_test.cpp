@@ -162,6 +162,27 @@ TEST(Cli, InspectMarksMissingOperators) {
   EXPECT_THAT(r.out, HasSubstr("<- not registered"));
 }
 
+TEST(Cli, RunsAddRootWithJsonInputs) {
+  SY_REFERENCE_PROGRAM_OR_SKIP(add_root, "add_root.pte");
+  const std::string inputs = writeTemp(
+      "add_root_inputs.json", R"([{"dtype": "Float", "sizes": [1], "data": [2.5]}, {"dtype": "Float", "sizes": [1], "data": [4]}])");
+  Result r = runCli("run " + add_root + " --inputs " + inputs + " --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_DOUBLE_EQ(nlohmann::json::parse(r.out)["outputs"][0]["data"][0].get<double>(), 6.5);
+}
+
+TEST(Cli, RunOfTheKeywordSpottingProgramNamesEveryMissingOperatorInOneLine) {
+  SY_REFERENCE_PROGRAM_OR_SKIP(kws, "keyword_spotting_cortex_m.pte");
+  Result inspect = runCli("inspect " + kws);
+  ASSERT_EQ(inspect.status, 0) << inspect.err;
+  EXPECT_THAT(inspect.out, HasSubstr("runnable here: no, 7 operator(s) or backend(s) not registered"));
+  expectOneLineError(runCli("run " + kws + " --random 0"),
+                     "needs 7 operators that Switchyard does not have: cortex_m::quantize_per_tensor.out, "
+                     "cortex_m::quantized_depthwise_conv2d.out, cortex_m::quantized_conv2d.out, cortex_m::pad.out, "
+                     "cortex_m::quantized_avg_pool2d.out, cortex_m::quantized_linear.out, "
+                     "cortex_m::dequantize_per_tensor.out");
+}
+
 TEST(Cli, RunsTheXorTrainingStepOnlyWithItsDataFile) {
   SY_REFERENCE_PROGRAM_OR_SKIP(xor_program, "xor_training.pte");
   const std::string data = ::sy::testing::referenceProgram("xor.ptd");

@@ -48,6 +48,23 @@ TEST(ProgramMethod, RunsExecuTorchsAddProgram) {
   EXPECT_EQ(values(forward->get_output(0).toTensor()), std::vector<float>{1.25f});
 }
 
+// add_root.pte: forward(x: Float[1], y: Float[1]) = x + y, with its method and values at the
+// root of the file's tables.
+TEST(ProgramMethod, RunsExecuTorchsAddRootProgram) {
+  SY_REFERENCE_PROGRAM_OR_SKIP(path, "add_root.pte");
+  absl::StatusOr<Program> program = Program::load(path);
+  ASSERT_TRUE(program.ok()) << program.status();
+  absl::StatusOr<Method> forward = program->load_method("forward");
+  ASSERT_TRUE(forward.ok()) << forward.status();
+  ASSERT_TRUE(forward->set_input(0, tensor(std::vector<float>{2.5f}, {1})).ok());
+  ASSERT_TRUE(forward->set_input(1, tensor(std::vector<float>{4.f}, {1})).ok());
+  ASSERT_TRUE(forward->execute().ok());
+  EXPECT_EQ(values(forward->get_output(0).toTensor()), std::vector<float>{6.5f});
+  ASSERT_TRUE(forward->set_input(1, tensor(std::vector<float>{-0.5f}, {1})).ok());
+  ASSERT_TRUE(forward->execute().ok());
+  EXPECT_EQ(values(forward->get_output(0).toTensor()), std::vector<float>{2.f});
+}
+
 TEST(ProgramMethod, RunsAProgramWithConstantsInConstantBuffer) {
   SY_REFERENCE_PROGRAM_OR_SKIP(path, "module_linear.pte");
   absl::StatusOr<Program> program = Program::load(path);
@@ -139,6 +156,21 @@ TEST(ProgramMethod, ListsEveryMissingOperatorInOneError) {
   EXPECT_THAT(forward.status().message(),
               HasSubstr("method 'forward' needs 3 operators that Switchyard does not have: cadence::quantize_per_tensor.out, "
                         "cadence::quantized_conv2d_nchw.per_tensor_out, cadence::dequantize_per_tensor.out"));
+}
+
+TEST(ProgramMethod, NamesEveryMissingCortexMOperatorOfTheKeywordSpottingProgram) {
+  SY_REFERENCE_PROGRAM_OR_SKIP(path, "keyword_spotting_cortex_m.pte");
+  absl::StatusOr<Program> program = Program::load(path);
+  ASSERT_TRUE(program.ok()) << program.status();
+  absl::StatusOr<Method> forward = program->load_method("forward");
+  ASSERT_EQ(forward.status().code(), absl::StatusCode::kNotFound);
+  // All seven, in the order the program lists them, and not the one Switchyard has.
+  EXPECT_THAT(forward.status().message(),
+              HasSubstr("method 'forward' needs 7 operators that Switchyard does not have: "
+                        "cortex_m::quantize_per_tensor.out, cortex_m::quantized_depthwise_conv2d.out, "
+                        "cortex_m::quantized_conv2d.out, cortex_m::pad.out, cortex_m::quantized_avg_pool2d.out, "
+                        "cortex_m::quantized_linear.out, cortex_m::dequantize_per_tensor.out"));
+  EXPECT_THAT(std::string(forward.status().message()), ::testing::Not(HasSubstr("_clone_dim_order")));
 }
 
 TEST(ProgramMethod, NamesTheMissingBackendOfADelegatedProgram) {
