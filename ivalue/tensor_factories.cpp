@@ -121,17 +121,31 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, Tensor
   int64_t size;
   if (integral_bounds) {
     // Exact ceil((end - start) / step); the distance has the sign of step (or is zero).
-    const int64_t distance = end.toLong() - start.toLong();
+    int64_t distance = 0;
+    SY_CHECK(!__builtin_sub_overflow(end.toLong(), start.toLong(), &distance), "arange: the range ", start, " -> ",
+             end, " has too many elements");
     const int64_t stride = step.toLong();
-    size = (distance + stride - (stride > 0 ? 1 : -1)) / stride;
+    size = distance / stride + (distance % stride != 0 ? 1 : 0);
   } else {
-    size = static_cast<int64_t>(std::ceil((end_d - start_d) / step_d));
+    // Compared as a double first: converting a count beyond int64_t (or inf) is undefined.
+    const double count = std::ceil((end_d - start_d) / step_d);
+    SY_CHECK(count < 9.2e18, "arange: the range ", start, " -> ", end, " in steps of ", step,
+             " has too many elements");
+    size = static_cast<int64_t>(count);
   }
 
   Tensor t = empty({size}, onCPU(options));
   const bool integral_math = integral_bounds && isIntegralType(options.dtype_, false);
   visitDtype(options.dtype_, "arange", [&](auto tag) {
     using T = typename decltype(tag)::type;
+    if (size > 0) {
+      // The values run monotonically from the first to the last, so both ends fitting is enough.
+      const Scalar first = integral_math ? Scalar(start.toLong()) : Scalar(start_d);
+      const Scalar last = integral_math ? Scalar(start.toLong() + (size - 1) * step.toLong())
+                                        : Scalar(start_d + static_cast<double>(size - 1) * step_d);
+      if (!first.fits<T>()) first.throwDoesNotFit(options.dtype_);
+      if (!last.fits<T>()) last.throwDoesNotFit(options.dtype_);
+    }
     T* out = t.data_ptr<T>();
     for (int64_t i = 0; i < size; ++i) {
       out[i] = integral_math ? static_cast<T>(start.toLong() + i * step.toLong())

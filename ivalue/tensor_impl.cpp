@@ -54,6 +54,9 @@ void TensorImpl::set_sizes_and_strides(IntArrayRef sizes, IntArrayRef strides, i
   SY_CHECK(sizes.size() == strides.size(), "set_sizes_and_strides: ", sizes.size(), " sizes but ",
            strides.size(), " strides");
   checkedNumel("set_sizes_and_strides", sizes);
+  SY_CHECK(storage_offset >= 0, "set_sizes_and_strides: storage offset ", storage_offset, " is negative");
+  // data() adds the offset in bytes, so that product must fit.
+  checkedStorageBytes("set_sizes_and_strides", storage_offset, 0, dtype_, sizes);
   sizes_.assign(sizes.begin(), sizes.end());
   strides_.assign(strides.begin(), strides.end());
   storage_offset_ = storage_offset;

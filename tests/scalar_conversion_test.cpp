@@ -54,6 +54,14 @@ TEST(ScalarConversion, AnyValueConvertsToBoolAndDouble) {
   EXPECT_EQ(valuesOf<double>(sy::full({1}, 1e300, ScalarType::Double)), std::vector<double>({1e300}));
 }
 
+TEST(ScalarConversion, ArangeRefusesValuesItsDtypeCannotHold) {
+  EXPECT_THAT(errorMessageOf([] { sy::arange(0, 5e9, 2e9, ScalarType::Int); }),
+              HasSubstr("cannot be converted to type Int without overflow"));
+  EXPECT_EQ(errorMessageOf([] { sy::arange(0, int64_t{3} << 31, int64_t{1} << 31, ScalarType::Int); }),
+            "value 4294967296 cannot be converted to type Int without overflow");
+  EXPECT_EQ(valuesOf<int32_t>(sy::arange(0, 3, 1, ScalarType::Int)), std::vector<int32_t>({0, 1, 2}));
+}
+
 TEST(ScalarConversion, AScalarConvertedDirectlyRaisesTheSameError) {
   EXPECT_EQ(errorMessageOf([] { sy::Scalar(1e30).to<int32_t>(); }),
             "value 1e+30 cannot be converted to type Int without overflow");

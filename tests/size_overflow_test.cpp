@@ -84,6 +84,19 @@ TEST(SizeOverflow, ViewGeometryWhoseElementCountOverflowsIsRefused) {
               HasSubstr("too many elements"));
 }
 
+TEST(SizeOverflow, AViewWhoseStorageOffsetInBytesOverflowsOrIsNegativeIsRefused) {
+  Tensor base = sy::ones({4});
+  EXPECT_THAT(errorMessageOf([&] { sy::testing::viewOf(base, {1}, {1}, /*storage_offset=*/INT64_MAX / 2); }),
+              HasSubstr("at storage offset 4611686018427387903 needs more bytes than can be addressed"));
+  EXPECT_THAT(errorMessageOf([&] { sy::testing::viewOf(base, {1}, {1}, /*storage_offset=*/-1); }),
+              HasSubstr("storage offset -1 is negative"));
+}
+
+TEST(SizeOverflow, ArangeRefusesARangeWithTooManyElements) {
+  EXPECT_THAT(errorMessageOf([] { sy::arange(0, 1e30, 1e-30); }), HasSubstr("arange: the range 0 -> 1e+30"));
+  EXPECT_THAT(errorMessageOf([] { sy::arange(INT64_MIN, INT64_MAX, 1); }), HasSubstr("has too many elements"));
+}
+
 TEST(SizeOverflow, AccelResizeRefusesASizeWhoseByteCountOverflows) {
   Tensor t = sy::ones({1}).to(sy::kAccel);
   EXPECT_THAT(errorMessageOf([&] { sy::accel::resizeAccel(t, {kHuge}); }), HasSubstr("more bytes than can be addressed"));
