@@ -86,3 +86,87 @@ TEST(OutAliasing, AccelAddOutIntoAnInputThatMustGrow) {
 }
 
 }  // namespace
+
+// ---- Kernels that read an input several times: out is one of their inputs ----
+// Each result must equal the functional form's on a separate copy of the inputs.
+
+Tensor ramp(std::vector<int64_t> sizes) {
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;
+  // Distinct values in a scrambled order, so a kernel reading the wrong element shows.
+  std::vector<float> values;
+  for (int64_t i = 0; i < n; ++i) values.push_back(static_cast<float>((i * 7) % n) / static_cast<float>(n));
+  return sy::tensor<float>(values, sizes);
+}
+
+TEST(OutAliasing, ConvolutionOutIntoItsOwnInputConvolvesTheOriginal) {
+  Tensor x = ramp({1, 1, 4, 4});
+  const Tensor w = ramp({1, 1, 2, 2});
+  const Tensor expected = ops::conv2d(ops::clone(x), w);
+  ops::convolution_out(x, x, w, std::nullopt, {1, 1}, {0, 0}, {1, 1}, false, {0, 0}, 1);
+  EXPECT_EQ(valuesOf<float>(x), valuesOf<float>(expected));
+}
+
+TEST(OutAliasing, ConvolutionOutThatKeepsItsInputsShapeStillConvolvesTheOriginal) {
+  Tensor x = ramp({1, 1, 3, 3});
+  const Tensor w = ramp({1, 1, 3, 3});
+  const Tensor expected = ops::conv2d(ops::clone(x), w, std::nullopt, {1, 1}, {1, 1});
+  ops::convolution_out(x, x, w, std::nullopt, {1, 1}, {1, 1}, {1, 1}, false, {0, 0}, 1);
+  EXPECT_EQ(valuesOf<float>(x), valuesOf<float>(expected));
+}
+
+TEST(OutAliasing, PoolingOutIntoItsOwnSelfPoolsTheOriginal) {
+  Tensor a = ramp({1, 4, 4});
+  const Tensor max_expected = ops::max_pool2d(ops::clone(a), {2, 2});
+  ops::max_pool2d_out(a, a, {2, 2});
+  EXPECT_EQ(valuesOf<float>(a), valuesOf<float>(max_expected));
+  Tensor b = ramp({1, 3, 3});
+  const Tensor avg_expected = ops::avg_pool2d(ops::clone(b), {3, 3}, {1, 1}, {1, 1});
+  ops::avg_pool2d_out(b, b, {3, 3}, {1, 1}, {1, 1});
+  EXPECT_EQ(valuesOf<float>(b), valuesOf<float>(avg_expected));
+  Tensor c = ramp({1, 4, 4});
+  Tensor indices = sy::empty({0}, sy::ScalarType::Long);
+  const auto [values_expected, indices_expected] = ops::max_pool2d_with_indices(ops::clone(c), {2, 2});
+  ops::max_pool2d_with_indices_out(c, indices, c, {2, 2});
+  EXPECT_EQ(valuesOf<float>(c), valuesOf<float>(values_expected));
+  EXPECT_EQ(valuesOf<int64_t>(indices), valuesOf<int64_t>(indices_expected));
+}
+
+TEST(OutAliasing, EmbeddingOutIntoItsOwnWeightPicksTheOriginalRows) {
+  Tensor weight = ramp({3, 2});
+  const Tensor indices = sy::tensor<int64_t>({2, 0, 2, 1}, {2, 2});
+  const Tensor expected = ops::embedding(ops::clone(weight), indices);
+  ops::embedding_out(weight, weight, indices);
+  EXPECT_EQ(weight.sizes(), sy::IntArrayRef({2, 2, 2}));
+  EXPECT_EQ(valuesOf<float>(weight), valuesOf<float>(expected));
+}
+
+TEST(OutAliasing, LayerNormOutIntoItsOwnInputNormalizesTheOriginal) {
+  Tensor x = ramp({2, 3});
+  Tensor mean = sy::empty({0});
+  Tensor rstd = sy::empty({0});
+  const auto expected = ops::native_layer_norm(ops::clone(x), {3}, std::nullopt, std::nullopt, 1e-5);
+  ops::native_layer_norm_out(x, mean, rstd, x, {3}, std::nullopt, std::nullopt, 1e-5);
+  EXPECT_EQ(valuesOf<float>(x), valuesOf<float>(std::get<0>(expected)));
+  EXPECT_EQ(valuesOf<float>(mean), valuesOf<float>(std::get<1>(expected)));
+  // The statistics into the input itself: out1 aliasing input.
+  Tensor y = ramp({2, 3});
+  Tensor out0 = sy::empty({0});
+  Tensor out2 = sy::empty({0});
+  ops::native_layer_norm_out(out0, y, out2, y, {3}, std::nullopt, std::nullopt, 1e-5);
+  EXPECT_EQ(valuesOf<float>(out0), valuesOf<float>(std::get<0>(expected)));
+  EXPECT_EQ(valuesOf<float>(y), valuesOf<float>(std::get<1>(expected)));
+}
+
+TEST(OutAliasing, ClampTensorOutIntoItsOwnSelfThatMustGrowClampsTheOriginal) {
+  Tensor a = sy::tensor<float>({1, 25, 3});
+  ops::clamp_out(a, a, twoByThree());
+  EXPECT_EQ(valuesOf<float>(a), std::vector<float>({10, 25, 30, 40, 50, 60}));
+}
+
+TEST(OutAliasing, PermuteCopyOutIntoItsOwnSelfCopiesTheOriginal) {
+  Tensor a = twoByThree();
+  ops::permute_copy_out(a, a, {1, 0});
+  EXPECT_EQ(a.sizes(), sy::IntArrayRef({3, 2}));
+  EXPECT_EQ(valuesOf<float>(a), std::vector<float>({10, 40, 20, 50, 30, 60}));
+}
