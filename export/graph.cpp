@@ -90,6 +90,11 @@ std::string_view toString(InputKind kind) {
   return "?";
 }
 
+bool isDelegateCall(const Node& node) {
+  return node.kind == NodeKind::CallFunction && node.op &&
+         node.op->operator_name() == OperatorName{"higher_order::executorch_call_delegate", ""};
+}
+
 std::string Graph::uniqueName(std::string base) {
   for (char& c : base) {
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) c = '_';

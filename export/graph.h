@@ -117,6 +117,10 @@ struct Node {
   NodeMeta meta;
 };
 
+// Whether `node` is a call of higher_order::executorch_call_delegate: a lowered module that
+// to_backend put in place of a partition (export/lowering.h).
+bool isDelegateCall(const Node& node);
+
 struct Value {
   TensorMeta meta;
   ValueId id = 0;
