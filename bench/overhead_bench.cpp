@@ -17,7 +17,6 @@
 #include "absl/flags/parse.h"
 #include "benchmark/benchmark.h"
 #include "overhead_rows.h"
-#include "switchyard/backends/cpu/kernels.h"
 #include "switchyard/switchyard.h"
 
 ABSL_FLAG(std::string, row, "base",
@@ -39,52 +38,18 @@ SY_LIBRARY_IMPL(bench, CPU, m) { m.impl("noop", SY_FN(noopKernel)); }
 const auto noop_op = sy::Dispatcher::singleton().staticTypedHandle<void(const Tensor&)>("bench::noop", "");
 void callNoop(const Tensor& self) { noop_op.call(self); }
 
-// One column: a call to make repeatedly, on tensors of a given size.
-struct Column {
-  std::string name;
-  int64_t numel;
-  // Returns the call for the row, bound to tensors it owns (made to require grad when the row says).
-  std::function<std::function<void()>(const sy::bench::RowSetup&)> make;
-};
+using sy::bench::Column;
 
+// The acos columns (overhead_rows.h) and the pure-dispatch one.
 std::vector<Column> columns() {
-  auto acosOut = [](int64_t n) {
-    return [n](const sy::bench::RowSetup& setup) -> std::function<void()> {
-      const Row row = setup.row();
-      Tensor self = sy::full({n}, 0.5);
-      Tensor out = sy::empty({n});
-      setup.prepare(self);
-      setup.prepare(out);
-      if (row == Row::Direct) return [self, out]() mutable { sy::cpu::acos_out_cpu(self, out); };
-      return [self, out]() mutable { sy::ops::acos_out(out, self); };
-    };
-  };
-  auto acos = [](int64_t n) {
-    return [n](const sy::bench::RowSetup& setup) -> std::function<void()> {
-      Tensor self = sy::full({n}, 0.5);
-      setup.prepare(self);
-      if (setup.row() == Row::Direct) {
-        // The floor: the same allocation and kernel, without dispatching either.
-        return [self] {
-          Tensor out = sy::cpu::empty_memory_format_cpu(self.sizes(), sy::ScalarType::Float, std::nullopt, std::nullopt,
-                                                       std::nullopt, std::nullopt);
-          benchmark::DoNotOptimize(sy::cpu::acos_out_cpu(self, out));
-        };
-      }
-      return [self] { benchmark::DoNotOptimize(sy::ops::acos(self)); };
-    };
-  };
-  auto noop = [](const sy::bench::RowSetup& setup) -> std::function<void()> {
-    Tensor self = sy::full({1}, 0.5);
-    setup.prepare(self);
-    if (setup.row() == Row::Direct) return [self] { benchmark::DoNotOptimize(&self); noopKernel(self); };
-    return [self] { callNoop(self); };
-  };
-  return {{"acos.out/1", 1, acosOut(1)},
-          {"acos.out/64", 64, acosOut(64)},
-          {"acos/1", 1, acos(1)},
-          {"acos/64", 64, acos(64)},
-          {"noop", 1, noop}};
+  std::vector<Column> all = sy::bench::acosColumns({1, 64});
+  all.push_back({"noop", 1, [](const sy::bench::RowSetup& setup) -> std::function<void()> {
+                   Tensor self = sy::full({1}, 0.5);
+                   setup.prepare(self);
+                   if (setup.row() == Row::Direct) return [self] { benchmark::DoNotOptimize(&self); noopKernel(self); };
+                   return [self] { callNoop(self); };
+                 }});
+  return all;
 }
 
 int runUnderCallgrind(const sy::bench::RowSetup& setup, const std::string& column_name, int iterations) {

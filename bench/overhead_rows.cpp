@@ -2,7 +2,6 @@
 
 #include <utility>
 
-#include "benchmark/benchmark.h"
 #include "switchyard/backends/cpu/kernels.h"
 
 namespace sy::bench {
@@ -34,7 +33,7 @@ void redispatchBelowExtraKey(const OperatorHandle& op, DispatchKeySet ks, Stack*
 }
 // As a fallback that inspects its arguments (a tracer, a device-copying fallback) does.
 void readArgumentsThenRedispatch(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
-  for (const IValue& argument : std::as_const(*stack)) benchmark::DoNotOptimize(argument.tag());
+  for (const IValue& argument : std::as_const(*stack)) keep(argument.tag());
   op.redispatchBoxed(ks.remove(kExtraKey), stack);
 }
 
@@ -119,6 +118,36 @@ std::unique_ptr<RowGuard> RowSetup::enterRowOnThisThread() const {
 
 void RowSetup::prepare(const Tensor& t) const {
   if (row_ == Row::NoGrad) t.requires_grad_();
+}
+
+std::vector<Column> acosColumns(const std::vector<int64_t>& sizes) {
+  std::vector<Column> columns;
+  for (int64_t n : sizes) {
+    columns.push_back({"acos.out/" + std::to_string(n), n, [n](const RowSetup& setup) -> std::function<void()> {
+                         Tensor self = sy::full({n}, 0.5);
+                         Tensor out = sy::empty({n});
+                         setup.prepare(self);
+                         setup.prepare(out);
+                         if (setup.row() == Row::Direct) return [self, out]() mutable { cpu::acos_out_cpu(self, out); };
+                         return [self, out]() mutable { ops::acos_out(out, self); };
+                       }});
+  }
+  for (int64_t n : sizes) {
+    columns.push_back({"acos/" + std::to_string(n), n, [n](const RowSetup& setup) -> std::function<void()> {
+                         Tensor self = sy::full({n}, 0.5);
+                         setup.prepare(self);
+                         if (setup.row() == Row::Direct) {
+                           // The floor: the same allocation and kernel, without dispatching either.
+                           return [self] {
+                             Tensor out = cpu::empty_memory_format_cpu(self.sizes(), ScalarType::Float, std::nullopt,
+                                                                       std::nullopt, std::nullopt, std::nullopt);
+                             keep(cpu::acos_out_cpu(self, out));
+                           };
+                         }
+                         return [self] { keep(ops::acos(self)); };
+                       }});
+  }
+  return columns;
 }
 
 }  // namespace sy::bench

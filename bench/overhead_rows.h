@@ -1,10 +1,13 @@
 // The rows of the dispatch-overhead experiment (bench/README.md): what each registers before it
-// is measured. One row per process, so registrations never interfere.
+// is measured. overhead_bench runs one row per process, so registrations never interfere;
+// `switchyard bench` sets up one row after another in one process, each torn down before the next.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "switchyard/dispatcher/partial_kernels.h"
@@ -12,6 +15,17 @@
 #include "switchyard/switchyard.h"
 
 namespace sy::bench {
+
+// Keeps `value` from being optimised away, as benchmark::DoNotOptimize does (the rows are also
+// measured by `switchyard bench`, which does not link Google Benchmark).
+template <class T>
+inline void keep(const T& value) {
+  if constexpr (std::is_trivially_copyable_v<T> && sizeof(T) <= sizeof(void*)) {
+    asm volatile("" : : "r,m"(value) : "memory");
+  } else {
+    asm volatile("" : : "m"(value) : "memory");
+  }
+}
 
 // The key the per-op, fallthrough and fallback rows put in the TLS included set.
 inline constexpr DispatchKey kExtraKey = DispatchKey::TESTING_ONLY_GenericMode;
@@ -61,5 +75,18 @@ class RowSetup {
   std::vector<RegistrationHandle> partial_kernels_;
   std::unique_ptr<RowGuard> guard_;
 };
+
+// One column of the table: a call to make repeatedly.
+struct Column {
+  std::string name;  // "acos.out/1"
+  int64_t numel;
+  // Returns the call for the row, bound to tensors it owns (made to require grad when the row says).
+  std::function<std::function<void()>(const RowSetup&)> make;
+};
+
+// acos.out and functional acos on Float tensors of each size: "acos.out/1", "acos.out/64",
+// "acos/1", "acos/64" for {1, 64}. The Direct row calls the CPU kernels without the dispatcher
+// (the functional one with the same allocation, undispatched).
+std::vector<Column> acosColumns(const std::vector<int64_t>& sizes);
 
 }  // namespace sy::bench

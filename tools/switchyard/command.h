@@ -2,6 +2,8 @@
 //
 //   switchyard run model.pte --inputs inputs.json --format json
 //   switchyard inspect model.pte
+//   switchyard ops aten::add
+//   switchyard bench
 //
 // Each subcommand names the flags it takes (flags are abseil flags, defined in the command's own
 // file); main() refuses a flag given to a subcommand that does not take it, prints the
@@ -28,5 +30,7 @@ struct Command {
 
 const Command& runCommand();
 const Command& inspectCommand();
+const Command& opsCommand();
+const Command& benchCommand();
 
 }  // namespace sy::cli

@@ -14,7 +14,8 @@ namespace {
 using sy::cli::Command;
 
 const std::vector<const Command*>& commands() {
-  static const std::vector<const Command*> all = {&sy::cli::runCommand(), &sy::cli::inspectCommand()};
+  static const std::vector<const Command*> all = {&sy::cli::runCommand(), &sy::cli::inspectCommand(), &sy::cli::opsCommand(),
+                                                     &sy::cli::benchCommand()};
   return all;
 }
 

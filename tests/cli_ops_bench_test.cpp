@@ -1,0 +1,85 @@
+// `switchyard ops` and `switchyard bench`: what a backend author asks of a build from the shell
+// (which operators exist, what runs for each dispatch key) and what a call costs.
+#include <sstream>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "cli_test_support.h"
+
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using namespace sy::testing::cli;
+
+TEST(CliOps, ListsEveryOperatorWithItsSchema) {
+  Result r = runCli("ops");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr(" operators (`switchyard ops NAME` shows one's dispatch table):\n"));
+  EXPECT_THAT(r.out, HasSubstr("  aten::acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"));
+  EXPECT_THAT(r.out, HasSubstr("  aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor\n"));
+  // Sorted by name.
+  EXPECT_LT(r.out.find("aten::acos("), r.out.find("aten::add.Tensor("));
+}
+
+TEST(CliOps, ShowsOneOverloadsSchemaAndDispatchTableWithRegistrationSites) {
+  Result r = runCli("ops aten::acos.out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("aten::acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"));
+  EXPECT_THAT(r.out, HasSubstr("schema registered at ops/"));
+  EXPECT_THAT(r.out, HasSubstr("  CPU: kernel [registered at backends/cpu/"));
+  EXPECT_THAT(r.out, HasSubstr("  Accel: backend fallback [registered at fallback/accel_cpu_fallback.cpp:"));
+  EXPECT_THAT(r.out, HasSubstr("  BackendSelect: backend fallback (fallthrough)"));
+  EXPECT_THAT(r.out, HasSubstr("  PrivateUse1: missing"));
+  // Only the overload asked for.
+  EXPECT_THAT(r.out, Not(HasSubstr("aten::acos(Tensor self) -> Tensor")));
+}
+
+TEST(CliOps, ABareNameShowsEveryOverload) {
+  Result r = runCli("ops aten::acos");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("aten::acos(Tensor self) -> Tensor\n"));
+  EXPECT_THAT(r.out, HasSubstr("aten::acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"));
+}
+
+TEST(CliOps, AnUnknownOperatorIsOneLineSuggestingSimilarNames) {
+  expectOneLineError(runCli("ops aten::acoss"), "no operator named 'aten::acoss' is registered; similar: aten::acos");
+  expectOneLineError(runCli("ops nothing::like_this"), "(`switchyard ops` lists them all)");
+  expectOneLineError(runCli("ops aten::acos aten::add"), "ops takes at most one operator name");
+}
+
+TEST(CliBench, PrintsTheOverheadTableWithEveryRowAndColumn) {
+  Result r = runCli("bench --calls 200");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("acos.out"));
+  EXPECT_THAT(r.out, HasSubstr("acos "));
+  // Each row: a label, then a positive time per column; rows below base show their extra.
+  for (const char* row : {"direct", "base", "per-op kernel", "fallthrough", "backend fallback"}) {
+    const size_t at = r.out.find(std::string("  ") + row + " ");
+    ASSERT_NE(at, std::string::npos) << row << " missing from:\n" << r.out;
+    std::istringstream line(r.out.substr(at + 2 + std::string(row).size()));
+    double ns = 0;
+    line >> ns;
+    EXPECT_GT(ns, 0) << row;
+  }
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("\\( *[-+][0-9]+\\.[0-9]\\)"));
+}
+
+TEST(CliBench, RefusesArgumentsAndANonPositiveCallCount) {
+  expectOneLineError(runCli("bench extra"), "bench takes no arguments");
+  expectOneLineError(runCli("bench --calls 0"), "--calls must be at least 1");
+  expectOneLineError(runCli("bench --random 3"), "bench does not take --random");
+}
+
+TEST(CliOps, EveryNewSubcommandHasHelp) {
+  Result ops = runCli("ops --help");
+  EXPECT_EQ(ops.status, 0);
+  EXPECT_THAT(ops.out, HasSubstr("usage: switchyard ops [NAME]"));
+  Result bench = runCli("bench --help");
+  EXPECT_EQ(bench.status, 0);
+  EXPECT_THAT(bench.out, HasSubstr("usage: switchyard bench [--calls N]"));
+  EXPECT_THAT(bench.out, HasSubstr("--calls"));
+}
+
+}  // namespace

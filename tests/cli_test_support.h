@@ -1,0 +1,64 @@
+// Running the `switchyard` command line from tests as a user runs it: a separate process, its
+// stdout, stderr and exit status.
+//
+//   sy::testing::cli::Result r = sy::testing::cli::runCli("ops aten::acos");
+//   EXPECT_EQ(r.status, 0);
+#pragma once
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace sy::testing::cli {
+
+struct Result {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+// A temporary file of this test process's own: ctest runs the tests in parallel processes.
+inline std::string tempPath(const std::string& name) {
+  return ::testing::TempDir() + "/switchyard_cli_" + std::to_string(getpid()) + "_" + name;
+}
+
+// Runs `switchyard ARGS`; stderr is captured through a temporary file.
+inline Result runCli(const std::string& args) {
+  const std::string err_path = tempPath("stderr.txt");
+  const std::string command = std::string(SWITCHYARD_CLI_PATH) + " " + args + " 2>" + err_path;
+  Result r;
+  FILE* pipe = popen(command.c_str(), "r");
+  std::array<char, 4096> buffer;
+  size_t n;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) r.out.append(buffer.data(), n);
+  const int raw = pclose(pipe);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  std::ifstream err(err_path);
+  r.err.assign(std::istreambuf_iterator<char>(err), std::istreambuf_iterator<char>());
+  return r;
+}
+
+inline std::string writeTemp(const std::string& name, const std::string& text) {
+  const std::string path = tempPath(name);
+  std::ofstream(path) << text;
+  return path;
+}
+
+// Errors are one line on stderr, naming the command, and a non-zero status.
+inline void expectOneLineError(const Result& r, const std::string& substring) {
+  EXPECT_EQ(r.status, 1);
+  EXPECT_THAT(r.err, ::testing::StartsWith("switchyard: "));
+  EXPECT_THAT(r.err, ::testing::HasSubstr(substring));
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+}  // namespace sy::testing::cli
