@@ -1,6 +1,7 @@
 #include "switchyard/fallback/profiler.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <mutex>
 #include <optional>
@@ -21,11 +22,22 @@ struct Profile::State {
   bool running = true;             // under `mutex`
   tsl::robin_map<std::string, OperatorProfile> by_name;  // under `mutex`
   std::vector<Frame> open_frames;  // the operators currently running, innermost last (under `mutex`)
+  std::vector<TraceEvent> events;  // under `mutex`
+  int64_t dropped_events = 0;      // under `mutex`
+  int64_t start_ns = 0;
+  uint64_t thread_id = 0;          // the profiled thread's, for the timeline
 };
 
 namespace {
 
 using StatePtr = std::shared_ptr<Profile::State>;
+
+// A small number per thread, in the order threads first start a Profile: the timeline's "tid".
+uint64_t profiledThreadId() {
+  static std::atomic<uint64_t> next{1};
+  thread_local const uint64_t id = next.fetch_add(1);
+  return id;
+}
 
 int64_t nowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -87,6 +99,12 @@ class FrameScope {
       if (!state->open_frames.empty()) state->open_frames.back().children_ns += total;
       OperatorProfile& entry = state->by_name[name_.toString()];
       if (entry.name.empty()) entry.name = name_.toString();
+      if (state->events.size() < Profile::kMaxTraceEvents) {
+        state->events.push_back({entry.name, frame.start_ns - state->start_ns, total,
+                                 static_cast<int32_t>(state->open_frames.size())});
+      } else {
+        state->dropped_events += 1;
+      }
       entry.count += 1;
       entry.total_ns += total;
       entry.self_ns += total - frame.children_ns;
@@ -109,23 +127,35 @@ void profilerFallback(const OperatorHandle& op, DispatchKeySet ks, Stack* stack)
 
 SY_LIBRARY_IMPL(_, Profiler, m) { m.fallback(CppFunction::makeFromBoxedFunction<&profilerFallback>()); }
 
-Profile::Profile() : state_(std::make_shared<State>()) { threadProfiles().start(state_); }
+Profile::Profile() : state_(std::make_shared<State>()) {
+  state_->start_ns = nowNs();
+  state_->thread_id = profiledThreadId();
+  threadProfiles().start(state_);
+}
 
 Profile::~Profile() { stop(); }
 
 ProfileReport Profile::stop() {
   std::vector<OperatorProfile> operators;
+  std::vector<TraceEvent> events;
+  int64_t dropped_events = 0;
   {
     std::lock_guard<std::mutex> lock(state_->mutex);
     state_->running = false;
     for (const auto& [name, profile] : state_->by_name) operators.push_back(profile);
+    events = state_->events;
+    dropped_events = state_->dropped_events;
   }
+  // Calls are recorded as they end; a timeline reads them as they start, outermost first.
+  std::sort(events.begin(), events.end(), [](const TraceEvent& a, const TraceEvent& b) {
+    return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.depth < b.depth;
+  });
   // On the profiled thread, forget it now; any other thread leaves that to the profiled one.
   threadProfiles().prune(state_.get());
   std::sort(operators.begin(), operators.end(), [](const OperatorProfile& a, const OperatorProfile& b) {
     return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;
   });
-  return ProfileReport(std::move(operators));
+  return ProfileReport(std::move(operators), std::move(events), dropped_events, state_->thread_id);
 }
 
 const OperatorProfile* ProfileReport::find(const std::string& name) const {

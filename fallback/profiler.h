@@ -3,6 +3,7 @@
 //   sy::Profile profile;                       // starts profiling this thread
 //   sy::Tensor y = model(x);
 //   std::cout << profile.stop().table();       // count, total and self time per operator
+//   absl::Status saved = profile.export_chrome_trace("trace.json");  // a timeline for Perfetto
 //
 // Nested calls are attributed to their caller: a functional `aten::acos` that allocates through
 // `aten::empty` shows both, and acos's self time excludes the time spent in empty.
@@ -27,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "switchyard/dispatcher/local_dispatch_key_set.h"
 
 namespace sy {
@@ -38,9 +40,23 @@ struct OperatorProfile {
   int64_t self_ns = 0;   // total minus the time of the operators it called
 };
 
+// One operator call on the timeline: when it started (from the Profile's start), how long it ran,
+// and how deeply it was nested in other operators' calls (0: called from outside every operator).
+struct TraceEvent {
+  std::string name;
+  int64_t start_ns = 0;
+  int64_t duration_ns = 0;
+  int32_t depth = 0;
+};
+
 class ProfileReport {
  public:
-  explicit ProfileReport(std::vector<OperatorProfile> operators) : operators_(std::move(operators)) {}
+  explicit ProfileReport(std::vector<OperatorProfile> operators, std::vector<TraceEvent> events = {},
+                         int64_t dropped_events = 0, uint64_t thread_id = 0)
+      : operators_(std::move(operators)),
+        events_(std::move(events)),
+        dropped_events_(dropped_events),
+        thread_id_(thread_id) {}
   // Sorted by total time, longest first.
   const std::vector<OperatorProfile>& operators() const { return operators_; }
   // The entry for `name`, or nullptr.
@@ -48,8 +64,21 @@ class ProfileReport {
   // A fixed-width table: operator, calls, total, self, average.
   std::string table() const;
 
+  // Every call, ordered by start time (the first Profile::kMaxTraceEvents calls to end; the rest
+  // are counted in dropped_events).
+  const std::vector<TraceEvent>& events() const { return events_; }
+  int64_t dropped_events() const { return dropped_events_; }
+  // The events in Chrome's trace event format (JSON: one complete "X" event per call, in
+  // microseconds, nesting shown by time), which Perfetto and chrome://tracing open.
+  std::string chromeTrace() const;
+  // Writes chromeTrace() to `path`; an error names the path.
+  absl::Status export_chrome_trace(const std::string& path) const;
+
  private:
   std::vector<OperatorProfile> operators_;
+  std::vector<TraceEvent> events_;
+  int64_t dropped_events_ = 0;
+  uint64_t thread_id_ = 0;
 };
 
 class Profile {
@@ -61,6 +90,11 @@ class Profile {
 
   // Stops profiling (if still running) and returns what was collected.
   ProfileReport stop();
+  // Stops profiling (if still running) and writes its calls as a Chrome trace (see ProfileReport).
+  absl::Status export_chrome_trace(const std::string& path) { return stop().export_chrome_trace(path); }
+
+  // A Profile keeps at most this many calls for its timeline (the table counts them all).
+  static constexpr size_t kMaxTraceEvents = size_t{1} << 20;
 
   struct State;  // what a Profile has collected (defined in profiler.cpp)
 

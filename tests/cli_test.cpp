@@ -80,6 +80,18 @@ TEST(Cli, RunWithRandomInputsPrintsTextAndAProfile) {
   EXPECT_THAT(r.out, HasSubstr("aten::add"));  // the profiler's table
 }
 
+TEST(Cli, RunWritesTheProfilesChromeTrace) {
+  SY_REFERENCE_PROGRAM_OR_SKIP(add, "add.pte");
+  const std::string trace_path = tempPath("trace.json");
+  Result r = runCli("run " + add + " --random 7 --profile --trace " + trace_path);
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::ifstream file(trace_path);
+  const nlohmann::json trace = nlohmann::json::parse(std::string(std::istreambuf_iterator<char>(file), {}));
+  ASSERT_FALSE(trace["traceEvents"].empty());
+  EXPECT_EQ(trace["traceEvents"][0]["name"], "aten::add.out");
+  expectOneLineError(runCli("run " + add + " --random 7 --trace " + trace_path), "--trace needs --profile");
+}
+
 TEST(Cli, RunRefusesInputsOfTheWrongDtypeOrShape) {
   SY_REFERENCE_PROGRAM_OR_SKIP(add, "add.pte");
   const std::string wrong_dtype = writeTemp(

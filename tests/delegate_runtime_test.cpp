@@ -230,6 +230,17 @@ TEST(DelegateRuntime, DelegateCallsAreOperatorCallsTheProfilerSees) {
   EXPECT_EQ(scale_backend.executions, 2);
 }
 
+TEST(DelegateRuntime, DelegatedWorkIsOnTheProfilersTimeline) {
+  resetCounts();
+  absl::StatusOr<Program> program = Program::loadFromBuffer(delegatedProgram("ScaleBackend", 2));
+  absl::StatusOr<Method> m = program->load_method("forward");
+  ASSERT_TRUE(m.ok());
+  Profile profile;
+  ASSERT_TRUE(m->execute().ok());
+  const std::string trace = profile.stop().chromeTrace();
+  EXPECT_THAT(trace, HasSubstr("\"higher_order::executorch_call_delegate\""));
+}
+
 TEST(DelegateRuntime, TheDelegateOperatorRefusesToRunOutsideAMethod) {
   Stack stack{IValue("ScaleBackend"), IValue(0), IValue(std::vector<Tensor>{zeros({1})})};
   try {

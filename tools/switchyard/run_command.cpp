@@ -20,6 +20,9 @@ ABSL_FLAG(std::string, inputs, "",
 ABSL_FLAG(int64_t, random, -1, "make pseudo-random inputs of the declared dtypes and sizes from this seed (>= 0)");
 ABSL_FLAG(std::string, format, "text", "how to print the outputs: text or json ({\"outputs\": [...]})");
 ABSL_FLAG(bool, profile, false, "print the profiler's per-operator table for the run");
+ABSL_FLAG(std::string, trace, "",
+          "with --profile: also write the run's operator calls as a Chrome trace to this JSON file (open it in "
+          "ui.perfetto.dev or chrome://tracing)");
 
 namespace sy::cli {
 namespace {
@@ -93,12 +96,20 @@ absl::Status run(const std::vector<std::string>& args) {
     if (!s.ok()) return s;
   }
 
+  const std::string trace = absl::GetFlag(FLAGS_trace);
+  if (!trace.empty() && !absl::GetFlag(FLAGS_profile)) {
+    return absl::InvalidArgumentError("--trace needs --profile (the trace is the profile's timeline)");
+  }
   std::optional<ProfileReport> report;
   {
     std::unique_ptr<Profile> profile = absl::GetFlag(FLAGS_profile) ? std::make_unique<Profile>() : nullptr;
     absl::Status s = method->execute();
     if (profile) report = profile->stop();
     if (!s.ok()) return s;
+  }
+  if (report && !trace.empty()) {
+    absl::Status saved = report->export_chrome_trace(trace);
+    if (!saved.ok()) return saved;
   }
 
   if (format == "json") {
@@ -135,10 +146,10 @@ const Command& runCommand() {
       "run",
       "run a method of a program and print its outputs",
       "usage: switchyard run PROGRAM.pte [--data FILE.ptd] [--method NAME] [--inputs FILE.json | --random SEED]\n"
-      "                      [--format text|json] [--profile]\n\n"
+      "                      [--format text|json] [--profile [--trace FILE.json]]\n\n"
       "Loads PROGRAM.pte, gives the method its inputs, runs it with every operator through Switchyard's\n"
       "dispatcher and every delegate through its registered backend, and prints the outputs.",
-      {"data", "method", "inputs", "random", "format", "profile"},
+      {"data", "method", "inputs", "random", "format", "profile", "trace"},
       &run};
   return command;
 }
