@@ -6,12 +6,12 @@ cd "$(dirname "$0")"
 ./tools/setup_dependencies.sh
 source tools/build_env.sh
 
-# Only the demo is built here; the cache keeps the project's default options, so a ./test.sh
+# Only the `switchyard` command (and the library) is built here; the cache keeps the project's default options, so a ./test.sh
 # that follows reuses this configuration (and sets what it relies on itself anyway).
 echo "==> configure (Release) in build/release"
 cmake -S . -B build/release -G Ninja "${SWITCHYARD_CMAKE_LAUNCHER[@]}" -DCMAKE_BUILD_TYPE=Release > /dev/null
 echo "==> build"
-cmake --build build/release --target fallback_demo
-echo "==> run examples/fallback_demo"
+cmake --build build/release --target switchyard_cli
+echo "==> run switchyard demo"
 echo
-./build/release/examples/fallback_demo
+./build/release/tools/switchyard/switchyard demo

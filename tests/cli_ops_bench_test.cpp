@@ -1,5 +1,6 @@
-// `switchyard ops` and `switchyard bench`: what a backend author asks of a build from the shell
-// (which operators exist, what runs for each dispatch key) and what a call costs.
+// `switchyard ops`, `switchyard bench` and `switchyard demo`: what a backend author asks of a build
+// from the shell (which operators exist, what runs for each dispatch key, what a call costs), and
+// the demo that ./run.sh ends with.
 #include <sstream>
 
 #include <gmock/gmock.h>
@@ -80,6 +81,23 @@ TEST(CliOps, EveryNewSubcommandHasHelp) {
   EXPECT_EQ(bench.status, 0);
   EXPECT_THAT(bench.out, HasSubstr("usage: switchyard bench [--calls N]"));
   EXPECT_THAT(bench.out, HasSubstr("--calls"));
+}
+
+TEST(CliDemo, RunsEveryLayerAndPassesItsChecks) {
+  Result r = runCli("demo");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  for (const char* heading : {"== 1. Eager", "== 2. Ahead of time", "== 3. The profiler", "== 4. Dispatch overhead"}) {
+    EXPECT_THAT(r.out, HasSubstr(heading));
+  }
+  // Accel ran some operators natively and sent the rest to the CPU.
+  EXPECT_THAT(r.out, HasSubstr("ran natively on Accel:\n    aten::add.Tensor"));
+  EXPECT_THAT(r.out, HasSubstr("fell back to the CPU:\n    aten::_softmax"));
+  EXPECT_THAT(r.out, HasSubstr("check: Accel against CPU: max abs difference"));
+  EXPECT_THAT(r.out, HasSubstr("check: loaded program against eager: max abs difference"));
+  EXPECT_THAT(r.out, Not(HasSubstr("FAILED")));
+  EXPECT_THAT(r.out, HasSubstr("aten::convolution.out"));  // the profiler's table
+  EXPECT_THAT(r.out, HasSubstr("All checks passed."));
+  expectOneLineError(runCli("demo extra"), "demo takes no arguments");
 }
 
 }  // namespace

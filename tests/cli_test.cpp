@@ -42,7 +42,7 @@ TEST(Cli, EverySubcommandHasHelpNamingItsFlags) {
 }
 
 TEST(Cli, UnknownCommandIsOneLineListingTheCommands) {
-  expectOneLineError(runCli("frobnicate"), "unknown command 'frobnicate'; commands: run, inspect, ops, bench");
+  expectOneLineError(runCli("frobnicate"), "unknown command 'frobnicate'; commands: demo, run, inspect, ops, bench");
 }
 
 TEST(Cli, AFlagOfAnotherSubcommandIsRefused) {

@@ -4,6 +4,7 @@
 //   switchyard inspect model.pte
 //   switchyard ops aten::add
 //   switchyard bench
+//   switchyard demo
 //
 // Each subcommand names the flags it takes (flags are abseil flags, defined in the command's own
 // file); main() refuses a flag given to a subcommand that does not take it, prints the
@@ -32,5 +33,6 @@ const Command& runCommand();
 const Command& inspectCommand();
 const Command& opsCommand();
 const Command& benchCommand();
+const Command& demoCommand();
 
 }  // namespace sy::cli

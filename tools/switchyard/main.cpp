@@ -1,4 +1,5 @@
-// `switchyard`: run and inspect ExecuTorch programs on Switchyard's dispatcher. See command.h.
+// `switchyard`: run and inspect ExecuTorch programs on Switchyard's dispatcher, list its operators,
+// measure it, and demonstrate it. See command.h.
 #include <iostream>
 #include <string>
 #include <vector>
@@ -14,8 +15,8 @@ namespace {
 using sy::cli::Command;
 
 const std::vector<const Command*>& commands() {
-  static const std::vector<const Command*> all = {&sy::cli::runCommand(), &sy::cli::inspectCommand(), &sy::cli::opsCommand(),
-                                                     &sy::cli::benchCommand()};
+  static const std::vector<const Command*> all = {&sy::cli::demoCommand(), &sy::cli::runCommand(), &sy::cli::inspectCommand(),
+                                                     &sy::cli::opsCommand(), &sy::cli::benchCommand()};
   return all;
 }
 
