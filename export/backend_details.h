@@ -17,8 +17,8 @@
 //
 // A backend registers both halves under the same id, and keeps both under backends/<name>/.
 // `subprogram` is self-contained: its user inputs are the delegate call's inputs in order, its
-// parameters and constants are the tensors the delegate owns (See Note [Delegates own the
-// constants of their partition]), and its outputs are what the call returns, in order.
+// parameters and constants are the tensors the delegate owns (the lowered program no longer holds
+// those only the partition reads), and its outputs are what the call returns, in order.
 //
 // Note [Delegate debug handles map back to graph nodes]
 // A delegate numbers its own operations however it likes (an instruction index, a node id in its
