@@ -23,6 +23,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <memory>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -75,8 +76,9 @@ using sy::IncludeDispatchKeyGuard;
 }  // namespace impl
 
 // c10::List<T>: a list of T that boxes as the matching IValue list (int[], float[], bool[],
-// Tensor[], or a generic list for List<IValue>). Unlike PyTorch's, a copy is a copy: two Lists
-// never share elements.
+// Tensor[], or a generic list for List<IValue>). As in PyTorch, a List is a reference to its
+// elements: a copy shares them, so a write through one copy is seen through every other (copy()
+// makes an independent list). Boxing copies the elements into the IValue, whose lists are values.
 template <class T>
 class List {
  public:
@@ -84,49 +86,53 @@ class List {
   using iterator = typename std::vector<T>::iterator;
   using const_iterator = typename std::vector<T>::const_iterator;
 
-  List() = default;
-  List(std::initializer_list<T> values) : elements_(values) {}
-  explicit List(std::vector<T> values) : elements_(std::move(values)) {}
-  explicit List(ArrayRef<T> values) : elements_(values.begin(), values.end()) {}
+  List() : elements_(std::make_shared<std::vector<T>>()) {}
+  List(std::initializer_list<T> values) : elements_(std::make_shared<std::vector<T>>(values)) {}
+  explicit List(std::vector<T> values) : elements_(std::make_shared<std::vector<T>>(std::move(values))) {}
+  explicit List(ArrayRef<T> values) : elements_(std::make_shared<std::vector<T>>(values.begin(), values.end())) {}
 
-  size_t size() const { return elements_.size(); }
-  bool empty() const { return elements_.empty(); }
-  T get(size_t i) const { return elements_.at(i); }
-  void set(size_t i, T value) { elements_.at(i) = std::move(value); }
+  size_t size() const { return elements_->size(); }
+  bool empty() const { return elements_->empty(); }
+  T get(size_t i) const { return elements_->at(i); }
+  void set(size_t i, T value) const { elements_->at(i) = std::move(value); }
   T operator[](size_t i) const { return get(i); }
-  void push_back(T value) { elements_.push_back(std::move(value)); }
+  void push_back(T value) const { elements_->push_back(std::move(value)); }
   template <class... Args>
-  void emplace_back(Args&&... args) {
-    elements_.emplace_back(std::forward<Args>(args)...);
+  void emplace_back(Args&&... args) const {
+    elements_->emplace_back(std::forward<Args>(args)...);
   }
-  void reserve(size_t n) { elements_.reserve(n); }
-  void clear() { elements_.clear(); }
-  void resize(size_t n) { elements_.resize(n); }
-  iterator begin() { return elements_.begin(); }
-  iterator end() { return elements_.end(); }
-  const_iterator begin() const { return elements_.begin(); }
-  const_iterator end() const { return elements_.end(); }
+  void reserve(size_t n) const { elements_->reserve(n); }
+  void clear() const { elements_->clear(); }
+  void resize(size_t n) const { elements_->resize(n); }
+  iterator begin() const { return elements_->begin(); }
+  iterator end() const { return elements_->end(); }
   // A copy of the elements.
-  std::vector<T> vec() const { return elements_; }
+  std::vector<T> vec() const { return *elements_; }
+  // An independent list with the same elements (a plain copy shares them).
+  List copy() const { return List(*elements_); }
+  // How many Lists share these elements.
+  size_t use_count() const { return static_cast<size_t>(elements_.use_count()); }
+  bool is(const List& other) const { return elements_ == other.elements_; }
 
   operator IValue() const {  // NOLINT: boxes implicitly, as in PyTorch
+    const std::vector<T>& elements = *elements_;
     if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, sy::Tensor> || std::is_same_v<T, IValue>) {
-      return IValue(elements_);
+      return IValue(elements);
     } else if constexpr (std::is_floating_point_v<T>) {
-      return IValue(std::vector<double>(elements_.begin(), elements_.end()));
+      return IValue(std::vector<double>(elements.begin(), elements.end()));
     } else if constexpr (std::is_integral_v<T>) {
-      return IValue(std::vector<int64_t>(elements_.begin(), elements_.end()));
+      return IValue(std::vector<int64_t>(elements.begin(), elements.end()));
     } else {
-      std::vector<IValue> boxed(elements_.begin(), elements_.end());
+      std::vector<IValue> boxed(elements.begin(), elements.end());
       return IValue(std::move(boxed));
     }
   }
 
-  friend bool operator==(const List& a, const List& b) { return a.elements_ == b.elements_; }
+  friend bool operator==(const List& a, const List& b) { return *a.elements_ == *b.elements_; }
   friend bool operator!=(const List& a, const List& b) { return !(a == b); }
 
  private:
-  std::vector<T> elements_;
+  std::shared_ptr<std::vector<T>> elements_;
 };
 
 // c10::Dict<K, V>: an insertion-ordered map with PyTorch's interface. Switchyard's IValue has no

@@ -59,6 +59,25 @@ TEST(TorchValues, SchemaNameIsTheQualifiedNameAndOperatorNamesPrint) {
   EXPECT_EQ(printed.str(), "compat_names::f.overload");
 }
 
+TEST(TorchValues, AListCopySharesItsElementsAsInPyTorchAndCopyMakesAnIndependentOne) {
+  c10::List<int64_t> a({1, 2, 3});
+  c10::List<int64_t> shared = a;
+  shared.set(0, 10);
+  shared.push_back(4);
+  EXPECT_EQ(a.vec(), std::vector<int64_t>({10, 2, 3, 4}));
+  EXPECT_TRUE(a.is(shared));
+  EXPECT_EQ(a.use_count(), 2u);
+  c10::List<int64_t> independent = a.copy();
+  independent.set(1, 20);
+  EXPECT_EQ(a.get(1), 2);
+  EXPECT_FALSE(a.is(independent));
+  EXPECT_EQ(independent, c10::List<int64_t>({10, 20, 3, 4}));
+  // Boxing copies: the IValue's list is a value of its own.
+  c10::IValue boxed = a;
+  a.set(2, 30);
+  EXPECT_EQ(boxed.to<std::vector<int64_t>>(), std::vector<int64_t>({10, 2, 3, 4}));
+}
+
 TEST(TorchValues, ListsBoxAndUnboxAsIValueLists) {
   c10::List<int64_t> ints({1, 2, 3});
   ints.push_back(4);
