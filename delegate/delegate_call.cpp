@@ -1,5 +1,6 @@
 #include "switchyard/delegate/delegate_call.h"
 
+#include "switchyard/delegate/delegate_debug_handle.h"
 #include "switchyard/dispatcher/dispatcher.h"
 #include "switchyard/dispatcher/library.h"
 
@@ -28,8 +29,17 @@ void runDelegate(const OperatorHandle& op, Stack* stack) {
   BackendExecutionContext context = frame->context;
   absl::Status status = frame->backend->execute(context, frame->handle, frame->args);
   drop(stack, 3);
-  SY_CHECK(status.ok(), "delegate ", frame->context.delegate_index, " of method '", frame->context.method_name,
-           "' failed in its backend's execute: ", status.ToString());
+  if (status.ok()) return;
+  std::string where;
+  if (std::optional<int64_t> debug_handle = delegateDebugHandleOf(status)) {
+    std::string origin = "maps to no operator the program recorded";
+    if (const std::map<int64_t, std::string>* sources = frame->debug_handle_sources; sources != nullptr) {
+      if (auto it = sources->find(*debug_handle); it != sources->end()) origin = "is " + it->second;
+    }
+    where = sy::str("; the delegate's debug handle ", *debug_handle, " ", origin);
+  }
+  SY_ERROR("delegate ", frame->context.delegate_index, " of method '", frame->context.method_name,
+           "' failed in its backend's execute: ", absl::StatusCodeToString(status.code()), ": ", status.message(), where);
 }
 
 }  // namespace

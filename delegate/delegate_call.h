@@ -16,6 +16,10 @@
 // always among them, so a delegate whose arguments are all non-tensors still reaches the kernel.
 #pragma once
 
+#include <cstdint>
+#include <map>
+#include <string>
+
 #include "absl/status/status.h"
 #include "switchyard/delegate/backend_interface.h"
 #include "switchyard/dispatcher/operator_handle.h"
@@ -27,6 +31,9 @@ struct DelegateCallFrame {
   DelegateHandle* handle = nullptr;
   BackendExecutionContext context;
   absl::Span<IValue*> args;
+  // The delegate's debug handle -> the original operators behind it ("aten::add.Tensor (node 'add')
+  // at model.cpp:12"), for errors that carry one (delegate/delegate_debug_handle.h); may be null.
+  const std::map<int64_t, std::string>* debug_handle_sources = nullptr;
 };
 
 // The operator's handle (valid for the life of the process).

@@ -7,7 +7,9 @@
 #include <set>
 #include <unordered_map>
 
+#include "switchyard/delegate/delegate_debug_handle.h"
 #include "switchyard/dispatcher/dispatcher.h"
+#include "switchyard/export/lowered_module.h"
 #include "switchyard/export/memory_planning.h"
 #include "switchyard/export/operator_variants.h"
 #include "switchyard/export/program_file.h"
@@ -54,10 +56,28 @@ struct ConstantPool {
   }
 };
 
+// The processed blobs of every method's delegates, each stored once (a module two methods share
+// is one blob), inline in the FlatBuffers data or as data segments.
+struct DelegateBlobs {
+  bool in_segments = true;
+  std::vector<std::vector<uint8_t>> inline_data;
+  std::vector<std::vector<uint8_t>> segments;
+  std::unordered_map<const LoweredModule*, uint32_t> index_of;
+
+  uint32_t add(const LoweredModule& m) {
+    if (auto it = index_of.find(&m); it != index_of.end()) return it->second;
+    std::vector<std::vector<uint8_t>>& into = in_segments ? segments : inline_data;
+    into.push_back(m.processed_bytes);
+    const uint32_t index = static_cast<uint32_t>(into.size() - 1);
+    index_of.emplace(&m, index);
+    return index;
+  }
+};
+
 class MethodEmitter {
  public:
-  MethodEmitter(FlatBufferBuilder& fb, ConstantPool& pool, const MethodToEmit& method)
-      : fb_(fb), pool_(pool), name_(method.name), ep_(*method.program), g_(method.program->graph()) {}
+  MethodEmitter(FlatBufferBuilder& fb, ConstantPool& pool, DelegateBlobs& blobs, const MethodToEmit& method)
+      : fb_(fb), pool_(pool), blobs_(blobs), name_(method.name), ep_(*method.program), g_(method.program->graph()) {}
 
   // The parameters and constants the method reads (after emit()).
   size_t constantsRead() const { return constants_read_.size(); }
@@ -76,10 +96,10 @@ class MethodEmitter {
     for (NodeId id = 0; id < static_cast<NodeId>(g_.nodes().size()); ++id) {
       const Node& n = g_.node(id);
       if (n.kind != NodeKind::CallFunction) continue;
-      absl::StatusOr<Offset<pte::Instruction>> ins = kernelCall(n);
+      absl::StatusOr<Offset<pte::Instruction>> ins = isDelegateCall(n) ? delegateCall(n) : kernelCall(n);
       if (!ins.ok()) return ins.status();
       instructions.push_back(*ins);
-      std::vector<Offset<pte::Frame>> frames;
+      std::vector<Offset<pte::Frame>> frames = isDelegateCall(n) ? delegateFrames(n) : std::vector<Offset<pte::Frame>>{};
       for (const SourceFrame& f : n.meta.stack) {
         frames.push_back(pte::CreateFrameDirect(fb_, f.file.c_str(), static_cast<int32_t>(f.line), f.function.c_str(),
                                                 n.name.c_str()));
@@ -99,6 +119,8 @@ class MethodEmitter {
     }
     std::vector<int64_t> buffer_sizes{0, static_cast<int64_t>(report->planned_bytes)};
     std::vector<Offset<pte::BackendDelegate>> delegates;
+    for (const std::shared_ptr<const LoweredModule>& m : ep_.lowered_modules()) delegates.push_back(backendDelegate(*m));
+    report->delegates = delegates.size();
     return pte::CreateExecutionPlanDirect(fb_, name_.c_str(), 0, &values_, &inputs, &outputs, &chains, &operators,
                                           &delegates, &buffer_sizes);
   }
@@ -276,6 +298,44 @@ class MethodEmitter {
                                   pte::CreateKernelCallDirect(fb_, static_cast<int32_t>(op), &args).Union());
   }
 
+  Offset<pte::BackendDelegate> backendDelegate(const LoweredModule& m) {
+    const uint32_t index = blobs_.add(m);
+    auto processed = pte::CreateBackendDelegateDataReference(
+        fb_, blobs_.in_segments ? pte::DataLocation::SEGMENT : pte::DataLocation::INLINE, index);
+    std::vector<Offset<pte::CompileSpec>> specs;
+    for (const CompileSpec& spec : m.compile_specs) specs.push_back(pte::CreateCompileSpecDirect(fb_, spec.key.c_str(), &spec.value));
+    return pte::CreateBackendDelegateDirect(fb_, m.backend_id.c_str(), processed, &specs);
+  }
+
+  // DelegateCall(index, inputs then outputs). See Note [A delegate call defines its outputs].
+  absl::StatusOr<Offset<pte::Instruction>> delegateCall(const Node& n) {
+    std::vector<int32_t> args(n.args[2].values.begin(), n.args[2].values.end());
+    args.insert(args.end(), n.outputs.begin(), n.outputs.end());
+    const int64_t index = n.args[1].constant.toInt();
+    return pte::CreateInstruction(fb_, pte::InstructionArguments::DelegateCall,
+                                  pte::CreateDelegateCallDirect(fb_, static_cast<int32_t>(index), &args).Union());
+  }
+
+  // One frame per (delegate debug handle, original node). See Note [A program file keeps a
+  // delegate's debug-handle map in its stack traces].
+  std::vector<Offset<pte::Frame>> delegateFrames(const Node& n) {
+    std::vector<Offset<pte::Frame>> frames;
+    const LoweredModule& m = *ep_.lowered_modules()[static_cast<size_t>(n.args[1].constant.toInt())];
+    const Graph& sub = m.original_program->graph();
+    for (const auto& [own, handles] : m.debug_handle_map) {
+      for (int64_t h : handles) {
+        std::optional<NodeId> id = sub.findByDebugHandle(h);
+        if (!id) continue;
+        const Node& original = sub.node(*id);
+        const SourceFrame* at = original.meta.location();
+        const std::string context = delegateFrameContext(own, describeLoweredNode(original));
+        frames.push_back(pte::CreateFrameDirect(fb_, at ? at->file.c_str() : "", at ? static_cast<int32_t>(at->line) : 0,
+                                                at ? at->function.c_str() : "", context.c_str()));
+      }
+    }
+    return frames;
+  }
+
   // Note [Views that keep element order are emitted as view_copy]
   // Some view operators have no `_copy` out variant (reshape, contiguous, squeeze, flatten), but
   // their result lists the input's elements in the same row-major order, only with other sizes. In
@@ -308,6 +368,7 @@ class MethodEmitter {
 
   FlatBufferBuilder& fb_;
   ConstantPool& pool_;
+  DelegateBlobs& blobs_;
   std::string name_;
   const ExportedProgram& ep_;
   const Graph& g_;
@@ -320,7 +381,7 @@ class MethodEmitter {
 
 }  // namespace
 
-absl::StatusOr<EmittedProgram> emitProgram(const std::vector<MethodToEmit>& methods) {
+absl::StatusOr<EmittedProgram> emitProgram(const std::vector<MethodToEmit>& methods, const EmitOptions& options) {
   if (methods.empty()) return absl::InvalidArgumentError("emitProgram: no methods to emit");
   std::set<std::string> names;
   for (const MethodToEmit& m : methods) {
@@ -330,10 +391,12 @@ absl::StatusOr<EmittedProgram> emitProgram(const std::vector<MethodToEmit>& meth
   }
   FlatBufferBuilder fb;
   ConstantPool pool;
+  DelegateBlobs blobs;
+  blobs.in_segments = options.delegate_blobs_in_segments;
   EmittedProgram result;
   std::vector<Offset<pte::ExecutionPlan>> plans;
   for (const MethodToEmit& m : methods) {
-    MethodEmitter emitter(fb, pool, m);
+    MethodEmitter emitter(fb, pool, blobs, m);
     EmittedMethod report;
     absl::StatusOr<Offset<pte::ExecutionPlan>> plan = emitter.emit(&report);
     if (!plan.ok()) return plan.status();
@@ -341,11 +404,13 @@ absl::StatusOr<EmittedProgram> emitProgram(const std::vector<MethodToEmit>& meth
     plans.push_back(*plan);
     result.methods.push_back(std::move(report));
   }
-  std::vector<std::vector<uint8_t>> segments;
+  // Delegate segments first, then the constant segment (See Note [How the emitter lays out a
+  // program file]).
+  std::vector<std::vector<uint8_t>> segments = std::move(blobs.segments);
   Offset<pte::SubsegmentOffsets> constant_segment = 0;
   if (pool.offsets.size() > 1) {
+    constant_segment = pte::CreateSubsegmentOffsetsDirect(fb, static_cast<uint32_t>(segments.size()), &pool.offsets);
     segments.push_back(pool.segment);
-    constant_segment = pte::CreateSubsegmentOffsetsDirect(fb, 0, &pool.offsets);
     result.constant_bytes = pool.segment.size();
   }
   std::vector<Offset<pte::DataSegment>> segment_table;
@@ -353,14 +418,17 @@ absl::StatusOr<EmittedProgram> emitProgram(const std::vector<MethodToEmit>& meth
   for (size_t i = 0; i < segments.size(); ++i) segment_table.push_back(pte::CreateDataSegment(fb, offsets[i], segments[i].size()));
   std::vector<Offset<pte::Buffer>> constant_buffer;
   std::vector<Offset<pte::BackendDelegateInlineData>> inline_data;
+  for (const std::vector<uint8_t>& blob : blobs.inline_data) {
+    inline_data.push_back(pte::CreateBackendDelegateInlineDataDirect(fb, &blob));
+  }
   auto root = pte::CreateProgramDirect(fb, 0, &plans, &constant_buffer, &inline_data, &segment_table, constant_segment);
   pte::FinishProgramBuffer(fb, root);
   result.bytes = assembleProgramFile(fb.GetBufferPointer(), fb.GetSize(), segments);
   return result;
 }
 
-absl::StatusOr<EmittedProgram> emitProgram(const ExportedProgram& program, std::string method) {
-  return emitProgram(std::vector<MethodToEmit>{{std::move(method), &program}});
+absl::StatusOr<EmittedProgram> emitProgram(const ExportedProgram& program, std::string method, const EmitOptions& options) {
+  return emitProgram(std::vector<MethodToEmit>{{std::move(method), &program}}, options);
 }
 
 absl::Status EmittedProgram::save(const std::string& path) const {

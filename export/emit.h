@@ -16,7 +16,11 @@
 // - parameters and constants go into the program's constant segment, a data segment behind the
 //   extended header, each stored once even when several methods read the same tensor;
 // - each instruction's source stack becomes its entry in the chain's stack traces (Frame:
-//   filename, lineno, name = the function, context = the node's name).
+//   filename, lineno, name = the function, context = the node's name);
+// - a delegate call (export/lowering.h) becomes a DelegateCall of a BackendDelegate entry (the
+//   backend's id, its compile specs, its processed blob in a data segment or inline), and its
+//   debug-handle map becomes its stack frames (See Note [A program file keeps a delegate's
+//   debug-handle map in its stack traces]).
 //
 // Errors are absl::Status values naming the method and node: an operator without an out variant,
 // a tensor dtype the format cannot hold, a non-CPU constant, a constant argument the format has
@@ -40,6 +44,7 @@ struct EmittedMethod {
   uint64_t planned_bytes = 0;    // the planned buffer's size
   uint64_t unplanned_bytes = 0;  // the sum of every planned tensor's size: what no reuse would take
   size_t constants = 0;          // parameter and constant tensors it reads
+  size_t delegates = 0;          // BackendDelegate entries
 };
 
 struct EmittedProgram {
@@ -56,8 +61,15 @@ struct MethodToEmit {
   const ExportedProgram* program = nullptr;
 };
 
-absl::StatusOr<EmittedProgram> emitProgram(const std::vector<MethodToEmit>& methods);
+struct EmitOptions {
+  // Delegates' processed blobs as data segments after the FlatBuffers data (what ExecuTorch writes
+  // by default), or inline in Program.backend_delegate_data.
+  bool delegate_blobs_in_segments = true;
+};
+
+absl::StatusOr<EmittedProgram> emitProgram(const std::vector<MethodToEmit>& methods, const EmitOptions& options = {});
 // One method.
-absl::StatusOr<EmittedProgram> emitProgram(const ExportedProgram& program, std::string method = "forward");
+absl::StatusOr<EmittedProgram> emitProgram(const ExportedProgram& program, std::string method = "forward",
+                                           const EmitOptions& options = {});
 
 }  // namespace sy::export_

@@ -1,14 +1,108 @@
 #include "switchyard/export/exported_program.h"
 
+#include "switchyard/delegate/backend_registry.h"
+#include "switchyard/delegate/delegate_call.h"
+#include "switchyard/export/lowered_module.h"
 #include "switchyard/ivalue/error.h"
 #include "switchyard/ivalue/stack.h"
+#include "switchyard/ivalue/tensor_factories.h"
 
 namespace sy::export_ {
 
-ExportedProgram::ExportedProgram(Graph graph, std::map<std::string, Tensor> state)
-    : graph_(std::move(graph)), state_(std::move(state)) {
+namespace {
+
+// Raises sy::Error when delegate call `n` does not fit the module it names.
+void checkDelegateCall(const Graph& g, const Node& n, const std::vector<std::shared_ptr<const LoweredModule>>& modules) {
+  const int64_t index = n.args[1].constant.toInt();
+  SY_CHECK(index >= 0 && static_cast<size_t>(index) < modules.size() && modules[static_cast<size_t>(index)] != nullptr,
+           "delegate call '", n.name, "' runs lowered module ", index, ", but the program has ", modules.size());
+  const LoweredModule& m = *modules[static_cast<size_t>(index)];
+  SY_CHECK(m.original_program != nullptr, "lowered module ", index, " has no original program");
+  SY_CHECK(n.args[0].constant.toStringRef() == m.backend_id, "delegate call '", n.name, "' names backend '",
+           n.args[0].constant.toStringRef(), "', but lowered module ", index, " is for '", m.backend_id, "'");
+  const Graph& sub = m.original_program->graph();
+  const std::vector<ValueId> inputs = sub.placeholders(InputKind::User), outputs = sub.outputs();
+  SY_CHECK(n.args[2].values.size() == inputs.size() && n.outputs.size() == outputs.size(), "delegate call '", n.name,
+           "' reads ", n.args[2].values.size(), " values and defines ", n.outputs.size(), ", but lowered module ", index,
+           " takes ", inputs.size(), " and returns ", outputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    SY_CHECK(g.value(n.args[2].values[i]).meta == sub.value(inputs[i]).meta, "delegate call '", n.name, "' input ", i,
+             " is ", g.value(n.args[2].values[i]).meta.str(), ", but lowered module ", index, " takes ",
+             sub.value(inputs[i]).meta.str());
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    SY_CHECK(g.value(n.outputs[i]).meta == sub.value(outputs[i]).meta, "delegate call '", n.name, "' output ", i,
+             " is ", g.value(n.outputs[i]).meta.str(), ", but lowered module ", index, " returns ",
+             sub.value(outputs[i]).meta.str());
+  }
+}
+
+// Note [Lowered modules run directly from C++]
+// ExportedProgram::run runs a delegate call the way a loaded method does, only for one call: the
+// backend registered under the module's id (sy::get_backend_class) inits on the processed bytes
+// and compile specs, executes once through higher_order::executorch_call_delegate (so profilers
+// and tracers see it, See Note [Delegate calls go through the dispatcher]) with the inputs and
+// freshly allocated outputs, and is destroyed right after with the handle init returned, also
+// when execute fails. Errors name the node, the backend and, for a debug handle the backend
+// reports, the original operators behind it.
+std::vector<Tensor> runLoweredModule(const Node& n, const LoweredModule& m, const std::vector<Tensor>& inputs,
+                                     const Graph& g) {
+  BackendInterface* backend = get_backend_class(m.backend_id);
+  SY_CHECK(backend != nullptr, "delegate call '", n.name, "' needs backend '", m.backend_id,
+           "', whose run-time half is not registered (sy::register_backend)");
+  SY_CHECK(backend->is_available(), "delegate call '", n.name, "' needs backend '", m.backend_id,
+           "', which is registered but not available here");
+  const size_t index = static_cast<size_t>(n.args[1].constant.toInt());
+  std::vector<CompileSpec> specs_storage = m.compile_specs;
+  std::vector<sy::CompileSpec> specs;
+  for (const CompileSpec& spec : specs_storage) specs.push_back(sy::CompileSpec{spec.key, spec.value});
+  FreeableBuffer processed(m.processed_bytes.data(), m.processed_bytes.size(), nullptr);
+  BackendInitContext init_context{"ExportedProgram::run", index};
+  absl::StatusOr<DelegateHandle*> handle = backend->init(init_context, &processed, specs);
+  SY_CHECK(handle.ok(), "delegate call '", n.name, "' (backend '", m.backend_id, "') failed to initialise: ",
+           handle.status().message());
+  struct Destroy {
+    const BackendInterface* backend;
+    DelegateHandle* handle;
+    ~Destroy() { backend->destroy(handle); }
+  } destroy{backend, *handle};
+
+  std::vector<IValue> values;
+  std::vector<Tensor> outputs;
+  for (const Tensor& t : inputs) values.emplace_back(t);
+  for (ValueId v : n.outputs) {
+    const TensorMeta& meta = g.value(v).meta;
+    outputs.push_back(sy::empty(meta.sizes, TensorOptions(meta.dtype)));
+    values.emplace_back(outputs.back());
+  }
+  std::vector<IValue*> args;
+  for (IValue& v : values) args.push_back(&v);
+  const std::map<int64_t, std::string> sources = m.debugHandleSources();
+  DelegateCallFrame frame;
+  frame.backend = backend;
+  frame.handle = *handle;
+  frame.context = BackendExecutionContext{"ExportedProgram::run", index};
+  frame.args = absl::MakeSpan(args);
+  frame.debug_handle_sources = &sources;
+  std::vector<Tensor> tensors(inputs);
+  tensors.insert(tensors.end(), outputs.begin(), outputs.end());
+  Stack stack{IValue(m.backend_id), IValue(static_cast<int64_t>(index)), IValue(std::move(tensors))};
+  try {
+    callDelegateThroughDispatcher(frame, stack);
+  } catch (const Error& e) {
+    SY_ERROR("delegate call '", n.name, "': ", e.what());
+  }
+  return outputs;
+}
+
+}  // namespace
+
+ExportedProgram::ExportedProgram(Graph graph, std::map<std::string, Tensor> state,
+                                 std::vector<std::shared_ptr<const LoweredModule>> lowered_modules)
+    : graph_(std::move(graph)), state_(std::move(state)), lowered_modules_(std::move(lowered_modules)) {
   graph_.validate();
   for (const Node& n : graph_.nodes()) {
+    if (isDelegateCall(n)) checkDelegateCall(graph_, n, lowered_modules_);
     if (n.kind != NodeKind::Placeholder || n.input_kind == InputKind::User) continue;
     auto it = state_.find(n.target);
     SY_CHECK(it != state_.end() && it->second.defined(), toString(n.input_kind), " placeholder '", n.name,
@@ -52,6 +146,14 @@ std::vector<Tensor> ExportedProgram::run(const std::vector<Tensor>& inputs) cons
       continue;
     }
     if (n.kind == NodeKind::Output) break;
+    if (isDelegateCall(n)) {
+      std::vector<Tensor> in;
+      for (ValueId v : n.args[2].values) in.push_back(values[static_cast<size_t>(v)]);
+      std::vector<Tensor> out =
+          runLoweredModule(n, *lowered_modules_[static_cast<size_t>(n.args[1].constant.toInt())], in, graph_);
+      for (size_t r = 0; r < out.size(); ++r) values[static_cast<size_t>(n.outputs[r])] = std::move(out[r]);
+      continue;
+    }
     stack.clear();
     for (const NodeArgument& a : n.args) {
       switch (a.kind) {

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <unordered_set>
 
+#include "switchyard/dispatcher/dispatcher.h"
 #include "switchyard/ivalue/checked_size.h"
 #include "switchyard/ivalue/error.h"
 
@@ -138,7 +139,8 @@ void Graph::checkArgumentValues(const std::vector<NodeArgument>& args, const std
   }
 }
 
-NodeId Graph::addCall(OperatorHandle op, std::vector<NodeArgument> args, std::vector<TensorMeta> results, NodeMeta meta) {
+NodeId Graph::addCall(OperatorHandle op, std::vector<NodeArgument> args, std::vector<TensorMeta> results, NodeMeta meta,
+                      std::string name) {
   SY_CHECK(op.hasSchema(), "Graph::addCall: operator ", op.operator_name(), " has no schema");
   const FunctionSchema& schema = op.schema();
   const std::string what = sy::str("a call of ", schema.operator_name());
@@ -150,14 +152,43 @@ NodeId Graph::addCall(OperatorHandle op, std::vector<NodeArgument> args, std::ve
   SY_CHECK(nodes_.empty() || nodes_.back().kind != NodeKind::Output, what, " added after the output node");
   Node node;
   node.kind = NodeKind::CallFunction;
-  std::string base = schema.name();
-  if (const size_t colons = base.rfind("::"); colons != std::string::npos) base = base.substr(colons + 2);
-  node.name = uniqueName(base);
+  if (name.empty()) {
+    name = schema.name();
+    if (const size_t colons = name.rfind("::"); colons != std::string::npos) name = name.substr(colons + 2);
+  }
+  node.name = uniqueName(std::move(name));
   node.op = op;
   node.args = std::move(args);
-  if (meta.debug_handle == 0) meta.debug_handle = next_debug_handle_++;
-  else next_debug_handle_ = std::max(next_debug_handle_, meta.debug_handle + 1);
   node.meta = std::move(meta);
+  return appendCall(std::move(node), std::move(results));
+}
+
+// Note [A delegate call defines its outputs]
+// higher_order::executorch_call_delegate's schema returns nothing: at run time its tensor list
+// holds the inputs and then the outputs, which the backend writes in place. A graph is functional
+// (See Note [Graphs are functional]), so there the node reads only the inputs and defines one new
+// value per output of the lowered module; the emitter lists inputs then outputs in the
+// DelegateCall instruction, and ExportedProgram::run allocates the outputs before the call.
+NodeId Graph::addDelegateCall(std::string backend_id, int64_t delegate_index, std::vector<ValueId> inputs,
+                              std::vector<TensorMeta> results, NodeMeta meta, std::string name) {
+  static const OperatorHandle delegate_call =
+      Dispatcher::singleton().findSchemaOrThrow("higher_order::executorch_call_delegate", "");
+  std::vector<NodeArgument> args{NodeArgument::ofConstant(IValue(std::move(backend_id))),
+                                 NodeArgument::ofConstant(IValue(delegate_index)), NodeArgument::ofValues(std::move(inputs))};
+  checkArgumentValues(args, "a delegate call");
+  SY_CHECK(nodes_.empty() || nodes_.back().kind != NodeKind::Output, "a delegate call added after the output node");
+  Node node;
+  node.kind = NodeKind::CallFunction;
+  node.name = uniqueName(name.empty() ? sy::str("executorch_call_delegate_", delegate_index) : std::move(name));
+  node.op = delegate_call;
+  node.args = std::move(args);
+  node.meta = std::move(meta);
+  return appendCall(std::move(node), std::move(results));
+}
+
+NodeId Graph::appendCall(Node node, std::vector<TensorMeta> results) {
+  if (node.meta.debug_handle == 0) node.meta.debug_handle = next_debug_handle_++;
+  else next_debug_handle_ = std::max(next_debug_handle_, node.meta.debug_handle + 1);
   const NodeId id = static_cast<NodeId>(nodes_.size());
   for (size_t i = 0; i < results.size(); ++i) {
     results[i].nbytes();

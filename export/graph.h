@@ -135,8 +135,17 @@ class Graph {
   ValueId addPlaceholder(std::string name, InputKind kind, std::string target, TensorMeta meta);
   // A call of `op` (which has a schema) with one argument per schema argument and one result meta
   // per schema return; raises sy::Error when the arguments do not fit the schema or read a value
-  // the graph does not have. Gives the node the next debug handle unless `meta` has one.
-  NodeId addCall(OperatorHandle op, std::vector<NodeArgument> args, std::vector<TensorMeta> results, NodeMeta meta);
+  // the graph does not have. Gives the node the next debug handle unless `meta` has one, and a
+  // name made from the operator's unless `name` is given (made unique either way).
+  NodeId addCall(OperatorHandle op, std::vector<NodeArgument> args, std::vector<TensorMeta> results, NodeMeta meta,
+                 std::string name = {});
+  // A call of higher_order::executorch_call_delegate running lowered module `delegate_index` of
+  // the program (export/lowering.h) on `inputs`; unlike other calls it defines one value per
+  // result of the lowered module, though the operator's schema returns nothing (at run time the
+  // delegate writes its outputs in place: See Note [A delegate call defines its outputs]). Named
+  // "executorch_call_delegate_<delegate_index>" unless `name` is given.
+  NodeId addDelegateCall(std::string backend_id, int64_t delegate_index, std::vector<ValueId> inputs,
+                         std::vector<TensorMeta> results, NodeMeta meta, std::string name = {});
   // Sets (or replaces) the output node, last.
   void setOutputs(std::vector<ValueId> outputs);
 
@@ -164,6 +173,7 @@ class Graph {
 
  private:
   std::string uniqueName(std::string base);
+  NodeId appendCall(Node node, std::vector<TensorMeta> results);
   void checkArgumentValues(const std::vector<NodeArgument>& args, const std::string& what) const;
 
   std::vector<Node> nodes_;

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "absl/strings/str_join.h"
+#include "switchyard/export/lowered_module.h"
 #include "switchyard/ivalue/error.h"
 
 namespace sy::export_ {
@@ -67,6 +68,19 @@ std::string toString(const Graph& g) {
 }
 
 std::ostream& operator<<(std::ostream& os, const Graph& g) { return os << toString(g); }
+
+std::string toString(const ExportedProgram& program) {
+  std::string out = toString(program.graph());
+  for (size_t i = 0; i < program.lowered_modules().size(); ++i) {
+    const LoweredModule& m = *program.lowered_modules()[i];
+    std::vector<std::string> specs;
+    for (const CompileSpec& spec : m.compile_specs) specs.push_back(sy::str(spec.key, " (", spec.value.size(), " bytes)"));
+    out += sy::str("\nlowered module ", i, ": backend '", m.backend_id, "', ", m.processed_bytes.size(), " bytes",
+                   specs.empty() ? std::string() : ", compile specs " + absl::StrJoin(specs, ", "), "\n");
+    out += toString(m.original_program->graph());
+  }
+  return out;
+}
 
 std::string inspect_node(const Graph& g, NodeId id) {
   const Node& target = g.node(id);

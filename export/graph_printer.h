@@ -10,6 +10,7 @@
 //   std::cout << sy::export_::inspect_node(ep.graph(), "linear");
 //   //   the same listing with "-->" at %linear, then its kind, operator, schema, debug handle,
 //   //   delegation tag, source location, stack and users
+//   std::cout << sy::export_::toString(lowered);   // the graph, then each lowered module's graph
 #pragma once
 
 #include <ostream>
@@ -23,6 +24,11 @@ namespace sy::export_ {
 // The whole graph, as above.
 std::string toString(const Graph& graph);
 std::ostream& operator<<(std::ostream& os, const Graph& graph);
+// A program after to_backend: its graph, then per lowered module its index, backend, blob size,
+// compile specs and the partition's graph as preprocess saw it.
+class ExportedProgram;
+std::string toString(const ExportedProgram& program);
+
 // One node's line, without indentation or newline.
 std::string nodeLine(const Graph& graph, NodeId node);
 

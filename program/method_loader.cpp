@@ -6,6 +6,7 @@
 #include "switchyard/ivalue/error.h"
 #include "absl/strings/str_join.h"
 #include "switchyard/delegate/backend_registry.h"
+#include "switchyard/delegate/delegate_debug_handle.h"
 #include "switchyard/dispatcher/dispatcher.h"
 #include "switchyard/program/method_state.h"
 #include "switchyard/program/program.h"
@@ -56,6 +57,29 @@ std::string sourceOf(const pte::Chain& chain, size_t i) {
   std::string out = sy::str(" at ", view(frame->filename()), ":", frame->lineno());
   if (frame->name() != nullptr && frame->name()->size() > 0) out += sy::str(" (in ", view(frame->name()), ")");
   return out;
+}
+
+// The delegate debug handles the frames of instruction `i` map back to, with where each came
+// from (See Note [A program file keeps a delegate's debug-handle map in its stack traces]).
+std::map<int64_t, std::string> delegateDebugHandleSources(const pte::Chain& chain, size_t i) {
+  std::map<int64_t, std::string> sources;
+  const auto* traces = chain.stacktrace();
+  if (traces == nullptr || i >= traces->size()) return sources;
+  const pte::FrameList* frames = traces->Get(static_cast<uint32_t>(i));
+  if (frames == nullptr || frames->items() == nullptr) return sources;
+  for (const pte::Frame* frame : *frames->items()) {
+    if (frame == nullptr || frame->context() == nullptr) continue;
+    std::optional<std::pair<int64_t, std::string>> parsed = parseDelegateFrameContext(view(frame->context()));
+    if (!parsed) continue;
+    std::string origin = std::move(parsed->second);
+    if (frame->filename() != nullptr && frame->filename()->size() > 0) {
+      origin += sy::str(" at ", view(frame->filename()), ":", frame->lineno());
+      if (frame->name() != nullptr && frame->name()->size() > 0) origin += sy::str(" (in ", view(frame->name()), ")");
+    }
+    std::string& text = sources[parsed->first];
+    text += (text.empty() ? "" : "; ") + origin;
+  }
+  return sources;
 }
 
 class MethodBuilder {
@@ -393,6 +417,8 @@ class MethodBuilder {
             prepared.frame.handle = instance.handle;
             prepared.frame.context = BackendExecutionContext{state_->name, index};
             prepared.frame.args = absl::MakeSpan(prepared.args);
+            prepared.debug_handle_sources = delegateDebugHandleSources(*chain, pc - chain_start);
+            prepared.frame.debug_handle_sources = &prepared.debug_handle_sources;
             state_->instructions.push_back(
                 {InstructionKind::Delegate, static_cast<uint32_t>(state_->delegate_calls.size() - 1), 0});
             state_->instruction_names.push_back(sy::str("instruction ", pc, " (delegate ", index, ", backend '",

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -49,6 +50,9 @@ struct PreparedDelegateCall {
   DelegateCallFrame frame;
   std::vector<IValue*> args;       // the method's values, in the call's order
   std::vector<IValue> arguments;   // the operator's three arguments (name, index, tensors)
+  // From the instruction's stack frames (See Note [A program file keeps a delegate's debug-handle
+  // map in its stack traces]); frame.debug_handle_sources points here.
+  std::map<int64_t, std::string> debug_handle_sources;
 };
 
 // Per input: how set_input delivers a tensor.

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "export_models.h"
+#include "export_delegate_support.h"
 #include "switchyard/export/emit.h"
 #include "switchyard/program/program.h"
 #include "switchyard/program/schema/program_generated.h"
@@ -21,28 +21,10 @@ namespace {
 
 using ::testing::HasSubstr;
 using sy::testing::expectCloseTo;
+using sy::testing::runProgram;
 using sy::testing::Mlp;
 using sy::testing::ResidualBlock;
 using sy::testing::SmallCnn;
-
-// Loads `bytes` and runs `method` on `inputs`; its outputs, copied.
-std::vector<Tensor> runProgram(const std::vector<uint8_t>& bytes, const std::string& method, const std::vector<Tensor>& inputs) {
-  absl::StatusOr<Program> program = Program::loadFromBuffer(bytes, "emitted.pte");
-  EXPECT_TRUE(program.ok()) << program.status();
-  if (!program.ok()) return {};
-  absl::StatusOr<Method> m = program->load_method(method);
-  EXPECT_TRUE(m.ok()) << m.status();
-  if (!m.ok()) return {};
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    absl::Status s = m->set_input(i, inputs[i]);
-    EXPECT_TRUE(s.ok()) << s;
-  }
-  absl::Status s = m->execute();
-  EXPECT_TRUE(s.ok()) << s;
-  std::vector<Tensor> out;
-  for (size_t i = 0; i < m->outputs_size(); ++i) out.push_back(ops::clone(m->get_output(i).toTensor()));
-  return out;
-}
 
 template <class Model>
 void expectRoundTripMatchesEager(const Model& model) {
@@ -185,15 +167,10 @@ TEST(ExportEmit, SavesAFileThatProgramLoadAndTheSwitchyardCommandRunAndFlatcDeco
   absl::StatusOr<Program> program = Program::load(path);
   ASSERT_TRUE(program.ok()) << program.status();
 
-  const std::string command = sy::str(SWITCHYARD_FLATC, " --json --strict-json -o ", dir.string(), " ",
-                                      SWITCHYARD_PROGRAM_SCHEMA_DIR, "/program.fbs -- ", path, " 2>&1");
-  ASSERT_EQ(std::system(command.c_str()), 0) << command;
-  std::ifstream json(dir / "residual.json");
-  std::stringstream text;
-  text << json.rdbuf();
-  EXPECT_THAT(text.str(), HasSubstr("\"name\": \"aten::convolution\""));
-  EXPECT_THAT(text.str(), HasSubstr("\"overload\": \"out\""));
-  EXPECT_THAT(text.str(), HasSubstr("\"lineno\""));
+  const std::string json = sy::testing::flatcJson(path);
+  EXPECT_THAT(json, HasSubstr("\"name\": \"aten::convolution\""));
+  EXPECT_THAT(json, HasSubstr("\"overload\": \"out\""));
+  EXPECT_THAT(json, HasSubstr("\"lineno\""));
   const std::string run = sy::str(SWITCHYARD_CLI_PATH, " run ", path, " --random 0 > ", (dir / "run.txt").string(), " 2>&1");
   EXPECT_EQ(std::system(run.c_str()), 0) << run;
   const std::string inspect = sy::str(SWITCHYARD_CLI_PATH, " inspect ", path, " > ", (dir / "inspect.txt").string(), " 2>&1");
