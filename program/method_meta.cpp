@@ -3,6 +3,7 @@
 
 #include "switchyard/ivalue/error.h"
 #include "absl/strings/str_join.h"
+#include "switchyard/delegate/delegate_debug_handle.h"
 #include "switchyard/program/program.h"
 #include "switchyard/program/program_internal.h"
 
@@ -30,6 +31,112 @@ ValueInfo describeValue(const pte::ExecutionPlan& plan, size_t index) {
     const pte::ExtraTensorInfo* extra = t->extra_tensor_info();
     if (extra != nullptr && extra->location() == pte::TensorDataLocation::EXTERNAL) {
       info.external_name = std::string(view(extra->fully_qualified_name()));
+    }
+  }
+  return info;
+}
+
+std::string frameText(const pte::Frame& f) {
+  if (f.filename() == nullptr || f.filename()->size() == 0) return "";
+  std::string out = sy::str(view(f.filename()), ":", f.lineno());
+  if (f.name() != nullptr && f.name()->size() > 0) out += sy::str(" (in ", view(f.name()), ")");
+  return out;
+}
+
+// A value as an instruction's argument: "%3" for tensors and tensor lists, the contents otherwise.
+std::string argumentText(const pte::ExecutionPlan& plan, int64_t index) {
+  const size_t n = plan.values() == nullptr ? 0 : plan.values()->size();
+  if (index < 0 || static_cast<size_t>(index) >= n) return sy::str("%", index, "?");
+  const pte::EValue* v = plan.values()->Get(static_cast<uint32_t>(index));
+  switch (v->val_type()) {
+    case pte::KernelTypes::Null: return "None";
+    case pte::KernelTypes::Int: return sy::str(v->val_as_Int()->int_val());
+    case pte::KernelTypes::Double: return sy::str(v->val_as_Double()->double_val());
+    case pte::KernelTypes::Bool: return v->val_as_Bool()->bool_val() ? "True" : "False";
+    case pte::KernelTypes::String: return sy::str("'", view(v->val_as_String()->string_val()), "'");
+    case pte::KernelTypes::IntList: {
+      std::vector<std::string> items;
+      if (const auto* list = v->val_as_IntList()->items()) {
+        for (int64_t item : *list) items.push_back(argumentText(plan, item));
+      }
+      return "[" + absl::StrJoin(items, ", ") + "]";
+    }
+    case pte::KernelTypes::DoubleList: {
+      const auto* list = v->val_as_DoubleList()->items();
+      return "[" + (list == nullptr ? std::string() : absl::StrJoin(*list, ", ")) + "]";
+    }
+    case pte::KernelTypes::BoolList: {
+      std::vector<std::string> items;
+      if (const auto* list = v->val_as_BoolList()->items()) {
+        for (uint8_t b : *list) items.push_back(b ? "True" : "False");
+      }
+      return "[" + absl::StrJoin(items, ", ") + "]";
+    }
+    default: return sy::str("%", index);
+  }
+}
+
+std::string argumentsText(const pte::ExecutionPlan& plan, const flatbuffers::Vector<int32_t>* args) {
+  std::vector<std::string> items;
+  if (args != nullptr) {
+    for (int32_t a : *args) items.push_back(argumentText(plan, a));
+  }
+  return absl::StrJoin(items, ", ");
+}
+
+// See InstructionInfo. The program was validated at load: indices are in range (checked anyway).
+InstructionInfo describeInstruction(const pte::ExecutionPlan& plan, const pte::Chain& chain, size_t i) {
+  const pte::Instruction* ins = chain.instructions()->Get(static_cast<uint32_t>(i));
+  InstructionInfo info;
+  const size_t num_operators = plan.operators() == nullptr ? 0 : plan.operators()->size();
+  const size_t num_delegates = plan.delegates() == nullptr ? 0 : plan.delegates()->size();
+  switch (ins->instr_args_type()) {
+    case pte::InstructionArguments::KernelCall: {
+      const pte::KernelCall* call = ins->instr_args_as_KernelCall();
+      std::string op = sy::str("operator ", call->op_index());
+      if (call->op_index() >= 0 && static_cast<size_t>(call->op_index()) < num_operators) {
+        const pte::Operator* o = plan.operators()->Get(static_cast<uint32_t>(call->op_index()));
+        op = OperatorName{std::string(view(o->name())), std::string(view(o->overload()))}.toString();
+      }
+      info.text = sy::str(op, "(", argumentsText(plan, call->args()), ")");
+      break;
+    }
+    case pte::InstructionArguments::DelegateCall: {
+      const pte::DelegateCall* call = ins->instr_args_as_DelegateCall();
+      std::string backend = "?";
+      if (call->delegate_index() >= 0 && static_cast<size_t>(call->delegate_index()) < num_delegates) {
+        backend = std::string(view(plan.delegates()->Get(static_cast<uint32_t>(call->delegate_index()))->id()));
+      }
+      info.text = sy::str("delegate ", call->delegate_index(), " (", backend, ")(", argumentsText(plan, call->args()), ")");
+      break;
+    }
+    case pte::InstructionArguments::MoveCall: {
+      const pte::MoveCall* call = ins->instr_args_as_MoveCall();
+      info.text = sy::str("move %", call->move_from(), " to %", call->move_to());
+      break;
+    }
+    case pte::InstructionArguments::JumpFalseCall: {
+      const pte::JumpFalseCall* call = ins->instr_args_as_JumpFalseCall();
+      info.text = sy::str("jump to ", call->destination_instruction(), " if not %", call->cond_value_index());
+      break;
+    }
+    case pte::InstructionArguments::FreeCall:
+      info.text = sy::str("free %", ins->instr_args_as_FreeCall()->value_index());
+      break;
+    default: info.text = "?"; break;
+  }
+  const auto* traces = chain.stacktrace();
+  if (traces == nullptr || i >= traces->size()) return info;
+  const pte::FrameList* frames = traces->Get(static_cast<uint32_t>(i));
+  if (frames == nullptr || frames->items() == nullptr) return info;
+  for (const pte::Frame* f : *frames->items()) {
+    if (f == nullptr) continue;
+    const std::string_view context = view(f->context());
+    if (ins->instr_args_type() == pte::InstructionArguments::DelegateCall && parseDelegateFrameContext(context)) {
+      const std::string at = frameText(*f);
+      info.delegated.push_back(at.empty() ? std::string(context) : sy::str(context, " at ", at));
+    } else {
+      info.source = frameText(*f);  // the last one is the innermost
     }
   }
   return info;
@@ -87,8 +194,14 @@ absl::StatusOr<MethodMeta> Program::method_meta(std::string_view method) const {
     }
   }
   if (plan->chains() != nullptr) {
-    for (const pte::Chain* chain : *plan->chains()) {
-      meta.num_instructions += chain->instructions() == nullptr ? 0 : chain->instructions()->size();
+    for (size_t c = 0; c < plan->chains()->size(); ++c) {
+      const pte::Chain* chain = plan->chains()->Get(static_cast<uint32_t>(c));
+      const size_t n = chain->instructions() == nullptr ? 0 : chain->instructions()->size();
+      meta.num_instructions += n;
+      for (size_t i = 0; i < n; ++i) {
+        meta.instructions.push_back(describeInstruction(*plan, *chain, i));
+        meta.instructions.back().chain = c;
+      }
     }
   }
   return meta;

@@ -6,6 +6,7 @@
 //   meta.operators[0].toString();         // "aten::add.out"
 //   meta.delegates;                       // backend ids, blob sizes, compile specs
 //   meta.planned_buffer_sizes;            // bytes per planned buffer (entry 0 is reserved)
+//   meta.instructions[0].text;            // "aten::add.out(%0, %1, 1, %2, %2)"
 //
 // Everything here is a copy: it stays valid after the Program is gone. This is what
 // `switchyard inspect` prints.
@@ -48,6 +49,21 @@ struct DelegateInfo {
   std::vector<CompileSpecInfo> compile_specs;
 };
 
+// One instruction of a method's chains, as `switchyard inspect --graph` lists it.
+struct InstructionInfo {
+  size_t chain = 0;
+  // "aten::add.out(%0, %1, 1, %2, %2)": the operator and every argument as the file lists them
+  // (for an out variant, the out= tensors and then the results), tensors and tensor lists as
+  // %value, other values as their contents; a delegate call as "delegate 0
+  // (BackendWithCompilerDemo)(%0, %3)" (inputs, then outputs); moves, jumps and frees in words.
+  std::string text;
+  // The innermost frame of the instruction's stack trace: "model.cpp:12 (in forward)", or empty.
+  std::string source;
+  // A delegate call's other frames, one per original operator it runs, each with its location
+  // ("delegate debug handle 1: aten::add.Tensor (node 'add') at model.cpp:12 (in forward)").
+  std::vector<std::string> delegated;
+};
+
 struct MethodMeta {
   std::string name;
   std::vector<ValueInfo> inputs;
@@ -59,6 +75,7 @@ struct MethodMeta {
   std::vector<std::string> external_tensors;
   size_t num_values = 0;
   size_t num_instructions = 0;
+  std::vector<InstructionInfo> instructions;  // in chain order
 };
 
 }  // namespace sy

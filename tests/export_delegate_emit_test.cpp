@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <unistd.h>
 
 #include "export_delegate_support.h"
@@ -199,6 +201,15 @@ TEST(ExportDelegates, FlatcDecodesAProgramWithDelegatesAndTheSwitchyardCommandRu
   EXPECT_THAT(json, HasSubstr("delegate debug handle 1: aten::add.Tensor (node 'add')"));
   const std::string run = sy::str(SWITCHYARD_CLI_PATH, " run ", path.string(), " --random 0 > ", (dir / "run.txt").string(), " 2>&1");
   EXPECT_EQ(std::system(run.c_str()), 0) << run;
+  const std::string inspect = sy::str(SWITCHYARD_CLI_PATH, " inspect ", path.string(), " --graph > ",
+                                      (dir / "inspect.txt").string(), " 2>&1");
+  ASSERT_EQ(std::system(inspect.c_str()), 0) << inspect;
+  std::ifstream listing(dir / "inspect.txt");
+  const std::string text((std::istreambuf_iterator<char>(listing)), std::istreambuf_iterator<char>());
+  EXPECT_THAT(text, HasSubstr("    0: delegate 0 (BackendWithCompilerDemo)(%0, %"));
+  EXPECT_THAT(text, HasSubstr("         runs delegate debug handle 1: aten::add.Tensor (node 'add') at "
+                              "tests/export_delegate_emit_test.cpp:"));
+  EXPECT_THAT(text, HasSubstr("    1: aten::relu.out(%2, %3, %3)  # tests/export_delegate_emit_test.cpp:"));
   std::filesystem::remove_all(dir);
 }
 

@@ -2,11 +2,14 @@
 #include <iostream>
 
 #include "switchyard/ivalue/error.h"
+#include "absl/flags/flag.h"
 #include "absl/strings/str_join.h"
 #include "switchyard/delegate/backend_registry.h"
 #include "switchyard/dispatcher/dispatcher.h"
 #include "switchyard/program/program.h"
 #include "switchyard/tools/switchyard/command.h"
+
+ABSL_FLAG(bool, graph, false, "also list each method's instructions: operators, arguments, source lines, delegate calls");
 
 namespace sy::cli {
 namespace {
@@ -69,6 +72,13 @@ void printMethod(const MethodMeta& m) {
   }
   std::cout << "  runnable here: "
             << (missing == 0 ? "yes" : sy::str("no, ", missing, " operator(s) or backend(s) not registered")) << "\n";
+  if (!absl::GetFlag(FLAGS_graph)) return;
+  std::cout << "  instructions:\n";
+  for (size_t i = 0; i < m.instructions.size(); ++i) {
+    const InstructionInfo& ins = m.instructions[i];
+    std::cout << "    " << i << ": " << ins.text << (ins.source.empty() ? "" : "  # " + ins.source) << "\n";
+    for (const std::string& origin : ins.delegated) std::cout << "         runs " << origin << "\n";
+  }
 }
 
 absl::Status inspect(const std::vector<std::string>& args) {
@@ -92,11 +102,13 @@ const Command& inspectCommand() {
   static const Command command{
       "inspect",
       "show a program's methods, operators, delegates and planned memory",
-      "usage: switchyard inspect PROGRAM.pte\n\n"
+      "usage: switchyard inspect PROGRAM.pte [--graph]\n\n"
       "Prints each method's inputs and outputs (dtype and sizes), the operators it calls (marking those\n"
       "no library registered), its delegates (backend, blob size, compile specs, registered or not) and\n"
-      "its planned memory. Nothing is run, so a program that cannot run here can still be inspected.",
-      {},
+      "its planned memory; with --graph, every instruction too (operator and arguments, source line, and\n"
+      "for a delegate call the original operators it runs). Nothing is run, so a program that cannot run\n"
+      "here can still be inspected.",
+      {"graph"},
       &inspect};
   return command;
 }
