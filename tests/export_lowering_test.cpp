@@ -160,6 +160,25 @@ TEST(ToBackend, NamesAnUnknownBackendAndTheRegisteredOnes) {
   EXPECT_THAT(message, HasSubstr("BackendWithCompilerDemo"));
 }
 
+// BackendWithCompilerDemo's preprocess under another id, with no run-time half.
+class AheadOfTimeOnly final : public BackendDetails {
+ public:
+  absl::StatusOr<PreprocessResult> preprocess(const ExportedProgram& subprogram,
+                                              absl::Span<const CompileSpec> specs) const override {
+    return findBackendDetails("BackendWithCompilerDemo")->preprocess(subprogram, specs);
+  }
+};
+
+TEST(ToBackend, ALoweredModuleWhoseBackendHasNoRunTimeHalfLowersButCannotRun) {
+  static AheadOfTimeOnly details;
+  static const bool registered = registerBackendDetails("AheadOfTimeOnly", &details).ok();
+  ASSERT_TRUE(registered);
+  ExportedProgram lowered = to_backend("AheadOfTimeOnly", captured(AllDemo()), {});
+  EXPECT_THAT(errorMessageOf([&] { lowered.run({AllDemo::exampleInput()}); }),
+              HasSubstr("delegate call 'executorch_call_delegate_0' needs backend 'AheadOfTimeOnly', whose run-time "
+                        "half is not registered (sy::register_backend)"));
+}
+
 TEST(ToBackend, RefusesAPartitionerThatChangesMoreThanTags) {
   ExportedProgram ep = captured(AllDemo());
   struct Renaming final : Partitioner {

@@ -56,6 +56,13 @@ class DemoPreprocess final : public export_::BackendDetails {
       program.instructions.push_back(*ins);
     }
     for (export_::ValueId v : g.outputs()) program.outputs.push_back(slot_of.at(v));
+    uint64_t elements = 0;
+    for (uint64_t n : program.slot_elements) elements += n;
+    if (program.slot_elements.size() > kMaxSlots || elements > kMaxElements) {
+      return absl::InvalidArgumentError(sy::str(kBackendId, ": the partition needs ", program.slot_elements.size(),
+                                                " values of ", elements, " elements in all; the backend holds at most ",
+                                                kMaxSlots, " values of ", kMaxElements, " elements"));
+    }
     const std::string text = program.serialize();
     result.processed_bytes.assign(text.begin(), text.end());
     return result;

@@ -1,6 +1,6 @@
 #include "demo_program.h"
 
-#include <cmath>
+#include <cctype>
 #include <cstdio>
 #include <sstream>
 
