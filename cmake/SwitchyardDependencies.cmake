@@ -10,3 +10,14 @@ endif()
 if(SWITCHYARD_BUILD_BENCH)
   find_package(benchmark REQUIRED)   # libbenchmark-dev
 endif()
+# SLEEF (libsleef-dev), for the optimized kernels (backends/optimized/); Debian ships no CMake
+# package for it, only pkg-config's sleef.pc. Without it the optimized library is not built.
+find_package(PkgConfig QUIET)        # pkg-config
+if(PkgConfig_FOUND)
+  pkg_check_modules(SLEEF QUIET IMPORTED_TARGET sleef)
+endif()
+option(SWITCHYARD_WITH_SLEEF "Build the optimized kernel library (backends/optimized/, needs libsleef-dev)" ${SLEEF_FOUND})
+if(SWITCHYARD_WITH_SLEEF AND NOT TARGET PkgConfig::SLEEF)
+  message(FATAL_ERROR "SWITCHYARD_WITH_SLEEF is ON but SLEEF was not found: install libsleef-dev and pkg-config, "
+                      "or configure with -DSWITCHYARD_WITH_SLEEF=OFF")
+endif()

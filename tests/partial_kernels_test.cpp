@@ -109,6 +109,14 @@ TEST(PartialKernels, DeclineToTheCpuKernelWithoutADefault) {
   EXPECT_EQ(callScale(d, d_out), 4);
 }
 
+// An undefined tensor argument (UndefinedTensorImpl, of dtype Undefined) matches no key, and the
+// kernel the call continues to reports it (here the CPU kernel, which reads its sizes).
+TEST(PartialKernels, LetAnUndefinedTensorArgumentMatchNoKey) {
+  RegistrationHandle exact = PartialKernelRegistry::singleton().registerKernel(kScale, floatKey2d(), &scaleFloat, "scaleFloat");
+  Tensor f_out = empty({2, 3});
+  EXPECT_EQ(errorMessageOf([&] { callScale(Tensor(), f_out); }), "operation on an undefined tensor");
+}
+
 TEST(PartialKernels, MatchADimOrderOtherThanContiguous) {
   KernelKey transposed({meta(ScalarType::Float, {1, 0}), meta(ScalarType::Float, {0, 1})});
   RegistrationHandle h = PartialKernelRegistry::singleton().registerKernel(kScale, transposed, &scaleTransposed, "scaleTransposed");

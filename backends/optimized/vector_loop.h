@@ -1,0 +1,107 @@
+// The loops every instruction set shares, for the per-instruction-set units only
+// (vector_math_scalar.cpp, vector_math_sse2.cpp, vector_math_avx2.cpp). Each unit describes its
+// register type and SLEEF's functions for it in one struct and takes the table of loops:
+//
+//   struct Avx2 {
+//     using Reg = __m256;
+//     static constexpr int64_t kWidth = 8;
+//     static Reg load(const float* p);  static void store(float* p, Reg v);
+//     static Reg splat(float v);  static Reg add(Reg a, Reg b);  static Reg div(Reg a, Reg b);
+//     static Reg negate(Reg v);
+//     SY_SLEEF_U10_FUNCTIONS(Reg, 8_u10avx2)  // exp, log, ... as Sleef_expf8_u10avx2, ...
+//   };
+//   const UnaryLoop* avx2Loops() { return UnaryLoopTable<Avx2>::kLoops; }
+//
+// The struct must be a type of the unit's anonymous namespace, so that each unit's instantiations
+// are its own symbols, compiled with its own flags, and the linker can never pick an AVX2 body for
+// the SSE2 table. See Note [Instruction sets are chosen at run time].
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "switchyard/backends/optimized/vector_math.h"
+
+// SLEEF's 1.0-ULP functions for one register type, as static members exp, log, sin, cos, tanh and
+// acos: `suffix` completes SLEEF's names (Sleef_expf<suffix>), e.g. 8_u10avx2, 4_u10sse2, _u10.
+#define SY_SLEEF_U10_FUNCTIONS(Reg, suffix)                         \
+  static Reg exp(Reg v) { return Sleef_expf##suffix(v); }           \
+  static Reg log(Reg v) { return Sleef_logf##suffix(v); }           \
+  static Reg sin(Reg v) { return Sleef_sinf##suffix(v); }           \
+  static Reg cos(Reg v) { return Sleef_cosf##suffix(v); }           \
+  static Reg tanh(Reg v) { return Sleef_tanhf##suffix(v); }         \
+  static Reg acos(Reg v) { return Sleef_acosf##suffix(v); }
+
+namespace sy::optimized::detail {
+
+// Note [Vector tails go through the vector function]
+// An array whose length is not a multiple of the vector width ends in a partial vector. Its
+// elements are copied into a zero-padded register-sized buffer, computed by the same vector
+// function and copied back, instead of going to a scalar function: SLEEF's scalar and vector
+// functions may round differently, and a value's result should not depend on where in the array
+// it sits. The padding lanes compute f(0), which is finite for every function here and never
+// written out. Two vectors are loaded before either is stored, so out == in (in place) reads each
+// element before overwriting it.
+template <class V, class F>
+void unaryVectorLoop(const float* in, float* out, int64_t n) {
+  constexpr int64_t kWidth = V::kWidth;
+  int64_t i = 0;
+  for (; i + 2 * kWidth <= n; i += 2 * kWidth) {
+    const typename V::Reg a = V::load(in + i);
+    const typename V::Reg b = V::load(in + i + kWidth);
+    V::store(out + i, F::apply(a));
+    V::store(out + i + kWidth, F::apply(b));
+  }
+  for (; i + kWidth <= n; i += kWidth) V::store(out + i, F::apply(V::load(in + i)));
+  if (i < n) {
+    const size_t tail_bytes = static_cast<size_t>(n - i) * sizeof(float);
+    float buffer[kWidth] = {};
+    std::memcpy(buffer, in + i, tail_bytes);
+    V::store(buffer, F::apply(V::load(buffer)));
+    std::memcpy(out + i, buffer, tail_bytes);
+  }
+}
+
+template <class V>
+struct UnaryFunctionsOf {
+  using Reg = typename V::Reg;
+  struct Exp {
+    static Reg apply(Reg x) { return V::exp(x); }
+  };
+  struct Log {
+    static Reg apply(Reg x) { return V::log(x); }
+  };
+  struct Sin {
+    static Reg apply(Reg x) { return V::sin(x); }
+  };
+  struct Cos {
+    static Reg apply(Reg x) { return V::cos(x); }
+  };
+  struct Tanh {
+    static Reg apply(Reg x) { return V::tanh(x); }
+  };
+  // 1 / (1 + exp(-x)), the portable kernel's formula: 0 at -inf, 1 at +inf, NaN stays NaN.
+  struct Sigmoid {
+    static Reg apply(Reg x) {
+      const Reg one = V::splat(1.0f);
+      return V::div(one, V::add(one, V::exp(V::negate(x))));
+    }
+  };
+  struct Acos {
+    static Reg apply(Reg x) { return V::acos(x); }
+  };
+};
+
+// The loops of one instruction set, indexed by UnaryFunction.
+template <class V>
+struct UnaryLoopTable {
+  using F = UnaryFunctionsOf<V>;
+  static constexpr UnaryLoop kLoops[kNumUnaryFunctions] = {
+      &unaryVectorLoop<V, typename F::Exp>,     &unaryVectorLoop<V, typename F::Log>,
+      &unaryVectorLoop<V, typename F::Sin>,     &unaryVectorLoop<V, typename F::Cos>,
+      &unaryVectorLoop<V, typename F::Tanh>,    &unaryVectorLoop<V, typename F::Sigmoid>,
+      &unaryVectorLoop<V, typename F::Acos>,
+  };
+};
+
+}  // namespace sy::optimized::detail

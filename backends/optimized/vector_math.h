@@ -1,0 +1,53 @@
+// Vectorised Float math for the optimized kernels: one loop per function and instruction set,
+// built on SLEEF's 1.0-ULP ("u10") functions, with the instruction set chosen once at run time.
+//
+//   sy::optimized::applyUnary(sy::optimized::UnaryFunction::Exp, in, out, n);  // out[i] = exp(in[i])
+//   sy::optimized::activeInstructionSet();   // InstructionSet::Avx2 on a machine with AVX2 and FMA
+//
+// `in` and `out` may be the same array (in place); any other overlap is the caller's to avoid.
+// Every element of a call is computed by the same vector function, the tail included (see Note
+// [Vector tails go through the vector function]), so a value's result never depends on where it
+// sits in the array.
+//
+// Note [Instruction sets are chosen at run time]
+// libswitchyard and this library are installed for any x86-64 machine, so nothing is built with
+// -march=native. Each instruction set has its own translation unit compiled with exactly its flags
+// (vector_math_avx2.cpp with -mavx2 -mfma, vector_math_sse2.cpp with the x86-64 baseline) that
+// exposes nothing but a table of loop pointers; activeInstructionSet() asks the CPU once
+// (__builtin_cpu_supports) and takes the widest set it has. The AVX2 unit calls SLEEF's explicitly
+// named AVX2 functions (Sleef_expf8_u10avx2, ...), never its own run-time dispatching entry points,
+// so the choice made here is the one that runs. Off x86-64 only the scalar loops (SLEEF's scalar
+// u10 functions) are built.
+#pragma once
+
+#include <cstdint>
+
+namespace sy::optimized {
+
+enum class UnaryFunction : uint8_t { Exp, Log, Sin, Cos, Tanh, Sigmoid, Acos };
+inline constexpr int kNumUnaryFunctions = 7;
+const char* unaryFunctionName(UnaryFunction f);  // "exp", ...
+
+enum class InstructionSet : uint8_t { Scalar, Sse2, Avx2 };
+const char* instructionSetName(InstructionSet set);  // "scalar", "sse2", "avx2"
+
+// out[i] = f(in[i]) for 0 <= i < n.
+using UnaryLoop = void (*)(const float* in, float* out, int64_t n);
+
+// The widest instruction set both this build and this CPU have.
+InstructionSet activeInstructionSet();
+// The loop for `f` in `set`; null when this build or this CPU lacks `set` (so tests can run every
+// set the machine has).
+UnaryLoop unaryLoop(UnaryFunction f, InstructionSet set);
+
+// out[i] = f(in[i]) with the active instruction set's loop.
+void applyUnary(UnaryFunction f, const float* in, float* out, int64_t n);
+
+namespace detail {
+// Each instruction set's table, indexed by UnaryFunction; null where the build has no such set.
+const UnaryLoop* scalarLoops();
+const UnaryLoop* sse2Loops();
+const UnaryLoop* avx2Loops();
+}  // namespace detail
+
+}  // namespace sy::optimized

@@ -1,0 +1,26 @@
+// The scalar loops (one float at a time, SLEEF's scalar u10 functions): every build has them, and
+// they are what runs off x86-64. See Note [Instruction sets are chosen at run time].
+#include <sleef.h>
+
+#include "switchyard/backends/optimized/vector_loop.h"
+
+namespace sy::optimized::detail {
+namespace {
+
+struct Scalar {
+  using Reg = float;
+  static constexpr int64_t kWidth = 1;
+  static Reg load(const float* p) { return *p; }
+  static void store(float* p, Reg v) { *p = v; }
+  static Reg splat(float v) { return v; }
+  static Reg add(Reg a, Reg b) { return a + b; }
+  static Reg div(Reg a, Reg b) { return a / b; }
+  static Reg negate(Reg v) { return -v; }
+  SY_SLEEF_U10_FUNCTIONS(Reg, _u10)
+};
+
+}  // namespace
+
+const UnaryLoop* scalarLoops() { return UnaryLoopTable<Scalar>::kLoops; }
+
+}  // namespace sy::optimized::detail
