@@ -93,7 +93,14 @@ TEST(CliDemo, RunsEveryLayerAndPassesItsChecks) {
   EXPECT_THAT(r.out, HasSubstr("ran natively on Accel:\n    aten::add.Tensor"));
   EXPECT_THAT(r.out, HasSubstr("fell back to the CPU:\n    aten::_softmax"));
   EXPECT_THAT(r.out, HasSubstr("check: Accel against CPU: max abs difference"));
+  // Partitioned: the demo delegate takes the logit cap's mul and add, around the portable tanh.
+  EXPECT_THAT(r.out, HasSubstr("-> BackendWithCompilerDemo"));
+  const size_t left = r.out.find("left to the portable kernels: ");
+  ASSERT_NE(left, std::string::npos);
+  EXPECT_THAT(r.out.substr(left, r.out.find('\n', left) - left), HasSubstr("aten::tanh"));
+  EXPECT_THAT(r.out, HasSubstr("check: lowered program run from C++ against eager: max abs difference"));
   EXPECT_THAT(r.out, HasSubstr("check: loaded program against eager: max abs difference"));
+  EXPECT_THAT(r.out, HasSubstr("higher_order::executorch_call_delegate"));  // delegated work, profiled
   EXPECT_THAT(r.out, Not(HasSubstr("FAILED")));
   EXPECT_THAT(r.out, HasSubstr("aten::convolution.out"));  // the profiler's table
   EXPECT_THAT(r.out, HasSubstr("All checks passed."));

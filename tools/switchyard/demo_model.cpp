@@ -27,8 +27,10 @@ DemoCnn::DemoCnn()
       conv2_b(deterministic({16}, 4, 0.1)),
       fc_w(deterministic({10, 16}, 5, 0.4)),
       fc_b(deterministic({10}, 6, 0.1)),
-      temperature(sy::full({1}, 0.5)),
-      logit_bias(deterministic({10}, 7, 0.2)) {}
+      // Full-size ([1, 10]) factors and bias: the demo delegate does not broadcast.
+      inverse_cap(sy::full({1, 10}, 1.0 / 3)),
+      cap(sy::full({1, 10}, 3.0)),
+      logit_bias(deterministic({1, 10}, 7, 0.2)) {}
 
 Tensor DemoCnn::forward(const Tensor& x) const {
   export_::SourceScope scope;
@@ -38,14 +40,15 @@ Tensor DemoCnn::forward(const Tensor& x) const {
   h = SY_SOURCE(ops::max_pool2d(h, {2, 2}, {2, 2}));
   h = SY_SOURCE(ops::mean(h, {2, 3}));
   Tensor logits = SY_SOURCE(ops::linear(h, fc_w, fc_b));
-  logits = SY_SOURCE(ops::add(ops::mul(logits, temperature), logit_bias));
+  logits = SY_SOURCE(ops::mul(ops::tanh(ops::mul(logits, inverse_cap)), cap));
+  logits = SY_SOURCE(ops::add(logits, logit_bias));
   return SY_SOURCE(ops::softmax(logits, 1));
 }
 
 DemoCnn DemoCnn::to(Device device) const {
   DemoCnn moved = *this;
   for (Tensor* t : {&moved.conv1_w, &moved.conv1_b, &moved.conv2_w, &moved.conv2_b, &moved.fc_w, &moved.fc_b,
-                    &moved.temperature, &moved.logit_bias}) {
+                    &moved.inverse_cap, &moved.cap, &moved.logit_bias}) {
     *t = t->to(device);
   }
   return moved;
@@ -58,7 +61,7 @@ export_::Model DemoCnn::model() const {
 std::vector<export_::NamedTensor> DemoCnn::parameters() const {
   return {{"conv1.weight", conv1_w}, {"conv1.bias", conv1_b}, {"conv2.weight", conv2_w},
           {"conv2.bias", conv2_b},   {"fc.weight", fc_w},       {"fc.bias", fc_b},
-          {"temperature", temperature}, {"logit_bias", logit_bias}};
+          {"inverse_cap", inverse_cap}, {"cap", cap}, {"logit_bias", logit_bias}};
 }
 
 Tensor DemoCnn::exampleInput() { return deterministic({1, 3, 32, 32}, 8, 1.0); }

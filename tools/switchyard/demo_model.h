@@ -7,8 +7,9 @@
 //   conv2d 3->8 3x3 pad 1, relu, max_pool2d 2          [1, 8, 16, 16]
 //   conv2d 8->16 3x3 pad 1, relu, max_pool2d 2         [1, 16, 8, 8]
 //   mean over H and W (global average pool)            [1, 16]
-//   linear 16->10, times a temperature, plus a bias    [1, 10]
-//   softmax
+//   linear 16->10                                      [1, 10]
+//   soft-capped logits: cap * tanh(logits / cap)       [1, 10]
+//   plus a bias, softmax
 #pragma once
 
 #include <vector>
@@ -19,7 +20,7 @@
 namespace sy::cli {
 
 struct DemoCnn {
-  Tensor conv1_w, conv1_b, conv2_w, conv2_b, fc_w, fc_b, temperature, logit_bias;
+  Tensor conv1_w, conv1_b, conv2_w, conv2_b, fc_w, fc_b, inverse_cap, cap, logit_bias;
 
   DemoCnn();
   Tensor forward(const Tensor& x) const;
