@@ -84,6 +84,28 @@ std::string argumentsText(const pte::ExecutionPlan& plan, const flatbuffers::Vec
   return absl::StrJoin(items, ", ");
 }
 
+// The values `args` name: each argument, and the items of tensor and optional-tensor lists.
+std::vector<size_t> valuesNamed(const pte::ExecutionPlan& plan, const flatbuffers::Vector<int32_t>* args) {
+  std::vector<size_t> out;
+  const size_t num_values = plan.values() == nullptr ? 0 : plan.values()->size();
+  auto add = [&](int64_t index) {
+    if (index >= 0 && static_cast<size_t>(index) < num_values) out.push_back(static_cast<size_t>(index));
+  };
+  if (args == nullptr) return out;
+  for (int32_t a : *args) {
+    add(a);
+    if (a < 0 || static_cast<size_t>(a) >= num_values) continue;
+    const pte::EValue* v = plan.values()->Get(static_cast<uint32_t>(a));
+    const flatbuffers::Vector<int32_t>* items = nullptr;
+    if (v->val_type() == pte::KernelTypes::TensorList) items = v->val_as_TensorList()->items();
+    if (v->val_type() == pte::KernelTypes::OptionalTensorList) items = v->val_as_OptionalTensorList()->items();
+    if (items != nullptr) {
+      for (int32_t item : *items) add(item);
+    }
+  }
+  return out;
+}
+
 // See InstructionInfo. The program was validated at load: indices are in range (checked anyway).
 InstructionInfo describeInstruction(const pte::ExecutionPlan& plan, const pte::Chain& chain, size_t i) {
   const pte::Instruction* ins = chain.instructions()->Get(static_cast<uint32_t>(i));
@@ -99,6 +121,8 @@ InstructionInfo describeInstruction(const pte::ExecutionPlan& plan, const pte::C
         op = OperatorName{std::string(view(o->name())), std::string(view(o->overload()))}.toString();
       }
       info.text = sy::str(op, "(", argumentsText(plan, call->args()), ")");
+      info.op = op;
+      info.values = valuesNamed(plan, call->args());
       break;
     }
     case pte::InstructionArguments::DelegateCall: {
@@ -108,6 +132,9 @@ InstructionInfo describeInstruction(const pte::ExecutionPlan& plan, const pte::C
         backend = std::string(view(plan.delegates()->Get(static_cast<uint32_t>(call->delegate_index()))->id()));
       }
       info.text = sy::str("delegate ", call->delegate_index(), " (", backend, ")(", argumentsText(plan, call->args()), ")");
+      info.op = backend;
+      info.delegate_index = call->delegate_index();
+      info.values = valuesNamed(plan, call->args());
       break;
     }
     case pte::InstructionArguments::MoveCall: {
@@ -153,6 +180,7 @@ absl::StatusOr<MethodMeta> Program::method_meta(std::string_view method) const {
   MethodMeta meta;
   meta.name = std::string(method);
   meta.num_values = plan->values() == nullptr ? 0 : plan->values()->size();
+  for (size_t i = 0; i < meta.num_values; ++i) meta.values.push_back(describeValue(*plan, i));
   if (plan->inputs() != nullptr) {
     for (int32_t i : *plan->inputs()) meta.inputs.push_back(describeValue(*plan, static_cast<size_t>(i)));
   }

@@ -62,6 +62,12 @@ struct InstructionInfo {
   // A delegate call's other frames, one per original operator it runs, each with its location
   // ("delegate debug handle 1: aten::add.Tensor (node 'add') at model.cpp:12 (in forward)").
   std::vector<std::string> delegated;
+  // The same, structured (for `switchyard inspect --format dot`): the operator ("aten::add.out")
+  // or, for a delegate call, its backend; empty for moves, jumps and frees.
+  std::string op;
+  int64_t delegate_index = -1;  // a delegate call's delegate
+  // Every value an argument names, in argument order, the items of tensor lists included.
+  std::vector<size_t> values;
 };
 
 struct MethodMeta {
@@ -74,6 +80,7 @@ struct MethodMeta {
   // Fully qualified names of the tensors the method needs from a .ptd data file.
   std::vector<std::string> external_tensors;
   size_t num_values = 0;
+  std::vector<ValueInfo> values;  // every value of the method, by index
   size_t num_instructions = 0;
   std::vector<InstructionInfo> instructions;  // in chain order
 };

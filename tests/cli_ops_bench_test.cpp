@@ -107,4 +107,23 @@ TEST(CliDemo, RunsEveryLayerAndPassesItsChecks) {
   expectOneLineError(runCli("demo extra"), "demo takes no arguments");
 }
 
+TEST(CliInspect, FormatDotDrawsTheDemosPartitionedProgramWithADelegateClusterEach) {
+  const std::string program = tempPath("demo.pte");
+  Result demo = runCli("demo --save " + program);
+  ASSERT_EQ(demo.status, 0) << demo.err;
+  Result r = runCli("inspect " + program + " --format dot");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, ::testing::StartsWith("digraph \"forward\" {\n"));
+  EXPECT_THAT(r.out, HasSubstr("subgraph cluster_"));
+  EXPECT_THAT(r.out, HasSubstr("label=\"delegate 0: BackendWithCompilerDemo\""));
+  EXPECT_THAT(r.out, HasSubstr("aten::mul.Tensor (node 'mul')\\ntools/switchyard/demo_model.cpp:"));
+  EXPECT_THAT(r.out, HasSubstr("label=\"input 0\\nFloat[1, 3, 32, 32]\""));
+  EXPECT_THAT(r.out, HasSubstr("label=\"constant %"));
+  EXPECT_THAT(r.out, HasSubstr(" planned\"]"));                       // planned values on the edges
+  EXPECT_THAT(r.out, HasSubstr("label=\"aten::tanh.out\\ntools/switchyard/demo_model.cpp:"));
+  EXPECT_THAT(r.out, ::testing::EndsWith("}\n"));
+  expectOneLineError(runCli("inspect " + program + " --format svg"), "--format for inspect is text or dot, not 'svg'");
+  std::remove(program.c_str());
+}
+
 }  // namespace

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "absl/flags/flag.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "switchyard/backends/accel/accel_stats.h"
@@ -26,6 +27,8 @@
 #if SWITCHYARD_DEMO_XNNPACK
 #include "switchyard/backends/xnnpack/xnnpack_partitioner.h"
 #endif
+
+ABSL_FLAG(std::string, save, "", "also write the partitioned program to this .pte file (docs/render_demo_graph.sh draws it)");
 
 namespace sy::cli {
 namespace {
@@ -146,6 +149,11 @@ Method exported(const DemoCnn& model, const Tensor& x, const Tensor& expected, C
                                file->methods[0].unplanned_bytes);
   absl::StatusOr<Program> program = Program::load(path);
   std::remove(path.c_str());
+  if (const std::string keep = absl::GetFlag(FLAGS_save); !keep.empty()) {
+    absl::Status kept = file->save(keep);
+    SY_CHECK(kept.ok(), "demo: ", kept.message());
+    std::cout << "  also saved as " << keep << " (--save)\n";
+  }
   SY_CHECK(program.ok(), "demo: loading the program back failed: ", program.status().message());
   absl::StatusOr<Method> forward = program->load_method("forward");
   SY_CHECK(forward.ok(), "demo: ", forward.status().message());
@@ -202,13 +210,13 @@ absl::Status runDemo(const std::vector<std::string>& args) {
 const Command& demoCommand() {
   static const Command command{
       "demo", "one small model through every layer of Switchyard, checked at each step",
-      "usage: switchyard demo\n\n"
+      "usage: switchyard demo [--save MODEL.pte]\n\n"
       "Runs a small convolutional classifier (conv2d, relu, max_pool2d, mean, linear, soft-capped\n"
       "logits, softmax; deterministic weights) eagerly on the CPU and on the Accel device; captures\n"
       "it, partitions it between XNNPACK and BackendWithCompilerDemo (the rest stays with the portable\n"
       "kernels), lowers it, saves it as a program file, loads and runs it; profiles one run; and\n"
       "measures the dispatch overhead. Exits non-zero if any result disagrees with eager execution.",
-      {},
+      {"save"},
       &runDemo};
   return command;
 }

@@ -1,14 +1,18 @@
 // `switchyard inspect`: what a program holds and what running it needs, without running it.
 #include <iostream>
 
-#include "switchyard/ivalue/error.h"
+#include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
 #include "absl/strings/str_join.h"
+#include "switchyard/ivalue/error.h"
 #include "switchyard/delegate/backend_registry.h"
 #include "switchyard/dispatcher/dispatcher.h"
 #include "switchyard/program/program.h"
 #include "switchyard/tools/switchyard/command.h"
+#include "switchyard/tools/switchyard/graph_dot.h"
 
+// --format is shared with `run` (abseil's flags are global; run_command.cpp defines it).
+ABSL_DECLARE_FLAG(std::string, format);
 ABSL_FLAG(bool, graph, false, "also list each method's instructions: operators, arguments, source lines, delegate calls");
 
 namespace sy::cli {
@@ -83,9 +87,22 @@ void printMethod(const MethodMeta& m) {
 
 absl::Status inspect(const std::vector<std::string>& args) {
   if (args.size() != 1) return absl::InvalidArgumentError("inspect takes one program file (see switchyard inspect --help)");
+  const std::string format = absl::GetFlag(FLAGS_format);
+  if (format != "text" && format != "dot") {
+    return absl::InvalidArgumentError(sy::str("--format for inspect is text or dot, not '", format, "'"));
+  }
   absl::StatusOr<Program> program = Program::load(args[0]);
   if (!program.ok()) return program.status();
   std::vector<std::string> names = program->method_names();
+  if (format == "dot") {
+    // One graph per method, one after another (`dot` draws each; name one with -Gname if needed).
+    for (const std::string& name : names) {
+      absl::StatusOr<MethodMeta> meta = program->method_meta(name);
+      if (!meta.ok()) return meta.status();
+      std::cout << methodToDot(*meta);
+    }
+    return absl::OkStatus();
+  }
   std::cout << "program " << program->name() << " (format version " << program->version() << "), "
             << names.size() << " method(s): " << absl::StrJoin(names, ", ") << "\n";
   for (const std::string& name : names) {
@@ -102,13 +119,14 @@ const Command& inspectCommand() {
   static const Command command{
       "inspect",
       "show a program's methods, operators, delegates and planned memory",
-      "usage: switchyard inspect PROGRAM.pte [--graph]\n\n"
+      "usage: switchyard inspect PROGRAM.pte [--graph] [--format text|dot]\n\n"
       "Prints each method's inputs and outputs (dtype and sizes), the operators it calls (marking those\n"
       "no library registered), its delegates (backend, blob size, compile specs, registered or not) and\n"
       "its planned memory; with --graph, every instruction too (operator and arguments, source line, and\n"
       "for a delegate call the original operators it runs). Nothing is run, so a program that cannot run\n"
-      "here can still be inspected.",
-      {"graph"},
+      "here can still be inspected. --format dot prints each method as a Graphviz graph instead, each\n"
+      "delegate in its own coloured cluster: switchyard inspect model.pte --format dot | dot -Tsvg > model.svg",
+      {"graph", "format"},
       &inspect};
   return command;
 }

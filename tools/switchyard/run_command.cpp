@@ -18,7 +18,9 @@ ABSL_FLAG(std::string, inputs, "",
           "a JSON file with one entry per method input: tensors as {\"dtype\": \"Float\", \"sizes\": [2, 2], "
           "\"data\": [...]}, other values as plain JSON");
 ABSL_FLAG(int64_t, random, -1, "make pseudo-random inputs of the declared dtypes and sizes from this seed (>= 0)");
-ABSL_FLAG(std::string, format, "text", "how to print the outputs: text or json ({\"outputs\": [...]})");
+ABSL_FLAG(std::string, format, "text",
+          "run: text or json ({\"outputs\": [...]}); inspect: text or dot (each method as a Graphviz graph, for "
+          "`dot -Tsvg`)");
 ABSL_FLAG(bool, profile, false, "print the profiler's per-operator table for the run");
 ABSL_FLAG(std::string, trace, "",
           "with --profile: also write the run's operator calls as a Chrome trace to this JSON file (open it in "
