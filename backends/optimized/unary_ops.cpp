@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "switchyard/backends/cpu/elementwise.h"
+#include "switchyard/backends/optimized/flat_tensors.h"
 #include "switchyard/backends/optimized/partial_kernel_decline.h"
 #include "switchyard/backends/optimized/vector_math.h"
 #include "switchyard/dispatcher/dispatcher.h"
@@ -27,10 +27,6 @@ namespace {
 using OutSignature = Tensor&(const Tensor&, Tensor&);
 using FunctionalSignature = Tensor(const Tensor&);
 using InplaceSignature = Tensor&(Tensor&);
-
-bool flatCpuFloat(const Tensor& t) {
-  return t.defined() && t.is_cpu() && t.scalar_type() == ScalarType::Float && t.is_contiguous();
-}
 
 // The operator of each form of each function, looked up once and never destroyed (a kernel may
 // still run while static destructors do).
@@ -58,21 +54,14 @@ const UnaryOperators& operatorsOf(UnaryFunction f) {
 
 template <UnaryFunction F>
 Tensor& unaryOut(const Tensor& self, Tensor& out) {
-  if (!flatCpuFloat(self) || !flatCpuFloat(out)) return continueAfterPartialKernels(operatorsOf(F).out, self, out);
-  if (!sameSizes(out.sizes(), self.sizes())) {
-    // Resizing an out= that shares self's memory would move self's elements under the loop.
-    if (cpu::sameMemory(out, self)) return continueAfterPartialKernels(operatorsOf(F).out, self, out);
-    cpu::resizeOutput(out, self.sizes());
-  } else if (cpu::partiallyOverlaps(out, self)) {
-    return continueAfterPartialKernels(operatorsOf(F).out, self, out);
-  }
+  if (!isFlatCpuFloat(self) || !prepareFlatOut(self, out)) return continueAfterPartialKernels(operatorsOf(F).out, self, out);
   if (self.numel() > 0) applyUnary(F, self.data_ptr<float>(), out.data_ptr<float>(), self.numel());
   return out;
 }
 
 template <UnaryFunction F>
 Tensor unaryFunctional(const Tensor& self) {
-  if (!flatCpuFloat(self)) return continueAfterPartialKernels(operatorsOf(F).functional, self);
+  if (!isFlatCpuFloat(self)) return continueAfterPartialKernels(operatorsOf(F).functional, self);
   Tensor out = ops::empty(self.sizes(), TensorOptions(ScalarType::Float).device(kCPU));
   if (self.numel() > 0) applyUnary(F, self.data_ptr<float>(), out.data_ptr<float>(), self.numel());
   return out;
@@ -80,7 +69,7 @@ Tensor unaryFunctional(const Tensor& self) {
 
 template <UnaryFunction F>
 Tensor& unaryInplace(Tensor& self) {
-  if (!flatCpuFloat(self)) return continueAfterPartialKernels(operatorsOf(F).inplace, self);
+  if (!isFlatCpuFloat(self)) return continueAfterPartialKernels(operatorsOf(F).inplace, self);
   if (self.numel() > 0) applyUnary(F, self.data_ptr<float>(), self.data_ptr<float>(), self.numel());
   return self;
 }

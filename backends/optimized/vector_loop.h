@@ -7,14 +7,17 @@
 //     static constexpr int64_t kWidth = 8;
 //     static Reg load(const float* p);  static void store(float* p, Reg v);
 //     static Reg splat(float v);  static Reg add(Reg a, Reg b);  static Reg div(Reg a, Reg b);
+//     static Reg sub(Reg a, Reg b);  static Reg mul(Reg a, Reg b);  static Reg max(Reg a, Reg b);
 //     static Reg negate(Reg v);
 //     SY_SLEEF_U10_FUNCTIONS(Reg, 8_u10avx2)  // exp, log, ... as Sleef_expf8_u10avx2, ...
 //   };
-//   const UnaryLoop* avx2Loops() { return UnaryLoopTable<Avx2>::kLoops; }
+//   LoopTables avx2Loops() { return loopTablesOf<Avx2>(); }
 //
 // The struct must be a type of the unit's anonymous namespace, so that each unit's instantiations
 // are its own symbols, compiled with its own flags, and the linker can never pick an AVX2 body for
-// the SSE2 table. See Note [Instruction sets are chosen at run time].
+// the SSE2 table. For the same reason nothing here calls an inline function of the standard
+// library (std::max, std::log, ...), whose one out-of-line copy could come from the AVX2 unit.
+// See Note [Instruction sets are chosen at run time].
 #pragma once
 
 #include <cstdint>
@@ -30,7 +33,8 @@
   static Reg sin(Reg v) { return Sleef_sinf##suffix(v); }           \
   static Reg cos(Reg v) { return Sleef_cosf##suffix(v); }           \
   static Reg tanh(Reg v) { return Sleef_tanhf##suffix(v); }         \
-  static Reg acos(Reg v) { return Sleef_acosf##suffix(v); }
+  static Reg acos(Reg v) { return Sleef_acosf##suffix(v); }     \
+  static float logOf(float v) { return Sleef_logf_u10(v); }
 
 namespace sy::optimized::detail {
 
@@ -92,7 +96,98 @@ struct UnaryFunctionsOf {
   };
 };
 
-// The loops of one instruction set, indexed by UnaryFunction.
+// ---- Rows: softmax and log_softmax ---------------------------------------------------------------
+
+// The largest element of x[0..n), in vector lanes; a NaN may be skipped (the sum that follows
+// turns NaN anyway, which is what makes the row NaN).
+template <class V>
+float rowMax(const float* x, int64_t n) {
+  constexpr int64_t kWidth = V::kWidth;
+  const float minus_inf = -__builtin_inff();
+  typename V::Reg acc = V::splat(minus_inf);
+  int64_t i = 0;
+  for (; i + kWidth <= n; i += kWidth) acc = V::max(acc, V::load(x + i));
+  float lanes[kWidth];
+  V::store(lanes, acc);
+  float result = minus_inf;
+  for (int64_t l = 0; l < kWidth; ++l) result = lanes[l] > result ? lanes[l] : result;
+  for (; i < n; ++i) result = x[i] > result || x[i] != x[i] ? x[i] : result;
+  return result;
+}
+
+// The sum of exp(x[i] - shift) over x[0..n), also written to y when y is not null. The tail is
+// padded with -inf, whose exp(-inf - shift) adds 0 (see Note [Vector tails go through the vector
+// function]).
+template <class V>
+float expShiftedSum(const float* x, float* y, int64_t n, float shift) {
+  constexpr int64_t kWidth = V::kWidth;
+  const typename V::Reg shift_v = V::splat(shift);
+  typename V::Reg acc = V::splat(0.0f);
+  int64_t i = 0;
+  for (; i + kWidth <= n; i += kWidth) {
+    const typename V::Reg e = V::exp(V::sub(V::load(x + i), shift_v));
+    if (y != nullptr) V::store(y + i, e);
+    acc = V::add(acc, e);
+  }
+  if (i < n) {
+    const size_t tail_bytes = static_cast<size_t>(n - i) * sizeof(float);
+    float buffer[kWidth];
+    for (int64_t l = 0; l < kWidth; ++l) buffer[l] = -__builtin_inff();
+    std::memcpy(buffer, x + i, tail_bytes);
+    const typename V::Reg e = V::exp(V::sub(V::load(buffer), shift_v));
+    V::store(buffer, e);
+    if (y != nullptr) std::memcpy(y + i, buffer, tail_bytes);
+    acc = V::add(acc, V::load(buffer));
+  }
+  float lanes[kWidth];
+  V::store(lanes, acc);
+  float sum = 0.0f;
+  for (int64_t l = 0; l < kWidth; ++l) sum += lanes[l];
+  return sum;
+}
+
+// y[i] = a(x[i]) for the affine a(v) = (v + add) * scale, vector by vector with the same tail rule.
+template <class V>
+void affine(const float* x, float* y, int64_t n, float add, float scale) {
+  constexpr int64_t kWidth = V::kWidth;
+  const typename V::Reg add_v = V::splat(add), scale_v = V::splat(scale);
+  int64_t i = 0;
+  for (; i + kWidth <= n; i += kWidth) V::store(y + i, V::mul(V::add(V::load(x + i), add_v), scale_v));
+  if (i < n) {
+    const size_t tail_bytes = static_cast<size_t>(n - i) * sizeof(float);
+    float buffer[kWidth] = {};
+    std::memcpy(buffer, x + i, tail_bytes);
+    V::store(buffer, V::mul(V::add(V::load(buffer), add_v), scale_v));
+    std::memcpy(y + i, buffer, tail_bytes);
+  }
+}
+
+// softmax: exp(x - max) / sum; log_softmax: (x - max) - log(sum). Each row is read before it is
+// written at the same positions, so in == out works.
+template <class V>
+void softmaxRows(const float* in, float* out, int64_t rows, int64_t length) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* x = in + r * length;
+    float* y = out + r * length;
+    const float sum = expShiftedSum<V>(x, y, length, rowMax<V>(x, length));
+    affine<V>(y, y, length, 0.0f, 1.0f / sum);
+  }
+}
+template <class V>
+void logSoftmaxRows(const float* in, float* out, int64_t rows, int64_t length) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* x = in + r * length;
+    const float max = rowMax<V>(x, length);
+    const float log_sum = V::logOf(expShiftedSum<V>(x, nullptr, length, max));
+    // (x - max) - log_sum, as the portable kernel rounds it: the shift first, then the log.
+    affine<V>(x, out + r * length, length, -max, 1.0f);
+    affine<V>(out + r * length, out + r * length, length, -log_sum, 1.0f);
+  }
+}
+
+// ---- The tables --------------------------------------------------------------------------------
+
+// The loops of one instruction set, indexed by UnaryFunction and RowFunction.
 template <class V>
 struct UnaryLoopTable {
   using F = UnaryFunctionsOf<V>;
@@ -102,6 +197,12 @@ struct UnaryLoopTable {
       &unaryVectorLoop<V, typename F::Tanh>,    &unaryVectorLoop<V, typename F::Sigmoid>,
       &unaryVectorLoop<V, typename F::Acos>,
   };
+  static constexpr RowLoop kRowLoops[kNumRowFunctions] = {&softmaxRows<V>, &logSoftmaxRows<V>};
 };
+
+template <class V>
+LoopTables loopTablesOf() {
+  return LoopTables{UnaryLoopTable<V>::kLoops, UnaryLoopTable<V>::kRowLoops};
+}
 
 }  // namespace sy::optimized::detail

@@ -25,16 +25,16 @@ bool cpuHas(InstructionSet set) {
   return false;
 }
 
-const UnaryLoop* loopsOf(InstructionSet set) {
+detail::LoopTables loopsOf(InstructionSet set) {
   switch (set) {
     case InstructionSet::Scalar: return detail::scalarLoops();
     case InstructionSet::Sse2: return detail::sse2Loops();
     case InstructionSet::Avx2: return detail::avx2Loops();
   }
-  return nullptr;
+  return {nullptr, nullptr};
 }
 
-bool available(InstructionSet set) { return loopsOf(set) != nullptr && cpuHas(set); }
+bool available(InstructionSet set) { return loopsOf(set).unary != nullptr && cpuHas(set); }
 
 InstructionSet widestAvailable() {
   for (InstructionSet set : {InstructionSet::Avx2, InstructionSet::Sse2}) {
@@ -43,8 +43,8 @@ InstructionSet widestAvailable() {
   return InstructionSet::Scalar;
 }
 
-const UnaryLoop* activeLoops() {
-  static const UnaryLoop* const loops = loopsOf(activeInstructionSet());
+const detail::LoopTables& activeLoops() {
+  static const detail::LoopTables loops = loopsOf(activeInstructionSet());
   return loops;
 }
 
@@ -70,9 +70,19 @@ InstructionSet activeInstructionSet() {
 }
 
 UnaryLoop unaryLoop(UnaryFunction f, InstructionSet set) {
-  return available(set) ? loopsOf(set)[static_cast<int>(f)] : nullptr;
+  return available(set) ? loopsOf(set).unary[static_cast<int>(f)] : nullptr;
 }
 
-void applyUnary(UnaryFunction f, const float* in, float* out, int64_t n) { activeLoops()[static_cast<int>(f)](in, out, n); }
+void applyUnary(UnaryFunction f, const float* in, float* out, int64_t n) {
+  activeLoops().unary[static_cast<int>(f)](in, out, n);
+}
+
+RowLoop rowLoop(RowFunction f, InstructionSet set) {
+  return available(set) ? loopsOf(set).rows[static_cast<int>(f)] : nullptr;
+}
+
+void applyRows(RowFunction f, const float* in, float* out, int64_t rows, int64_t length) {
+  activeLoops().rows[static_cast<int>(f)](in, out, rows, length);
+}
 
 }  // namespace sy::optimized

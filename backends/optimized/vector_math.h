@@ -43,11 +43,25 @@ UnaryLoop unaryLoop(UnaryFunction f, InstructionSet set);
 // out[i] = f(in[i]) with the active instruction set's loop.
 void applyUnary(UnaryFunction f, const float* in, float* out, int64_t n);
 
+// Functions of whole rows: softmax and log_softmax of `rows` consecutive rows of `length` floats
+// each (in may be out). The maximum and the sum of exp(x - max) are taken in Float, in vector
+// lanes (as PyTorch's vectorised kernel does); NaN or +inf in a row makes the whole row NaN.
+enum class RowFunction : uint8_t { Softmax, LogSoftmax };
+inline constexpr int kNumRowFunctions = 2;
+using RowLoop = void (*)(const float* in, float* out, int64_t rows, int64_t length);
+RowLoop rowLoop(RowFunction f, InstructionSet set);
+void applyRows(RowFunction f, const float* in, float* out, int64_t rows, int64_t length);
+
 namespace detail {
-// Each instruction set's table, indexed by UnaryFunction; null where the build has no such set.
-const UnaryLoop* scalarLoops();
-const UnaryLoop* sse2Loops();
-const UnaryLoop* avx2Loops();
+// Each instruction set's tables, indexed by UnaryFunction and RowFunction; null where the build
+// has no such set.
+struct LoopTables {
+  const UnaryLoop* unary;
+  const RowLoop* rows;
+};
+LoopTables scalarLoops();
+LoopTables sse2Loops();
+LoopTables avx2Loops();
 }  // namespace detail
 
 }  // namespace sy::optimized

@@ -19,21 +19,24 @@ struct Avx2 {
   static void store(float* p, Reg v) { _mm256_storeu_ps(p, v); }
   static Reg splat(float v) { return _mm256_set1_ps(v); }
   static Reg add(Reg a, Reg b) { return _mm256_add_ps(a, b); }
+  static Reg sub(Reg a, Reg b) { return _mm256_sub_ps(a, b); }
+  static Reg mul(Reg a, Reg b) { return _mm256_mul_ps(a, b); }
   static Reg div(Reg a, Reg b) { return _mm256_div_ps(a, b); }
+  static Reg max(Reg a, Reg b) { return _mm256_max_ps(a, b); }
   static Reg negate(Reg v) { return _mm256_xor_ps(v, _mm256_set1_ps(-0.0f)); }
   SY_SLEEF_U10_FUNCTIONS(Reg, 8_u10avx2)
 };
 
 }  // namespace
 
-const UnaryLoop* avx2Loops() { return UnaryLoopTable<Avx2>::kLoops; }
+LoopTables avx2Loops() { return loopTablesOf<Avx2>(); }
 
 }  // namespace sy::optimized::detail
 
 #else
 
 namespace sy::optimized::detail {
-const UnaryLoop* avx2Loops() { return nullptr; }
+LoopTables avx2Loops() { return {nullptr, nullptr}; }
 }  // namespace sy::optimized::detail
 
 #endif

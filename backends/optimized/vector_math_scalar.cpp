@@ -14,13 +14,16 @@ struct Scalar {
   static void store(float* p, Reg v) { *p = v; }
   static Reg splat(float v) { return v; }
   static Reg add(Reg a, Reg b) { return a + b; }
+  static Reg sub(Reg a, Reg b) { return a - b; }
+  static Reg mul(Reg a, Reg b) { return a * b; }
   static Reg div(Reg a, Reg b) { return a / b; }
+  static Reg max(Reg a, Reg b) { return b > a ? b : a; }
   static Reg negate(Reg v) { return -v; }
   SY_SLEEF_U10_FUNCTIONS(Reg, _u10)
 };
 
 }  // namespace
 
-const UnaryLoop* scalarLoops() { return UnaryLoopTable<Scalar>::kLoops; }
+LoopTables scalarLoops() { return loopTablesOf<Scalar>(); }
 
 }  // namespace sy::optimized::detail

@@ -19,21 +19,24 @@ struct Sse2 {
   static void store(float* p, Reg v) { _mm_storeu_ps(p, v); }
   static Reg splat(float v) { return _mm_set1_ps(v); }
   static Reg add(Reg a, Reg b) { return _mm_add_ps(a, b); }
+  static Reg sub(Reg a, Reg b) { return _mm_sub_ps(a, b); }
+  static Reg mul(Reg a, Reg b) { return _mm_mul_ps(a, b); }
   static Reg div(Reg a, Reg b) { return _mm_div_ps(a, b); }
+  static Reg max(Reg a, Reg b) { return _mm_max_ps(a, b); }
   static Reg negate(Reg v) { return _mm_xor_ps(v, _mm_set1_ps(-0.0f)); }
   SY_SLEEF_U10_FUNCTIONS(Reg, 4_u10sse2)
 };
 
 }  // namespace
 
-const UnaryLoop* sse2Loops() { return UnaryLoopTable<Sse2>::kLoops; }
+LoopTables sse2Loops() { return loopTablesOf<Sse2>(); }
 
 }  // namespace sy::optimized::detail
 
 #else
 
 namespace sy::optimized::detail {
-const UnaryLoop* sse2Loops() { return nullptr; }
+LoopTables sse2Loops() { return {nullptr, nullptr}; }
 }  // namespace sy::optimized::detail
 
 #endif
