@@ -1,15 +1,16 @@
 // The optimized unary kernels: exp, log, sin, cos, tanh, sigmoid and acos on Float tensors in
 // contiguous layout, in their out=, functional and in-place forms, over the vectorised loops of
 // vector_math.h. optimized.yaml binds them to the operators for Float and the contiguous dim
-// orders of rank 0 to 8; every other call never reaches them (the dispatcher's PartialKernels key
-// declines it to the portable CPU kernels).
+// orders of rank 0 to 8; calls with other dtypes, dim orders or ranks never reach them (the
+// dispatcher's PartialKernels key continues those to the portable CPU kernels).
 //
 // Semantics are the portable kernels' (backends/cpu/unary_ops.cpp, activation_ops.cpp) for the
-// calls taken here: out= of another shape is resized, out may be self. Values agree with the
-// portable kernels within SLEEF's 1.0 ULP (NaN, infinities and signed zeros exactly; the tolerances
-// are in tests/optimized/optimized_unary_test.cpp). What a kernel cannot do with flat loops it
-// hands on unchanged (see partial_kernel_decline.h): a strided tensor whose dim order still looks
-// contiguous, an out= partially overlapping self, a tensor on another device.
+// calls taken here: out= of another shape is resized, out may be self. Values are SLEEF's 1.0-ULP
+// ones, so they agree with the portable kernels' (glibc's) within 2 ULP, sigmoid within 4, and
+// exactly for NaN, infinities and signed zeros (tests/optimized/optimized_unary_test.cpp). What a
+// kernel cannot do with flat loops it hands on unchanged (see partial_kernel_decline.h): a strided
+// tensor whose dim order still reads 0..r-1, an out= partially overlapping self, a tensor on
+// another device.
 #include "NativeFunctions.h"
 
 #include <string>
