@@ -21,3 +21,22 @@ if(SWITCHYARD_WITH_SLEEF AND NOT TARGET PkgConfig::SLEEF)
   message(FATAL_ERROR "SWITCHYARD_WITH_SLEEF is ON but SLEEF was not found: install libsleef-dev and pkg-config, "
                       "or configure with -DSWITCHYARD_WITH_SLEEF=OFF")
 endif()
+
+# The XNNPACK delegate (backends/xnnpack/): libxnnpack-dev and libpthreadpool-dev. On by default
+# when both are found; without them the library builds without the delegate.
+option(SWITCHYARD_WITH_XNNPACK "Build the XNNPACK delegate (backends/xnnpack/)" ON)
+if(SWITCHYARD_WITH_XNNPACK)
+  find_path(SWITCHYARD_XNNPACK_INCLUDE_DIR xnnpack.h)
+  find_path(SWITCHYARD_PTHREADPOOL_INCLUDE_DIR pthreadpool.h)
+  find_library(SWITCHYARD_XNNPACK_LIBRARY XNNPACK)
+  find_library(SWITCHYARD_PTHREADPOOL_LIBRARY pthreadpool)
+  if(SWITCHYARD_XNNPACK_INCLUDE_DIR AND SWITCHYARD_PTHREADPOOL_INCLUDE_DIR AND SWITCHYARD_XNNPACK_LIBRARY
+     AND SWITCHYARD_PTHREADPOOL_LIBRARY)
+    set(SWITCHYARD_XNNPACK_INCLUDE_DIRS ${SWITCHYARD_XNNPACK_INCLUDE_DIR} ${SWITCHYARD_PTHREADPOOL_INCLUDE_DIR})
+    set(SWITCHYARD_XNNPACK_LIBRARIES ${SWITCHYARD_XNNPACK_LIBRARY} ${SWITCHYARD_PTHREADPOOL_LIBRARY})
+    message(STATUS "XNNPACK delegate: ${SWITCHYARD_XNNPACK_LIBRARY}")
+  else()
+    message(WARNING "libxnnpack-dev or libpthreadpool-dev not found: building without the XNNPACK delegate")
+    set(SWITCHYARD_WITH_XNNPACK OFF)
+  endif()
+endif()

@@ -10,6 +10,7 @@ SWITCHYARD_PACKAGES=(
   nlohmann-json3-dev
   libyaml-cpp-dev
   pkg-config libsleef-dev
+  libxnnpack-dev libpthreadpool-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   valgrind python3 ccache
 )
