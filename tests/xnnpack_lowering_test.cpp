@@ -1,0 +1,101 @@
+// The XNNPACK delegate end to end: captured models partitioned by XnnpackPartitioner (or lowered
+// whole), run directly through their delegate calls, and saved as .pte programs, loaded and run,
+// against the same models on the portable kernels.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "switchyard/backends/xnnpack/xnnpack_partitioner.h"
+#include "switchyard/export/emit.h"
+#include "switchyard/export/lowering.h"
+#include "switchyard/program/method.h"
+#include "switchyard/program/program.h"
+#include "xnnpack_test_support.h"
+
+namespace sy::testing {
+namespace {
+
+using export_::ExportedProgram;
+using ::testing::ElementsAre;
+
+// Each call node's operator, in order.
+std::vector<std::string> callsOf(const ExportedProgram& ep) {
+  std::vector<std::string> out;
+  for (const export_::Node& n : ep.graph().nodes()) {
+    if (n.kind == export_::NodeKind::CallFunction) out.push_back(n.op->operator_name().toString());
+  }
+  return out;
+}
+
+// Saves `ep` as a program, loads it and runs "forward" on `inputs`.
+std::vector<Tensor> savedLoadedAndRun(const ExportedProgram& ep, const std::vector<Tensor>& inputs) {
+  absl::StatusOr<export_::EmittedProgram> file = export_::emitProgram(ep);
+  EXPECT_TRUE(file.ok()) << file.status();
+  if (!file.ok()) return {};
+  absl::StatusOr<Program> program = Program::loadFromBuffer(file->bytes, "xnnpack.pte");
+  EXPECT_TRUE(program.ok()) << program.status();
+  if (!program.ok()) return {};
+  absl::StatusOr<Method> m = program->load_method("forward");
+  EXPECT_TRUE(m.ok()) << m.status();
+  if (!m.ok()) return {};
+  for (size_t i = 0; i < inputs.size(); ++i) EXPECT_TRUE(m->set_input(i, inputs[i]).ok());
+  const absl::Status s = m->execute();
+  EXPECT_TRUE(s.ok()) << s;
+  std::vector<Tensor> out;
+  for (size_t i = 0; i < m->outputs_size(); ++i) out.push_back(ops::clone(m->get_output(i).toTensor()));
+  return out;
+}
+
+TEST(XnnpackLowering, ASmallCnnRunsInTwoDelegatesAroundThePortableViewDirectlyAndAfterSaving) {
+  SmallCnn cnn;
+  const ExportedProgram ep = export_::capture(cnn.model(), {SmallCnn::exampleInput()}, cnn.parameters());
+  const ExportedProgram lowered = export_::to_backend(ep, xnnpack::XnnpackPartitioner());
+  EXPECT_THAT(callsOf(lowered), ElementsAre("higher_order::executorch_call_delegate", "aten::view",
+                                            "higher_order::executorch_call_delegate"));
+  ASSERT_EQ(lowered.lowered_modules().size(), 2u);
+  EXPECT_EQ(lowered.lowered_modules()[0]->backend_id, "XnnpackBackend");
+  // The debug-handle map names the original operators.
+  std::string sources;
+  for (const auto& [handle, text] : lowered.lowered_modules()[0]->debugHandleSources()) sources += text + "\n";
+  EXPECT_THAT(sources, ::testing::HasSubstr("aten::convolution"));
+  EXPECT_THAT(sources, ::testing::HasSubstr("aten::max_pool2d"));
+  for (uint32_t seed : {1u, 2u}) {
+    const Tensor x = SmallCnn::exampleInput(seed);
+    expectCloseTo(lowered.run({x})[0], cnn.forward(x), 1e-4);
+    expectCloseTo(savedLoadedAndRun(lowered, {x})[0], cnn.forward(x), 1e-4);
+  }
+}
+
+TEST(XnnpackLowering, AWholeProgramLowersToOneDelegateWithItsCompileSpecs) {
+  Mlp mlp;
+  const ExportedProgram ep = export_::capture(mlp.model(), {Mlp::exampleInput()}, mlp.parameters());
+  const ExportedProgram lowered =
+      export_::to_backend("XnnpackBackend", ep, {export_::CompileSpec::ofString("num_threads", "2")});
+  EXPECT_THAT(callsOf(lowered), ElementsAre("higher_order::executorch_call_delegate"));
+  const Tensor x = Mlp::exampleInput(3);
+  expectCloseTo(lowered.run({x})[0], mlp.forward(x), 1e-5);
+  expectCloseTo(savedLoadedAndRun(lowered, {x})[0], mlp.forward(x), 1e-5);
+}
+
+TEST(XnnpackLowering, AMixedProgramKeepsWhatXnnpackCannotTakeOnThePortableKernels) {
+  ResidualBlock block;
+  const export_::Model model = [&](const std::vector<Tensor>& in) {
+    Tensor h = block.forward(in[0]);                       // XNNPACK
+    Tensor n = ops::neg(h);                                // portable
+    return std::vector<Tensor>{ops::sigmoid(ops::mul(n, h)), ops::neg(in[0])};  // XNNPACK again, portable
+  };
+  const Tensor x = ResidualBlock::exampleInput(7);
+  const ExportedProgram ep = export_::capture(model, {x}, block.parameters());
+  const ExportedProgram lowered = export_::to_backend(ep, xnnpack::XnnpackPartitioner());
+  EXPECT_EQ(lowered.lowered_modules().size(), 2u);
+  const std::vector<Tensor> expected = model({x});
+  const std::vector<Tensor> direct = lowered.run({x}), saved = savedLoadedAndRun(lowered, {x});
+  ASSERT_EQ(direct.size(), 2u);
+  ASSERT_EQ(saved.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    expectCloseTo(direct[i], expected[i], 1e-4);
+    expectCloseTo(saved[i], expected[i], 1e-4);
+  }
+}
+
+}  // namespace
+}  // namespace sy::testing
