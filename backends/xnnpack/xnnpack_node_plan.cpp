@@ -198,7 +198,7 @@ absl::Status planPool(const ExportedProgram& p, const Node& node, NodePlan& plan
   plan.kernel = *kernel;
   plan.stride = *stride;
   plan.padding = *padding;
-  if ((*kernel)[0] * (*kernel)[1] <= 1) return unsupported(node, "a 1x1 pooling window");
+  if (uint64_t{(*kernel)[0]} * (*kernel)[1] <= 1) return unsupported(node, "a 1x1 pooling window");
   const bool max = plan.op == XnnOp::MaxPool2d;
   const size_t ceil_arg = max ? 5 : 4;
   if (max) {
