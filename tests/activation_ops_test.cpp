@@ -27,10 +27,10 @@ using sy::testing::expectValues;
 using sy::testing::mapped;
 using sy::testing::viewOf;
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
-constexpr double kFloatTolerance = 1e-6;
-constexpr double kDoubleTolerance = 1e-12;
+constexpr double kActivationInf = std::numeric_limits<double>::infinity();
+constexpr double kActivationNan = std::numeric_limits<double>::quiet_NaN();
+constexpr double kActivationFloatTolerance = 1e-6;
+constexpr double kActivationDoubleTolerance = 1e-12;
 
 // Float-exact sample points spanning both tails and zero.
 const std::vector<double> kSamples = {-8.0, -3.0, -1.0, -0.25, 0.0, 0.5, 1.0, 2.5, 8.0};
@@ -46,24 +46,24 @@ double geluTanhReference(double x) {
 // ---- sigmoid -----------------------------------------------------------------------------------------
 
 TEST(ActivationSigmoid, MatchesTheLogisticFunction) {
-  expectValues(ops::sigmoid(floatSamples()), mapped(kSamples, sigmoidReference), kFloatTolerance);
+  expectValues(ops::sigmoid(floatSamples()), mapped(kSamples, sigmoidReference), kActivationFloatTolerance);
   Tensor y = ops::sigmoid(tensor<double>(kSamples));
   EXPECT_EQ(y.scalar_type(), ScalarType::Double);
-  expectValues(y, mapped(kSamples, sigmoidReference), kDoubleTolerance);
+  expectValues(y, mapped(kSamples, sigmoidReference), kActivationDoubleTolerance);
   expectValues(ops::sigmoid(tensor<double>({0.0})), {0.5}, 0.0);
 }
 
 TEST(ActivationSigmoid, SaturatesAtTheExtremesWithoutNan) {
   expectValues(ops::sigmoid(tensor<float>({-1000.0f, 1000.0f, -std::numeric_limits<float>::infinity()})),
                {0.0, 1.0, 0.0}, 0.0);
-  expectValues(ops::sigmoid(tensor<double>({-kInf, kInf, kNan})), {0.0, 1.0, kNan}, 0.0);
+  expectValues(ops::sigmoid(tensor<double>({-kActivationInf, kActivationInf, kActivationNan})), {0.0, 1.0, kActivationNan}, 0.0);
 }
 
 TEST(ActivationSigmoid, IntegralAndBoolInputsGiveFloat) {
   for (const Tensor& x : {tensor<int32_t>({0, 2}), tensor<int64_t>({0, 2}), tensor<bool>({false, true})}) {
     Tensor y = ops::sigmoid(x);
     EXPECT_EQ(y.scalar_type(), ScalarType::Float);
-    expectValues(y, {0.5, sigmoidReference(doublesOf(x)[1])}, kFloatTolerance);
+    expectValues(y, {0.5, sigmoidReference(doublesOf(x)[1])}, kActivationFloatTolerance);
   }
 }
 
@@ -71,7 +71,7 @@ TEST(ActivationSigmoid, OutAndInPlaceFormsReturnTheCallersTensor) {
   Tensor out = empty({3, 3}, ScalarType::Double);
   EXPECT_EQ(&ops::sigmoid_out(out, tensor<double>({-1, 0, 1})), &out);
   EXPECT_THAT(out.sizes(), ElementsAre(3));
-  expectValues(out, {sigmoidReference(-1), 0.5, sigmoidReference(1)}, kDoubleTolerance);
+  expectValues(out, {sigmoidReference(-1), 0.5, sigmoidReference(1)}, kActivationDoubleTolerance);
   Tensor x = tensor<float>({0.0f});
   EXPECT_EQ(&ops::sigmoid_(x), &x);
   expectValues(x, {0.5}, 0.0);
@@ -93,7 +93,7 @@ TEST(ActivationRelu, ZeroesNegativesAndKeepsTheDtype) {
 }
 
 TEST(ActivationRelu, NanAndInfinitiesPassThroughOrClampToZero) {
-  expectValues(ops::relu(tensor<double>({kNan, kInf, -kInf})), {kNan, kInf, 0.0}, 0.0);
+  expectValues(ops::relu(tensor<double>({kActivationNan, kActivationInf, -kActivationInf})), {kActivationNan, kActivationInf, 0.0}, 0.0);
 }
 
 TEST(ActivationRelu, BoolInputIsPyTorchsError) {
@@ -115,8 +115,8 @@ TEST(ActivationRelu, OutAndInPlaceFormsWorkOnViews) {
 // ---- gelu ------------------------------------------------------------------------------------------
 
 TEST(ActivationGelu, ExactFormIsXTimesTheNormalCdf) {
-  expectValues(ops::gelu(floatSamples()), mapped(kSamples, geluReference), kFloatTolerance);
-  expectValues(ops::gelu(tensor<double>(kSamples), "none"), mapped(kSamples, geluReference), kDoubleTolerance);
+  expectValues(ops::gelu(floatSamples()), mapped(kSamples, geluReference), kActivationFloatTolerance);
+  expectValues(ops::gelu(tensor<double>(kSamples), "none"), mapped(kSamples, geluReference), kActivationDoubleTolerance);
   // Phi(1) and Phi(-1) from tables of the normal distribution.
   expectValues(ops::gelu(tensor<double>({1.0, -1.0, 0.0})), {0.8413447460685429, -0.15865525393145707, 0.0}, 1e-15);
 }
@@ -128,15 +128,15 @@ TEST(ActivationGelu, ExactFormKeepsRelativePrecisionFarInTheNegativeTail) {
 }
 
 TEST(ActivationGelu, TanhFormMatchesPyTorchsFormula) {
-  expectValues(ops::gelu(floatSamples(), "tanh"), mapped(kSamples, geluTanhReference), kFloatTolerance);
-  expectValues(ops::gelu(tensor<double>(kSamples), "tanh"), mapped(kSamples, geluTanhReference), kDoubleTolerance);
+  expectValues(ops::gelu(floatSamples(), "tanh"), mapped(kSamples, geluTanhReference), kActivationFloatTolerance);
+  expectValues(ops::gelu(tensor<double>(kSamples), "tanh"), mapped(kSamples, geluTanhReference), kActivationDoubleTolerance);
 }
 
 TEST(ActivationGelu, InfinitiesGiveTheirLimitsAndNanPropagates) {
   for (const char* approximate : {"none", "tanh"}) {
     SCOPED_TRACE(approximate);
-    expectValues(ops::gelu(tensor<double>({kInf, -kInf, kNan}), approximate), {kInf, 0.0, kNan}, 0.0);
-    expectValues(ops::gelu(tensor<float>({std::numeric_limits<float>::infinity()}), approximate), {kInf}, 0.0);
+    expectValues(ops::gelu(tensor<double>({kActivationInf, -kActivationInf, kActivationNan}), approximate), {kActivationInf, 0.0, kActivationNan}, 0.0);
+    expectValues(ops::gelu(tensor<float>({std::numeric_limits<float>::infinity()}), approximate), {kActivationInf}, 0.0);
   }
 }
 
@@ -154,17 +154,17 @@ TEST(ActivationGelu, UnknownApproximationIsAnError) {
 TEST(ActivationGelu, OutAndInPlaceFormsReturnTheCallersTensor) {
   Tensor out = empty({0});
   EXPECT_EQ(&ops::gelu_out(out, tensor<float>({1.0f}), "tanh"), &out);
-  expectValues(out, {geluTanhReference(1.0)}, kFloatTolerance);
+  expectValues(out, {geluTanhReference(1.0)}, kActivationFloatTolerance);
   Tensor x = tensor<double>({-1.0, 2.0});
   EXPECT_EQ(&ops::gelu_(x), &x);
-  expectValues(x, {geluReference(-1.0), geluReference(2.0)}, kDoubleTolerance);
+  expectValues(x, {geluReference(-1.0), geluReference(2.0)}, kActivationDoubleTolerance);
 }
 
 TEST(ActivationGelu, BoxedCallTakesTheSchemaDefault) {
   Stack stack{tensor<double>({1.0}), std::string("none")};
   Dispatcher::singleton().findSchemaOrThrow("aten::gelu", "").callBoxed(stack);
   ASSERT_EQ(stack.size(), 1u);
-  expectValues(stack[0].toTensor(), {geluReference(1.0)}, kDoubleTolerance);
+  expectValues(stack[0].toTensor(), {geluReference(1.0)}, kActivationDoubleTolerance);
 }
 
 // ---- clamp with Scalar bounds -------------------------------------------------------------------
@@ -189,9 +189,9 @@ TEST(ActivationClamp, MinAboveMaxGivesMaxEverywhere) {
 }
 
 TEST(ActivationClamp, NanInSelfOrInABoundGivesNan) {
-  expectValues(ops::clamp(tensor<double>({kNan, -kInf, kInf}), -1.0, 1.0), {kNan, -1.0, 1.0}, 0.0);
-  expectValues(ops::clamp(tensor<float>({1.0f, 2.0f}), kNan, 1.0), {kNan, kNan}, 0.0);
-  expectValues(ops::clamp(tensor<float>({1.0f}), std::nullopt, kNan), {kNan}, 0.0);
+  expectValues(ops::clamp(tensor<double>({kActivationNan, -kActivationInf, kActivationInf}), -1.0, 1.0), {kActivationNan, -1.0, 1.0}, 0.0);
+  expectValues(ops::clamp(tensor<float>({1.0f, 2.0f}), kActivationNan, 1.0), {kActivationNan, kActivationNan}, 0.0);
+  expectValues(ops::clamp(tensor<float>({1.0f}), std::nullopt, kActivationNan), {kActivationNan}, 0.0);
 }
 
 TEST(ActivationClamp, ResultTypePromotesLikeAPythonNumber) {
@@ -295,9 +295,9 @@ TEST(ActivationClampTensor, ResultTypePromotesAcrossSelfAndBounds) {
 }
 
 TEST(ActivationClampTensor, NanInEitherBoundGivesNanForThatElement) {
-  Tensor y = ops::clamp(tensor<double>({1, 2, 3}), tensor<double>({kNan, 0, 0}), tensor<double>({5, kNan, 5}));
-  expectValues(y, {kNan, kNan, 3}, 0.0);
-  expectValues(ops::clamp(tensor<double>({kNan}), tensor<double>({0})), {kNan}, 0.0);
+  Tensor y = ops::clamp(tensor<double>({1, 2, 3}), tensor<double>({kActivationNan, 0, 0}), tensor<double>({5, kActivationNan, 5}));
+  expectValues(y, {kActivationNan, kActivationNan, 3}, 0.0);
+  expectValues(ops::clamp(tensor<double>({kActivationNan}), tensor<double>({0})), {kActivationNan}, 0.0);
 }
 
 TEST(ActivationClampTensor, BoundThatAliasesTheOutputIsReadBeforeItIsOverwritten) {

@@ -26,7 +26,7 @@ using sy::testing::errorMessageOf;
 using sy::testing::valuesOf;
 using sy::testing::viewOf;
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kDivisionInf = std::numeric_limits<double>::infinity();
 
 // ---------------------------------------------------------------------------------------------
 // True division
@@ -58,8 +58,8 @@ TEST(BinaryDivTrue, DivisionByZeroFollowsIeeeEvenForIntegers) {
   EXPECT_EQ(v[0], INFINITY);
   EXPECT_EQ(v[1], -INFINITY);
   EXPECT_TRUE(std::isnan(v[2]));
-  const std::vector<double> d = valuesOf<double>(ops::div(tensor<double>({1, kInf, 2}), tensor<double>({-0.0, kInf, kInf})));
-  EXPECT_EQ(d[0], -kInf);
+  const std::vector<double> d = valuesOf<double>(ops::div(tensor<double>({1, kDivisionInf, 2}), tensor<double>({-0.0, kDivisionInf, kDivisionInf})));
+  EXPECT_EQ(d[0], -kDivisionInf);
   EXPECT_TRUE(std::isnan(d[1]));
   EXPECT_EQ(d[2], 0.0);
 }
@@ -132,7 +132,7 @@ TEST(BinaryDivRounding, FloatingTruncAndFloorForEachDtype) {
 TEST(BinaryDivRounding, FloatFloorMatchesPythonFloorDivision) {
   // 0.1 is slightly more than one tenth, so 1.0 // 0.1 is 9.0 although 1.0 / 0.1 rounds to 10.0.
   Tensor a = tensor<double>({1.0, -1.0, 7.5, -7.5, 5, -5, 0.5});
-  Tensor b = tensor<double>({0.1, 0.1, 2, 2, kInf, kInf, -1});
+  Tensor b = tensor<double>({0.1, 0.1, 2, 2, kDivisionInf, kDivisionInf, -1});
   EXPECT_THAT(valuesOf<double>(ops::div(a, b, "floor")), ElementsAre(9.0, -10.0, 3.0, -4.0, 0.0, -1.0, -1.0));
 }
 

@@ -22,7 +22,7 @@ using sy::testing::errorMessageOf;
 using sy::testing::valuesOf;
 using sy::testing::viewOf;
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kMinMaxInf = std::numeric_limits<double>::infinity();
 
 TEST(BinaryMaximum, PicksTheLargerElementForEachDtype) {
   EXPECT_THAT(valuesOf<int32_t>(ops::maximum(tensor<int32_t>({1, -5, 3}), tensor<int32_t>({2, -6, 3}))),
@@ -58,7 +58,7 @@ TEST(BinaryMinimum, OfBoolsIsLogicalAnd) {
 TEST(BinaryMaximum, NanOnEitherSidePropagates) {
   const double nan = std::nan("");
   const std::vector<double> v =
-      valuesOf<double>(ops::maximum(tensor<double>({nan, 1, nan, kInf}), tensor<double>({1, nan, nan, nan})));
+      valuesOf<double>(ops::maximum(tensor<double>({nan, 1, nan, kMinMaxInf}), tensor<double>({1, nan, nan, nan})));
   for (double x : v) EXPECT_TRUE(std::isnan(x)) << x;
   const std::vector<float> f = valuesOf<float>(ops::maximum(tensor<float>({NAN, 3}), tensor<float>({-INFINITY, NAN})));
   EXPECT_TRUE(std::isnan(f[0]));
@@ -68,15 +68,15 @@ TEST(BinaryMaximum, NanOnEitherSidePropagates) {
 TEST(BinaryMinimum, NanOnEitherSidePropagates) {
   const double nan = std::nan("");
   const std::vector<double> v =
-      valuesOf<double>(ops::minimum(tensor<double>({nan, -kInf, 0}), tensor<double>({-kInf, nan, nan})));
+      valuesOf<double>(ops::minimum(tensor<double>({nan, -kMinMaxInf, 0}), tensor<double>({-kMinMaxInf, nan, nan})));
   for (double x : v) EXPECT_TRUE(std::isnan(x)) << x;
 }
 
 TEST(BinaryMaximum, InfinitiesCompareAsTheExtremes) {
-  EXPECT_THAT(valuesOf<double>(ops::maximum(tensor<double>({kInf, -kInf}), tensor<double>({1e308, -1e308}))),
-              ElementsAre(kInf, -1e308));
-  EXPECT_THAT(valuesOf<double>(ops::minimum(tensor<double>({kInf, -kInf}), tensor<double>({1e308, -1e308}))),
-              ElementsAre(1e308, -kInf));
+  EXPECT_THAT(valuesOf<double>(ops::maximum(tensor<double>({kMinMaxInf, -kMinMaxInf}), tensor<double>({1e308, -1e308}))),
+              ElementsAre(kMinMaxInf, -1e308));
+  EXPECT_THAT(valuesOf<double>(ops::minimum(tensor<double>({kMinMaxInf, -kMinMaxInf}), tensor<double>({1e308, -1e308}))),
+              ElementsAre(1e308, -kMinMaxInf));
 }
 
 TEST(BinaryMaximum, MixedDtypesArePromoted) {

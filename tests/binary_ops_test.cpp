@@ -24,7 +24,7 @@ using sy::testing::errorMessageOf;
 using sy::testing::valuesOf;
 using sy::testing::viewOf;
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kBinaryInf = std::numeric_limits<double>::infinity();
 
 // ---------------------------------------------------------------------------------------------
 // add
@@ -59,12 +59,12 @@ TEST(BinaryAdd, IntegerOverflowWrapsAround) {
 }
 
 TEST(BinaryAdd, InfinitiesAndNanPropagateAsIeee) {
-  Tensor r = ops::add(tensor<double>({kInf, kInf, std::nan(""), 1}), tensor<double>({1, -kInf, 1, -kInf}));
+  Tensor r = ops::add(tensor<double>({kBinaryInf, kBinaryInf, std::nan(""), 1}), tensor<double>({1, -kBinaryInf, 1, -kBinaryInf}));
   const std::vector<double> v = valuesOf<double>(r);
-  EXPECT_EQ(v[0], kInf);
+  EXPECT_EQ(v[0], kBinaryInf);
   EXPECT_TRUE(std::isnan(v[1]));  // inf - inf
   EXPECT_TRUE(std::isnan(v[2]));
-  EXPECT_EQ(v[3], -kInf);
+  EXPECT_EQ(v[3], -kBinaryInf);
 }
 
 TEST(BinaryAdd, BooleanAlphaWithNumericResultIsAnError) {
@@ -178,9 +178,9 @@ TEST(BinaryMul, IntegerOverflowWrapsAround) {
 }
 
 TEST(BinaryMul, ZeroTimesInfinityIsNanAndSignsFollowIeee) {
-  const std::vector<double> v = valuesOf<double>(ops::mul(tensor<double>({0, -2, 3}), tensor<double>({kInf, kInf, -0.0})));
+  const std::vector<double> v = valuesOf<double>(ops::mul(tensor<double>({0, -2, 3}), tensor<double>({kBinaryInf, kBinaryInf, -0.0})));
   EXPECT_TRUE(std::isnan(v[0]));
-  EXPECT_EQ(v[1], -kInf);
+  EXPECT_EQ(v[1], -kBinaryInf);
   EXPECT_EQ(v[2], 0.0);
   EXPECT_TRUE(std::signbit(v[2]));
 }

@@ -35,7 +35,7 @@ SY_LIBRARY(boxing_test, m) {
   m.def("list_return(Tensor self) -> Tensor[]");
 }
 
-sy::OperatorHandle handle(const char* name) {
+sy::OperatorHandle boxingHandle(const char* name) {
   return sy::Dispatcher::singleton().findSchemaOrThrow(std::string("boxing_test::") + name, "");
 }
 
@@ -71,38 +71,38 @@ SY_LIBRARY_IMPL(boxing_test, CPU, m) {
 
 TEST(UnboxedKernel, CalledUnboxedWithNoReturn) {
   none_calls = 0;
-  handle("none").typed<void(const Tensor&)>().call(sy::zeros({1}));
+  boxingHandle("none").typed<void(const Tensor&)>().call(sy::zeros({1}));
   EXPECT_EQ(none_calls, 1);
 }
 
 TEST(UnboxedKernel, CalledBoxedWithNoReturnLeavesAnEmptyStack) {
   none_calls = 0;
   Stack stack{sy::zeros({1})};
-  handle("none").callBoxed(&stack);
+  boxingHandle("none").callBoxed(&stack);
   EXPECT_EQ(none_calls, 1);
   EXPECT_TRUE(stack.empty());
 }
 
 TEST(UnboxedKernel, CalledUnboxedWithOneReturn) {
-  EXPECT_EQ(handle("one").typed<Tensor(const Tensor&)>().call(sy::full({1}, 4.0)).item<double>(), 5);
+  EXPECT_EQ(boxingHandle("one").typed<Tensor(const Tensor&)>().call(sy::full({1}, 4.0)).item<double>(), 5);
 }
 
 TEST(UnboxedKernel, CalledBoxedWithOneReturn) {
   Stack stack{sy::full({1}, 4.0)};
-  handle("one").callBoxed(&stack);
+  boxingHandle("one").callBoxed(&stack);
   ASSERT_EQ(stack.size(), 1u);
   EXPECT_EQ(stack[0].toTensor().item<double>(), 5);
 }
 
 TEST(UnboxedKernel, CalledUnboxedWithSeveralReturns) {
-  auto [a, b] = handle("two").typed<std::tuple<Tensor, Tensor>(const Tensor&)>().call(sy::full({1}, 1.0));
+  auto [a, b] = boxingHandle("two").typed<std::tuple<Tensor, Tensor>(const Tensor&)>().call(sy::full({1}, 1.0));
   EXPECT_EQ(a.item<double>(), 2);
   EXPECT_EQ(b.item<double>(), 3);
 }
 
 TEST(UnboxedKernel, CalledBoxedWithSeveralReturnsPushesThemInOrder) {
   Stack stack{sy::full({1}, 1.0)};
-  handle("two").callBoxed(&stack);
+  boxingHandle("two").callBoxed(&stack);
   ASSERT_EQ(stack.size(), 2u);
   EXPECT_EQ(stack[0].toTensor().item<double>(), 2);
   EXPECT_EQ(stack[1].toTensor().item<double>(), 3);
@@ -111,14 +111,14 @@ TEST(UnboxedKernel, CalledBoxedWithSeveralReturnsPushesThemInOrder) {
 TEST(UnboxedKernel, OutCallReturnsTheCallersOwnObject) {
   Tensor self = sy::full({1}, 3.0);
   Tensor out = sy::empty({0});
-  Tensor& result = handle("out").typed<Tensor&(const Tensor&, Tensor&)>().call(self, out);
+  Tensor& result = boxingHandle("out").typed<Tensor&(const Tensor&, Tensor&)>().call(self, out);
   EXPECT_EQ(&result, &out);
   EXPECT_EQ(out.item<double>(), 6);
 }
 
 TEST(UnboxedKernel, InPlaceCallReturnsTheCallersOwnObject) {
   Tensor self = sy::full({1}, 3.0);
-  Tensor& result = handle("inplace").typed<Tensor&(Tensor&)>().call(self);
+  Tensor& result = boxingHandle("inplace").typed<Tensor&(Tensor&)>().call(self);
   EXPECT_EQ(&result, &self);
   EXPECT_EQ(self.item<double>(), 4);
 }
@@ -126,7 +126,7 @@ TEST(UnboxedKernel, InPlaceCallReturnsTheCallersOwnObject) {
 TEST(UnboxedKernel, CalledBoxedTheOutResultIsTheSameTensor) {
   Tensor out = sy::empty({0});
   Stack stack{sy::full({1}, 3.0), out};
-  handle("out").callBoxed(&stack);
+  boxingHandle("out").callBoxed(&stack);
   ASSERT_EQ(stack.size(), 1u);
   EXPECT_TRUE(stack[0].toTensor().is_same(out));
   EXPECT_EQ(out.item<double>(), 6);
@@ -135,7 +135,7 @@ TEST(UnboxedKernel, CalledBoxedTheOutResultIsTheSameTensor) {
 TEST(UnboxedKernel, SeveralOutArgumentsComeBackAsTheCallersObjects) {
   Tensor a = sy::empty({0});
   Tensor b = sy::empty({0});
-  auto result = handle("two_outs")
+  auto result = boxingHandle("two_outs")
                     .typed<std::tuple<Tensor&, Tensor&>(const Tensor&, Tensor&, Tensor&)>()
                     .call(sy::full({1}, 1.0), a, b);
   EXPECT_EQ(&std::get<0>(result), &a);
@@ -169,37 +169,37 @@ class BoxedKernel : public ::testing::Test {
 
 TEST_F(BoxedKernel, CalledUnboxedWithNoReturn) {
   none_calls = 0;
-  handle("none").typed<void(const Tensor&)>().call(onPrivateUse1(1));
+  boxingHandle("none").typed<void(const Tensor&)>().call(onPrivateUse1(1));
   EXPECT_EQ(none_calls, 1);
 }
 
 TEST_F(BoxedKernel, CalledUnboxedWithOneReturn) {
-  EXPECT_EQ(handle("one").typed<Tensor(const Tensor&)>().call(onPrivateUse1(1)).item<double>(), 102);
+  EXPECT_EQ(boxingHandle("one").typed<Tensor(const Tensor&)>().call(onPrivateUse1(1)).item<double>(), 102);
 }
 
 TEST_F(BoxedKernel, CalledUnboxedWithSeveralReturns) {
-  auto [a, b] = handle("two").typed<std::tuple<Tensor, Tensor>(const Tensor&)>().call(onPrivateUse1(1));
+  auto [a, b] = boxingHandle("two").typed<std::tuple<Tensor, Tensor>(const Tensor&)>().call(onPrivateUse1(1));
   EXPECT_EQ(a.item<double>(), 102);
   EXPECT_EQ(b.item<double>(), 103);
 }
 
 TEST_F(BoxedKernel, CalledBoxedWithOneReturn) {
   Stack stack{onPrivateUse1(1)};
-  handle("one").callBoxed(&stack);
+  boxingHandle("one").callBoxed(&stack);
   ASSERT_EQ(stack.size(), 1u);
   EXPECT_EQ(stack[0].toTensor().item<double>(), 102);
 }
 
 TEST_F(BoxedKernel, OutCallReturnsTheCallersOwnObject) {
   Tensor out = onPrivateUse1(0);
-  Tensor& result = handle("out").typed<Tensor&(const Tensor&, Tensor&)>().call(onPrivateUse1(3), out);
+  Tensor& result = boxingHandle("out").typed<Tensor&(const Tensor&, Tensor&)>().call(onPrivateUse1(3), out);
   EXPECT_EQ(&result, &out);
   EXPECT_EQ(out.item<double>(), 6);
 }
 
 TEST_F(BoxedKernel, InPlaceCallReturnsTheCallersOwnObject) {
   Tensor self = onPrivateUse1(3);
-  Tensor& result = handle("inplace").typed<Tensor&(Tensor&)>().call(self);
+  Tensor& result = boxingHandle("inplace").typed<Tensor&(Tensor&)>().call(self);
   EXPECT_EQ(&result, &self);
   EXPECT_EQ(self.item<double>(), 4);
 }
@@ -207,7 +207,7 @@ TEST_F(BoxedKernel, InPlaceCallReturnsTheCallersOwnObject) {
 TEST_F(BoxedKernel, SeveralOutArgumentsComeBackAsTheCallersObjects) {
   Tensor a = onPrivateUse1(0);
   Tensor b = onPrivateUse1(0);
-  auto result = handle("two_outs")
+  auto result = boxingHandle("two_outs")
                     .typed<std::tuple<Tensor&, Tensor&>(const Tensor&, Tensor&, Tensor&)>()
                     .call(onPrivateUse1(1), a, b);
   EXPECT_EQ(&std::get<0>(result), &a);
@@ -226,7 +226,7 @@ TEST(BoxedKernelErrors, RebindingAnOutArgumentIsAnError) {
   self.unsafeGetTensorImpl()->set_key_set(DispatchKey::PrivateUse2);
   Tensor out = sy::zeros({1});
   try {
-    handle("out").typed<Tensor&(const Tensor&, Tensor&)>().call(self, out);
+    boxingHandle("out").typed<Tensor&(const Tensor&, Tensor&)>().call(self, out);
     FAIL() << "expected an error";
   } catch (const sy::Error& e) {
     EXPECT_EQ(std::string(e.what()),
@@ -244,7 +244,7 @@ TEST(BoxedKernelErrors, LeavingTheWrongNumberOfResultsIsAnError) {
   EXPECT_THROW(
       {
         try {
-          handle("one").typed<Tensor(const Tensor&)>().call(self);
+          boxingHandle("one").typed<Tensor(const Tensor&)>().call(self);
         } catch (const sy::Error& e) {
           EXPECT_STREQ(e.what(),
                        "the boxed kernel for boxing_test::one on dispatch key PrivateUse2 left 0 value(s) on the "
@@ -334,7 +334,7 @@ TEST_P(ArgumentRoundTrip, EverySupportedArgumentTypeArrivesIntact) {
   std::vector<Tensor> tensors{listed};
   std::vector<int64_t> ints{1, -2, 3};
   std::vector<int64_t> maybe_ints{7};
-  Tensor result = handle("everything")
+  Tensor result = boxingHandle("everything")
                       .typed<EverythingSignature>()
                       .call(t, std::optional<Tensor>(listed), 5, 6, 2.5, true, "text", sy::Scalar(1.5),
                             sy::ScalarType::Long, sy::Device(sy::DeviceType::PrivateUse1, 2), sy::Layout::Strided,
@@ -364,7 +364,7 @@ TEST_P(ArgumentRoundTrip, EverySupportedArgumentTypeArrivesIntact) {
 
 TEST_P(ArgumentRoundTrip, OptionalArgumentsArriveAsNone) {
   Tensor t = argumentTensor();
-  handle("everything")
+  boxingHandle("everything")
       .typed<EverythingSignature>()
       .call(t, std::nullopt, 0, 0, 0, false, "", sy::Scalar(int64_t{3}), sy::ScalarType::Bool, sy::kCPU,
             sy::Layout::Strided, sy::MemoryFormat::Contiguous, {}, {}, {}, {}, std::nullopt, std::nullopt);
@@ -397,7 +397,7 @@ TEST(ReturnRoundTrip, ScalarReturnsSurviveBoxing) {
   }));
   Tensor t = sy::zeros({1});
   t.unsafeGetTensorImpl()->set_key_set({DispatchKey::CPU, DispatchKey::PrivateUse3});
-  auto [i, f, b] = handle("scalars").typed<std::tuple<int64_t, double, bool>(const Tensor&)>().call(t);
+  auto [i, f, b] = boxingHandle("scalars").typed<std::tuple<int64_t, double, bool>(const Tensor&)>().call(t);
   EXPECT_EQ(i, 7);
   EXPECT_EQ(f, 0.25);
   EXPECT_TRUE(b);
@@ -412,7 +412,7 @@ TEST(ReturnRoundTrip, TensorListReturnSurvivesBoxing) {
   }));
   Tensor t = sy::zeros({1});
   t.unsafeGetTensorImpl()->set_key_set({DispatchKey::CPU, DispatchKey::PrivateUse3});
-  std::vector<Tensor> result = handle("list_return").typed<std::vector<Tensor>(const Tensor&)>().call(t);
+  std::vector<Tensor> result = boxingHandle("list_return").typed<std::vector<Tensor>(const Tensor&)>().call(t);
   ASSERT_EQ(result.size(), 2u);
   EXPECT_TRUE(result[1].is_same(t));
 }
@@ -422,7 +422,7 @@ TEST(ReturnRoundTrip, TensorListReturnSurvivesBoxing) {
 TEST(BoxedCallErrors, TooFewArgumentsOnTheStack) {
   Stack stack{sy::zeros({1})};
   try {
-    handle("out").callBoxed(&stack);
+    boxingHandle("out").callBoxed(&stack);
     FAIL();
   } catch (const sy::Error& e) {
     EXPECT_STREQ(e.what(),
@@ -434,7 +434,7 @@ TEST(BoxedCallErrors, TooFewArgumentsOnTheStack) {
 TEST(BoxedCallErrors, ArgumentOfTheWrongType) {
   Stack stack{sy::zeros({1}), IValue(int64_t{3})};
   try {
-    handle("out").callBoxed(&stack);
+    boxingHandle("out").callBoxed(&stack);
     FAIL();
   } catch (const sy::Error& e) {
     EXPECT_STREQ(e.what(),
@@ -445,7 +445,7 @@ TEST(BoxedCallErrors, ArgumentOfTheWrongType) {
 
 TEST(BoxedCallErrors, WrongTypeLeavesTheStackAsItWas) {
   Stack stack{sy::zeros({1}), IValue("not a tensor")};
-  EXPECT_THROW(handle("out").callBoxed(&stack), sy::Error);
+  EXPECT_THROW(boxingHandle("out").callBoxed(&stack), sy::Error);
   ASSERT_EQ(stack.size(), 2u);
   EXPECT_TRUE(stack[1].isString());
 }

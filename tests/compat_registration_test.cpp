@@ -29,7 +29,7 @@ std::string errorOf(Fn&& fn) {
 at::Tensor plusN(const at::Tensor& self, int64_t n) { return at::full({1}, self.item<double>() + n); }
 at::Tensor negated(const at::Tensor& self) { return at::full({1}, -self.item<double>()); }
 
-c10::OperatorHandle handle(const char* name) { return c10::Dispatcher::singleton().findSchemaOrThrow(name, ""); }
+c10::OperatorHandle compatHandle(const char* name) { return c10::Dispatcher::singleton().findSchemaOrThrow(name, ""); }
 
 TEST(TorchRegistration, LibraryKindsKeepTorchLibrarysSpellings) {
   // Our spelling is Library::Def / Fragment / Impl (enumerators are PascalCase throughout);
@@ -46,12 +46,12 @@ TEST(TorchRegistration, DefWithANameInfersTheSchemaFromTheKernel) {
   m.def("plus_n", &plusN);
   m.def("negated", TORCH_FN(negated));
   m.def("twice", [](const at::Tensor& self) { return at::full({1}, self.item<double>() * 2); });
-  EXPECT_EQ(handle("compat_infer::plus_n").schema().toString(), "compat_infer::plus_n(Tensor _0, int _1) -> Tensor");
-  EXPECT_EQ(handle("compat_infer::plus_n").typed<at::Tensor(const at::Tensor&, int64_t)>().call(at::ones({1}), 2).item<double>(), 3);
-  EXPECT_EQ(handle("compat_infer::negated").typed<at::Tensor(const at::Tensor&)>().call(at::ones({1})).item<double>(), -1);
+  EXPECT_EQ(compatHandle("compat_infer::plus_n").schema().toString(), "compat_infer::plus_n(Tensor _0, int _1) -> Tensor");
+  EXPECT_EQ(compatHandle("compat_infer::plus_n").typed<at::Tensor(const at::Tensor&, int64_t)>().call(at::ones({1}), 2).item<double>(), 3);
+  EXPECT_EQ(compatHandle("compat_infer::negated").typed<at::Tensor(const at::Tensor&)>().call(at::ones({1})).item<double>(), -1);
   // Boxed callers find the inferred arguments too.
   torch::jit::Stack stack{at::full({1}, 4.0)};
-  handle("compat_infer::twice").callBoxed(&stack);
+  compatHandle("compat_infer::twice").callBoxed(&stack);
   EXPECT_EQ(torch::jit::pop(stack).toTensor().item<double>(), 8);
 }
 
@@ -72,10 +72,10 @@ TEST(TorchRegistration, ThreeArgumentImplTakesADispatchKeyOrADeviceType) {
   def.impl("g", c10::kCPU, [](const at::Tensor&) { return at::full({1}, 9.0); });
   def.impl("h", torch::dispatch(c10::DeviceType::CPU, TORCH_FN(negated)));
   const at::Tensor one = at::ones({1});
-  EXPECT_EQ(handle("compat_impl3::f").typed<at::Tensor(const at::Tensor&)>().call(one).item<double>(), -1);
-  EXPECT_EQ(handle("compat_impl3::g").typed<at::Tensor(const at::Tensor&)>().call(one).item<double>(), 9);
-  EXPECT_EQ(handle("compat_impl3::h").typed<at::Tensor(const at::Tensor&)>().call(one).item<double>(), -1);
-  EXPECT_TRUE(handle("compat_impl3::h").hasKernelForDispatchKey(at::DispatchKey::CPU));
+  EXPECT_EQ(compatHandle("compat_impl3::f").typed<at::Tensor(const at::Tensor&)>().call(one).item<double>(), -1);
+  EXPECT_EQ(compatHandle("compat_impl3::g").typed<at::Tensor(const at::Tensor&)>().call(one).item<double>(), 9);
+  EXPECT_EQ(compatHandle("compat_impl3::h").typed<at::Tensor(const at::Tensor&)>().call(one).item<double>(), -1);
+  EXPECT_TRUE(compatHandle("compat_impl3::h").hasKernelForDispatchKey(at::DispatchKey::CPU));
 }
 
 TEST(TorchRegistration, KernelFunctionAndStackHaveTheirC10Names) {
@@ -127,7 +127,7 @@ TEST(TorchRegistration, SeveralOutputsWithoutAliasAnnotationsAreTheLastArguments
   self.unsafeGetTensorImpl()->set_key_set({DispatchKey::CPU, DispatchKey::PrivateUse2});
   at::Tensor first = at::zeros({2});
   at::Tensor second = at::zeros({2});
-  auto op = handle("compat_outs::fill_both")
+  auto op = compatHandle("compat_outs::fill_both")
                 .typed<std::tuple<at::Tensor&, at::Tensor&>(const at::Tensor&, at::Tensor&, at::Tensor&)>();
   auto results = op.call(self, first, second);
   EXPECT_EQ(&std::get<0>(results), &first);
@@ -156,7 +156,7 @@ TEST(TorchRegistration, DeviceTypesWithoutABackendAreRefusedNamingTheFreeKeys) {
   EXPECT_THAT(errorOf([] { at::empty({2}, at::TensorOptions().device(c10::Device(c10::DeviceType::Meta))); }),
               HasSubstr("its Device argument names a device type that has no backend here"));
   EXPECT_THAT(errorOf([] { sy::empty({2}, c10::Device(c10::kCUDA)); }), HasSubstr("no backend for device type 'cuda'"));
-  EXPECT_FALSE(handle("compat_cuda::f").hasKernelForDispatchKey(DispatchKey::CPU));
+  EXPECT_FALSE(compatHandle("compat_cuda::f").hasKernelForDispatchKey(DispatchKey::CPU));
 }
 
 }  // namespace

@@ -9,7 +9,7 @@
 
 namespace {
 
-std::vector<int64_t> intsOf(const torch::jit::Stack& stack) {
+std::vector<int64_t> stackIntsOf(const torch::jit::Stack& stack) {
   std::vector<int64_t> values;
   for (const c10::IValue& v : stack) values.push_back(v.toInt());
   return values;
@@ -17,14 +17,14 @@ std::vector<int64_t> intsOf(const torch::jit::Stack& stack) {
 
 TEST(TorchStack, BuildsFromABracedListOrAVector) {
   torch::jit::Stack braced{1, 2, 3};
-  EXPECT_EQ(intsOf(braced), (std::vector<int64_t>{1, 2, 3}));
+  EXPECT_EQ(stackIntsOf(braced), (std::vector<int64_t>{1, 2, 3}));
   std::vector<c10::IValue> inputs{c10::IValue(4), c10::IValue(5)};
   torch::jit::Stack from_vector = inputs;
-  EXPECT_EQ(intsOf(from_vector), (std::vector<int64_t>{4, 5}));
+  EXPECT_EQ(stackIntsOf(from_vector), (std::vector<int64_t>{4, 5}));
   torch::jit::Stack from_range(inputs.begin(), inputs.end());
-  EXPECT_EQ(intsOf(from_range), (std::vector<int64_t>{4, 5}));
+  EXPECT_EQ(stackIntsOf(from_range), (std::vector<int64_t>{4, 5}));
   c10::Stack moved_in(std::move(inputs));
-  EXPECT_EQ(intsOf(moved_in), (std::vector<int64_t>{4, 5}));
+  EXPECT_EQ(stackIntsOf(moved_in), (std::vector<int64_t>{4, 5}));
 }
 
 TEST(TorchStack, PushPopPeekLastAndDropWorkThroughAPointer) {
@@ -51,10 +51,10 @@ TEST(TorchStack, InsertEraseAndEmplaceBackAsOnAVector) {
   std::vector<c10::IValue> more{c10::IValue(3)};
   stack.insert(stack.begin() + 2, more.begin(), more.end());
   stack.emplace_back(5);
-  EXPECT_EQ(intsOf(stack), (std::vector<int64_t>{1, 2, 3, 4, 5}));
+  EXPECT_EQ(stackIntsOf(stack), (std::vector<int64_t>{1, 2, 3, 4, 5}));
   stack.erase(stack.begin());
   stack.erase(stack.end() - 2, stack.end());
-  EXPECT_EQ(intsOf(stack), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(stackIntsOf(stack), (std::vector<int64_t>{2, 3}));
   int64_t sum = 0;
   for (auto& v : stack) sum += v.toInt();
   EXPECT_EQ(sum, 5);
@@ -63,7 +63,7 @@ TEST(TorchStack, InsertEraseAndEmplaceBackAsOnAVector) {
 TEST(TorchStack, InsertingAStacksOwnValuesCopiesThemFirst) {
   torch::jit::Stack stack{1, 2, 3, 4, 5, 6, 7, 8};  // full inline storage: inserting grows it
   stack.insert(stack.begin(), stack.begin(), stack.end());
-  EXPECT_EQ(intsOf(stack), (std::vector<int64_t>{1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8}));
+  EXPECT_EQ(stackIntsOf(stack), (std::vector<int64_t>{1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8}));
 }
 
 TEST(TorchStack, AtOutOfRangeRaisesAC10Error) {

@@ -25,12 +25,12 @@ using sy::testing::valuesOf;
 Tensor transposedFloats() { return ops::transpose(tensor<float>({1.5f, -2.5f, 3.75f, 0, -0.5f, 9}, {2, 3}), 0, 1); }
 
 // Counts calls of two CPU kernels while a test's Library is alive (the real kernels still run).
-int g_empty_calls = 0;
+int g_like_empty_calls = 0;
 int g_copy_calls = 0;
-Tensor countingEmpty(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+Tensor countingLikeEmpty(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
                      std::optional<Device> device, std::optional<bool> pin_memory,
                      std::optional<MemoryFormat> memory_format) {
-  ++g_empty_calls;
+  ++g_like_empty_calls;
   return cpu::empty_memory_format_cpu(size, dtype, layout, device, pin_memory, memory_format);
 }
 Tensor& countingCopy(Tensor& self, const Tensor& src, bool non_blocking) {
@@ -107,13 +107,13 @@ TEST(CreationLike, RejectsChannelsLastForNonFourDimensionalInputs) {
 }
 
 TEST(CreationLike, FunctionalFormsAllocateOnceThroughTheDispatcher) {
-  g_empty_calls = 0;
+  g_like_empty_calls = 0;
   Library counting(Library::Impl, "aten", DispatchKey::CPU);
-  counting.impl("empty.memory_format", &countingEmpty);
+  counting.impl("empty.memory_format", &countingLikeEmpty);
   ops::zeros_like(transposedFloats());
   ops::full({3}, 1.5);
   ops::arange(4);
-  EXPECT_EQ(g_empty_calls, 3);
+  EXPECT_EQ(g_like_empty_calls, 3);
 }
 
 // ---- _to_copy ------------------------------------------------------------------------------------
@@ -156,13 +156,13 @@ TEST(CreationToCopy, ExplicitCpuDeviceOverloadCopiesOnTheCpu) {
 
 TEST(CreationToCopy, AllocatesAndCopiesThroughTheDispatcher) {
   // Both steps are operator calls, so another device's empty and copy_ take over transfers.
-  g_empty_calls = 0;
+  g_like_empty_calls = 0;
   g_copy_calls = 0;
   Library counting(Library::Impl, "aten", DispatchKey::CPU);
-  counting.impl("empty.memory_format", &countingEmpty);
+  counting.impl("empty.memory_format", &countingLikeEmpty);
   counting.impl("copy_", &countingCopy);
   ops::_to_copy(tensor<float>({1, 2}), ScalarType::Double);
-  EXPECT_EQ(g_empty_calls, 1);
+  EXPECT_EQ(g_like_empty_calls, 1);
   EXPECT_EQ(g_copy_calls, 1);
 }
 

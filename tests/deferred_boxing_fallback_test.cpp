@@ -48,24 +48,24 @@ struct Seen {
   std::optional<sy::ScalarType> dtype;
   int consumed = 0;
 };
-Seen seen;
+Seen seen_by_fallback;
 
 Tensor scaleKernel(const Tensor& self, sy::IntArrayRef sizes, double factor, std::optional<sy::ScalarType> dtype) {
-  seen.self = &self;
-  seen.sizes = sizes.data();
-  seen.factor = factor;
-  seen.dtype = dtype;
+  seen_by_fallback.self = &self;
+  seen_by_fallback.sizes = sizes.data();
+  seen_by_fallback.factor = factor;
+  seen_by_fallback.dtype = dtype;
   return sy::full({static_cast<int64_t>(sizes.size())}, self.item<double>() * factor);
 }
 Tensor scaleTooKernel(const Tensor& self, sy::IntArrayRef sizes, double factor, std::optional<sy::ScalarType> dtype) {
   return sy::full({1}, -1.0);  // tells which operator's kernel ran
 }
-Tensor& writeKernel(const Tensor& self, Tensor& out) {
+Tensor& deferredWriteKernel(const Tensor& self, Tensor& out) {
   out.resize_({1});
   out.data_ptr<float>()[0] = self.item<float>() + 1;
   return out;
 }
-void consumeKernel(const Tensor& self) { seen.consumed += static_cast<int>(self.item<double>()); }
+void consumeKernel(const Tensor& self) { seen_by_fallback.consumed += static_cast<int>(self.item<double>()); }
 std::tuple<Tensor, Tensor> splitKernel(const Tensor& self) {
   return {sy::full({1}, self.item<double>() - 1), sy::full({1}, self.item<double>() + 1)};
 }
@@ -85,7 +85,7 @@ Tensor takesFloatKernel(const Tensor&, double x) { return sy::full({1}, x); }
 Tensor keyedKernel(DispatchKeySet ks, const Tensor& self) {
   return sy::full({1}, ks.has(DispatchKey::PrivateUse2) ? -1.0 : self.item<double>());
 }
-std::tuple<Tensor&, Tensor&> twoOutsKernel(const Tensor& self, Tensor& a, Tensor& b) {
+std::tuple<Tensor&, Tensor&> deferredTwoOutsKernel(const Tensor& self, Tensor& a, Tensor& b) {
   a.data_ptr<float>()[0] = self.item<float>();
   b.data_ptr<float>()[0] = self.item<float>() * 2;
   return {a, b};
@@ -95,7 +95,7 @@ Tensor answerKernel() { return sy::full({1}, 42.0); }
 SY_LIBRARY_IMPL(deferred_boxing_test, CPU, m) {
   m.impl("scale", SY_FN(scaleKernel));
   m.impl("scale_too", SY_FN(scaleTooKernel));
-  m.impl("write", SY_FN(writeKernel));
+  m.impl("write", SY_FN(deferredWriteKernel));
   m.impl("consume", SY_FN(consumeKernel));
   m.impl("split", SY_FN(splitKernel));
   m.impl("by_value", SY_FN(byValueKernel));
@@ -105,7 +105,7 @@ SY_LIBRARY_IMPL(deferred_boxing_test, CPU, m) {
   m.impl("takes_int", SY_FN(takesIntKernel));
   m.impl("takes_float", SY_FN(takesFloatKernel));
   m.impl("keyed", SY_FN(keyedKernel));
-  m.impl("two_outs", SY_FN(twoOutsKernel));
+  m.impl("two_outs", SY_FN(deferredTwoOutsKernel));
 }
 // No tensor to take a key from: reached through the thread-local included set.
 SY_LIBRARY_IMPL(deferred_boxing_test, PrivateUse1, m) { m.impl("answer", SY_FN(answerKernel)); }
@@ -169,7 +169,7 @@ class DeferredThroughAFallback : public ::testing::Test {
  protected:
   void SetUp() override {
     before = Before::Nothing;
-    seen = Seen();
+    seen_by_fallback = Seen();
     deferred_on_entry = deferred_at_redispatch = false;
     fallback_.fallback(sy::CppFunction::makeFromBoxedFunction<&fallback>());
   }
@@ -193,10 +193,10 @@ TEST_F(DeferredThroughAFallback, AForwardingFallbackHandsTheKernelTheCallersOwnA
   std::vector<int64_t> sizes{4, 5, 6};
   Tensor result = typed<ScaleSignature>("scale").call(self, sizes, 1.5, sy::ScalarType::Double);
   EXPECT_TRUE(deferred_at_redispatch);
-  EXPECT_EQ(seen.self, &self);
-  EXPECT_EQ(seen.sizes, sizes.data());
-  EXPECT_EQ(seen.factor, 1.5);
-  EXPECT_EQ(seen.dtype, sy::ScalarType::Double);
+  EXPECT_EQ(seen_by_fallback.self, &self);
+  EXPECT_EQ(seen_by_fallback.sizes, sizes.data());
+  EXPECT_EQ(seen_by_fallback.factor, 1.5);
+  EXPECT_EQ(seen_by_fallback.dtype, sy::ScalarType::Double);
   EXPECT_EQ(sy::testing::valuesOf<float>(result), (std::vector<float>{3, 3, 3}));
   EXPECT_EQ(self.use_count(), 1u);
 }
@@ -207,10 +207,10 @@ TEST_F(DeferredThroughAFallback, AFallbackThatReadsItsArgumentsGetsThemBoxedAndT
   std::vector<int64_t> sizes{4, 5};
   Tensor result = typed<ScaleSignature>("scale").call(self, sizes, 3.0, std::nullopt);
   EXPECT_FALSE(deferred_at_redispatch);
-  EXPECT_EQ(seen.self, &self);  // borrowed: still the caller's object
-  EXPECT_EQ(seen.sizes, sizes.data());
-  EXPECT_EQ(seen.factor, 3.0);
-  EXPECT_EQ(seen.dtype, std::nullopt);
+  EXPECT_EQ(seen_by_fallback.self, &self);  // borrowed: still the caller's object
+  EXPECT_EQ(seen_by_fallback.sizes, sizes.data());
+  EXPECT_EQ(seen_by_fallback.factor, 3.0);
+  EXPECT_EQ(seen_by_fallback.dtype, std::nullopt);
   EXPECT_EQ(sy::testing::valuesOf<float>(result), (std::vector<float>{6, 6}));
 }
 
@@ -219,7 +219,7 @@ TEST_F(DeferredThroughAFallback, AnArgumentTheFallbackChangesReachesTheKernel) {
   Tensor self = onPrivateUse2(2.0);
   std::vector<int64_t> sizes{1};
   Tensor result = typed<ScaleSignature>("scale").call(self, sizes, 3.0, std::nullopt);
-  EXPECT_EQ(seen.factor, 10.0);
+  EXPECT_EQ(seen_by_fallback.factor, 10.0);
   EXPECT_EQ(result.item<double>(), 20.0);
 }
 
@@ -246,7 +246,7 @@ TEST_F(DeferredThroughAFallback, AnOutCallReturnsTheCallersObject) {
 TEST_F(DeferredThroughAFallback, AnOperatorWithoutResultsRunsOnce) {
   typed<void(const Tensor&)>("consume").call(onPrivateUse2(3.0));
   EXPECT_TRUE(deferred_at_redispatch);
-  EXPECT_EQ(seen.consumed, 3);
+  EXPECT_EQ(seen_by_fallback.consumed, 3);
 }
 
 TEST_F(DeferredThroughAFallback, SeveralResultsComeBackInOrder) {
@@ -351,8 +351,8 @@ TEST_F(DeferredThroughAFallback, TwoForwardingFallbacksInARow) {
   self.unsafeGetTensorImpl()->set_key_set(self.key_set().add(DispatchKey::PrivateUse3));
   std::vector<int64_t> sizes{1, 2};
   Tensor result = typed<ScaleSignature>("scale").call(self, sizes, 2.0, std::nullopt);
-  EXPECT_EQ(seen.self, &self);
-  EXPECT_EQ(seen.sizes, sizes.data());
+  EXPECT_EQ(seen_by_fallback.self, &self);
+  EXPECT_EQ(seen_by_fallback.sizes, sizes.data());
   EXPECT_EQ(sy::testing::valuesOf<float>(result), (std::vector<float>{4, 4}));
 }
 

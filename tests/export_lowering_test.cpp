@@ -29,7 +29,7 @@ ExportedProgram captured(const Model& model) {
   return capture(model.model(), {Model::exampleInput()}, model.parameters());
 }
 
-OperatorSupportPartitioner addMulSin(DelegationSpec spec = kDemo) {
+OperatorSupportPartitioner addMulSinPartitioner(DelegationSpec spec = kDemo) {
   return OperatorSupportPartitioner(std::move(spec),
                                     OperatorSupportPartitioner::byOperatorNames({"aten::add", "aten::mul", "aten::sin"}));
 }
@@ -99,7 +99,7 @@ TEST(ToBackend, LowersAWholeProgramIntoOneDelegateCallThatRunsLikeTheModel) {
 TEST(ToBackend, APartlyLoweredModelHasNoLoweredOperatorOutsideAndOneDelegateCallPerPartition) {
   AddSinReluMul model;
   ExportedProgram ep = captured(model);
-  ExportedProgram lowered = to_backend(ep, addMulSin());
+  ExportedProgram lowered = to_backend(ep, addMulSinPartitioner());
   EXPECT_EQ(callsOf(lowered.graph()), (std::vector<std::string>{kDelegate, "aten::relu", kDelegate}));
   ASSERT_EQ(lowered.lowered_modules().size(), 2u);
   EXPECT_EQ(callsOf(lowered.lowered_modules()[0]->original_program->graph()),
@@ -115,7 +115,7 @@ TEST(ToBackend, APartlyLoweredModelHasNoLoweredOperatorOutsideAndOneDelegateCall
 TEST(ToBackend, APartitionKeepsItsNodesNamesDebugHandlesAndSourceStacks) {
   AddSinReluMul model;
   ExportedProgram ep = captured(model);
-  ExportedProgram lowered = to_backend(ep, addMulSin());
+  ExportedProgram lowered = to_backend(ep, addMulSinPartitioner());
   const LoweredModule& m = *lowered.lowered_modules()[1];
   const Graph& sub = m.original_program->graph();
   EXPECT_THAT(placeholdersOf(sub), ElementsAre("user input relu", "user input input_0"));
@@ -137,7 +137,7 @@ TEST(ToBackend, APartitionKeepsItsNodesNamesDebugHandlesAndSourceStacks) {
 }
 
 TEST(ToBackend, PrintsTheProgramWithEachLoweredModulesGraph) {
-  ExportedProgram lowered = to_backend(captured(AddSinReluMul()), addMulSin());
+  ExportedProgram lowered = to_backend(captured(AddSinReluMul()), addMulSinPartitioner());
   const std::string text = toString(lowered);
   EXPECT_THAT(text, HasSubstr(" = higher_order::executorch_call_delegate('BackendWithCompilerDemo', 0, [%input_0])"));
   EXPECT_THAT(text, HasSubstr("lowered module 1: backend 'BackendWithCompilerDemo', "));
@@ -239,7 +239,7 @@ TEST(ToBackend, RefusesAPartitionThatLeavesAndReentersItselfNamingThePath) {
 TEST(ToBackend, DelegatesOwnTheConstantsTheyReadAndTheProgramKeepsThoseReadOutside) {
   SharedConstant model;
   ExportedProgram ep = captured(model);
-  ExportedProgram lowered = to_backend(ep, addMulSin());
+  ExportedProgram lowered = to_backend(ep, addMulSinPartitioner());
   EXPECT_EQ(callsOf(lowered.graph()), (std::vector<std::string>{kDelegate, "aten::relu", "aten::relu", kDelegate}));
   // c is read by both partitions only: each delegate owns a copy, the program none. p is read by
   // relu_1 too: the second delegate owns it and the program keeps it.
@@ -263,7 +263,7 @@ TEST(ToBackend, LowersForTwoBackendsOnePartitionerAfterTheOtherAndTheOrderMatter
   ExportedProgram ep = captured(model);
   OperatorSupportPartitioner sin_only({"RecordingDemo", {}}, OperatorSupportPartitioner::byOperatorNames({"aten::sin"}));
   recordingDemo().reset();
-  ExportedProgram sin_first = to_backend(to_backend(ep, sin_only), addMulSin());
+  ExportedProgram sin_first = to_backend(to_backend(ep, sin_only), addMulSinPartitioner());
   EXPECT_EQ(recordingDemo().preprocessed, 1);
   EXPECT_EQ(callsOf(sin_first.graph()), (std::vector<std::string>{kDelegate, kDelegate, "aten::relu", kDelegate}));
   std::vector<std::string> backends;
@@ -271,7 +271,7 @@ TEST(ToBackend, LowersForTwoBackendsOnePartitionerAfterTheOtherAndTheOrderMatter
   EXPECT_THAT(backends, ElementsAre("RecordingDemo", "BackendWithCompilerDemo", "BackendWithCompilerDemo"));
 
   recordingDemo().reset();
-  ExportedProgram demo_first = to_backend(to_backend(ep, addMulSin()), sin_only);
+  ExportedProgram demo_first = to_backend(to_backend(ep, addMulSinPartitioner()), sin_only);
   EXPECT_EQ(recordingDemo().preprocessed, 0) << "the demo took sin first; nothing was left for the second backend";
   EXPECT_EQ(demo_first.lowered_modules().size(), 2u);
 
@@ -302,7 +302,7 @@ Tensor inputWithInfinity() {
 
 TEST(ToBackend, RunningALoweredModuleDestroysItOnceWithTheHandleInitReturned) {
   AddSinReluMul model;
-  ExportedProgram lowered = to_backend(captured(model), addMulSin({"RecordingDemo", {}}));
+  ExportedProgram lowered = to_backend(captured(model), addMulSinPartitioner({"RecordingDemo", {}}));
   recordingDemo().reset();
   lowered.run({AddSinReluMul::exampleInput()});
   ASSERT_EQ(recordingDemo().initialised.size(), 2u);
@@ -317,7 +317,7 @@ TEST(ToBackend, RunningALoweredModuleDestroysItOnceWithTheHandleInitReturned) {
 TEST(ToBackend, ADelegateErrorNamesTheOriginalOperatorAndItsSourceLine) {
   AddSinReluMul model;
   ExportedProgram ep = captured(model);
-  ExportedProgram lowered = to_backend(ep, addMulSin());
+  ExportedProgram lowered = to_backend(ep, addMulSinPartitioner());
   const std::string add_at = ep.graph().node(*ep.graph().findNode("add")).meta.location()->str();
   EXPECT_THAT(add_at, HasSubstr("tests/export_delegate_support.h:"));
   const std::string message = errorMessageOf([&] { lowered.run({inputWithInfinity()}); });

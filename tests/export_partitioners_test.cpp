@@ -17,7 +17,7 @@ using ::testing::HasSubstr;
 using sy::testing::errorMessageOf;
 using sy::testing::randomTensor;
 
-const DelegationSpec kDemo{"BackendWithCompilerDemo", {CompileSpec::ofString("max_value", "4")}};
+const DelegationSpec kDemoSpec{"BackendWithCompilerDemo", {CompileSpec::ofString("max_value", "4")}};
 
 // The delegation tag of the node called `name`.
 std::string tagOf(const PartitionResult& r, const std::string& name) {
@@ -36,13 +36,13 @@ ExportedProgram addSinReluMul() {
 
 TEST(WholeProgramPartitioner, TagsEveryCallNodeForItsBackendAndNothingElse) {
   ExportedProgram ep = addSinReluMul();
-  PartitionResult r = WholeProgramPartitioner(kDemo).partition(ep);
+  PartitionResult r = WholeProgramPartitioner(kDemoSpec).partition(ep);
   for (const Node& n : r.tagged_exported_program.graph().nodes()) {
     EXPECT_EQ(n.meta.delegation_tag, n.kind == NodeKind::CallFunction ? "tag0" : "") << n.name;
   }
   ASSERT_EQ(r.partition_tags.size(), 1u);
   EXPECT_EQ(r.partition_tags.at("tag0").backend_id, "BackendWithCompilerDemo");
-  EXPECT_EQ(r.partition_tags.at("tag0").compile_specs, kDemo.compile_specs);
+  EXPECT_EQ(r.partition_tags.at("tag0").compile_specs, kDemoSpec.compile_specs);
   for (const Node& n : ep.graph().nodes()) EXPECT_EQ(n.meta.delegation_tag, "") << "the given program was changed";
 }
 
@@ -63,7 +63,7 @@ TEST(OperatorSupportPartitioner, GroupsConnectedSupportedNodesIntoOneTagEach) {
   // merging sin with mul would leave through relu and come back, so mul and add_1 are a group of their own.
   ExportedProgram ep = addSinReluMul();
   PartitionResult r =
-      OperatorSupportPartitioner(kDemo, OperatorSupportPartitioner::byOperatorNames({"aten::add", "aten::sin", "aten::mul"}))
+      OperatorSupportPartitioner(kDemoSpec, OperatorSupportPartitioner::byOperatorNames({"aten::add", "aten::sin", "aten::mul"}))
           .partition(ep);
   EXPECT_EQ(tagOf(r, "add"), "tag0");
   EXPECT_EQ(tagOf(r, "sin"), "tag0");
@@ -83,7 +83,7 @@ TEST(OperatorSupportPartitioner, NeverMakesAGroupThatLeavesAndReentersItself) {
   };
   ExportedProgram ep = capture(model, {randomTensor({4}, 3)});
   PartitionResult r =
-      OperatorSupportPartitioner(kDemo, OperatorSupportPartitioner::byOperatorNames({"aten::add", "aten::mul"}), "demo")
+      OperatorSupportPartitioner(kDemoSpec, OperatorSupportPartitioner::byOperatorNames({"aten::add", "aten::mul"}), "demo")
           .partition(ep);
   EXPECT_EQ(tagOf(r, "add"), "demo0");
   EXPECT_EQ(tagOf(r, "mul"), "demo1");
@@ -98,7 +98,7 @@ TEST(OperatorSupportPartitioner, MergesAroundABranchWhoseOtherSideIsSupportedToo
   };
   ExportedProgram ep = capture(model, {randomTensor({4}, 4)});
   PartitionResult r = OperatorSupportPartitioner(
-                          kDemo, OperatorSupportPartitioner::byOperatorNames({"aten::add", "aten::mul", "aten::sin"}))
+                          kDemoSpec, OperatorSupportPartitioner::byOperatorNames({"aten::add", "aten::mul", "aten::sin"}))
                           .partition(ep);
   EXPECT_EQ(tagOf(r, "add"), "tag0");
   EXPECT_EQ(tagOf(r, "sin"), "tag0");
@@ -109,13 +109,13 @@ TEST(OperatorSupportPartitioner, MergesAroundABranchWhoseOtherSideIsSupportedToo
 
 TEST(OperatorSupportPartitioner, TagsNothingWhenNothingIsSupported) {
   PartitionResult r =
-      OperatorSupportPartitioner(kDemo, [](const ExportedProgram&, NodeId) { return false; }).partition(addSinReluMul());
+      OperatorSupportPartitioner(kDemoSpec, [](const ExportedProgram&, NodeId) { return false; }).partition(addSinReluMul());
   EXPECT_TRUE(r.partition_tags.empty());
   for (const Node& n : r.tagged_exported_program.graph().nodes()) EXPECT_EQ(n.meta.delegation_tag, "");
 }
 
 TEST(NodeGroupsPartitioner, TagsEachGroupForItsOwnBackend) {
-  NodeGroupsPartitioner p({{{"add", "sin"}, kDemo}, {{"relu"}, DelegationSpec{"OtherBackend", {}}}});
+  NodeGroupsPartitioner p({{{"add", "sin"}, kDemoSpec}, {{"relu"}, DelegationSpec{"OtherBackend", {}}}});
   PartitionResult r = p.partition(addSinReluMul());
   EXPECT_EQ(tagOf(r, "add"), "group0");
   EXPECT_EQ(tagOf(r, "sin"), "group0");
@@ -127,13 +127,13 @@ TEST(NodeGroupsPartitioner, TagsEachGroupForItsOwnBackend) {
 
 TEST(NodeGroupsPartitioner, NamesAnUnknownNodeANodeInTwoGroupsAndAPlaceholder) {
   ExportedProgram ep = addSinReluMul();
-  EXPECT_THAT(errorMessageOf([&] { NodeGroupsPartitioner(kDemo, {{"add", "tanh"}}).partition(ep); }),
+  EXPECT_THAT(errorMessageOf([&] { NodeGroupsPartitioner(kDemoSpec, {{"add", "tanh"}}).partition(ep); }),
               HasSubstr("group 0 names node 'tanh', which the graph does not have"));
-  EXPECT_THAT(errorMessageOf([&] { NodeGroupsPartitioner(kDemo, {{"add"}, {"sin", "add"}}).partition(ep); }),
+  EXPECT_THAT(errorMessageOf([&] { NodeGroupsPartitioner(kDemoSpec, {{"add"}, {"sin", "add"}}).partition(ep); }),
               HasSubstr("node 'add' is in two groups (group0 and group1)"));
-  EXPECT_THAT(errorMessageOf([&] { NodeGroupsPartitioner(kDemo, {{"input_0"}}).partition(ep); }),
+  EXPECT_THAT(errorMessageOf([&] { NodeGroupsPartitioner(kDemoSpec, {{"input_0"}}).partition(ep); }),
               HasSubstr("only call_function nodes can be delegated, but 'input_0' is a placeholder node"));
-  EXPECT_THAT(errorMessageOf([&] { NodeGroupsPartitioner(kDemo, {{}}).partition(ep); }), HasSubstr("group 0 names no nodes"));
+  EXPECT_THAT(errorMessageOf([&] { NodeGroupsPartitioner(kDemoSpec, {{}}).partition(ep); }), HasSubstr("group 0 names no nodes"));
 }
 
 TEST(NodeDependencies, FindsThePathThatLeavesAGroupAndComesBack) {

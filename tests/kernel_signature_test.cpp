@@ -25,7 +25,7 @@ Tensor& returnsItsArgument(Tensor& self) { return self; }
 int64_t answer(const Tensor&) { return 42; }
 Tensor timesTwo(const Tensor& self, int64_t) { return sy::ops::mul(self, sy::full({1}, 2.0)); }
 
-auto& dispatcher() { return sy::Dispatcher::singleton(); }
+auto& signatureDispatcher() { return sy::Dispatcher::singleton(); }
 
 // ---- Returning a reference for a fresh result -------------------------------------------------
 
@@ -52,7 +52,7 @@ TEST(KernelSignature, AReferenceReturnForAnAliasedResultIsAccepted) {
   Library impl(Library::IMPL, "sig_ref_ok", DispatchKey::CPU);
   impl.impl("f_", &returnsItsArgument);
   Tensor t = sy::zeros({1});
-  EXPECT_EQ(&dispatcher().findSchemaOrThrow("sig_ref_ok::f_", "").typed<Tensor&(Tensor&)>().call(t), &t);
+  EXPECT_EQ(&signatureDispatcher().findSchemaOrThrow("sig_ref_ok::f_", "").typed<Tensor&(Tensor&)>().call(t), &t);
 }
 
 // ---- A boxed kernel returning the wrong type to an unboxed caller ------------------------------
@@ -76,7 +76,7 @@ TEST(KernelSignature, AFallbackReturningTheWrongTypeIsNamedWithTheOperatorAndKey
   def.def("f(Tensor self) -> Tensor");
   Library fallback(Library::IMPL, "_", DispatchKey::PrivateUse2);
   leaveFromFallback(fallback, std::string("not a tensor"));
-  const auto op = dispatcher().findSchemaOrThrow("sig_boxed::f", "").typed<Tensor(const Tensor&)>();
+  const auto op = signatureDispatcher().findSchemaOrThrow("sig_boxed::f", "").typed<Tensor(const Tensor&)>();
   EXPECT_THAT(errorMessageOf([&] { op.call(throughPrivateUse2()); }),
               AllOf(HasSubstr("the boxed kernel for sig_boxed::f on dispatch key PrivateUse2"),
                     HasSubstr("return 0 must be Tensor but the kernel left a value of type str")));
@@ -87,7 +87,7 @@ TEST(KernelSignature, AFallbackReturningTheWrongTypeForAnIntResultIsNamedToo) {
   def.def("f(Tensor self) -> int");
   Library fallback(Library::IMPL, "_", DispatchKey::PrivateUse2);
   leaveFromFallback(fallback, 1.5);
-  const auto op = dispatcher().findSchemaOrThrow("sig_boxed_int::f", "").typed<int64_t(const Tensor&)>();
+  const auto op = signatureDispatcher().findSchemaOrThrow("sig_boxed_int::f", "").typed<int64_t(const Tensor&)>();
   EXPECT_THAT(errorMessageOf([&] { op.call(throughPrivateUse2()); }),
               AllOf(HasSubstr("sig_boxed_int::f on dispatch key PrivateUse2"),
                     HasSubstr("return 0 must be int but the kernel left a value of type float")));
@@ -99,7 +99,7 @@ TEST(KernelSignature, AFallbackReturningTheWrongTypeForAnOutResultIsNamedToo) {
   Library fallback(Library::IMPL, "_", DispatchKey::PrivateUse2);
   leaveFromFallback(fallback, int64_t{3});
   Tensor out = sy::zeros({1});
-  const auto op = dispatcher().findSchemaOrThrow("sig_boxed_out::f", "out").typed<Tensor&(const Tensor&, Tensor&)>();
+  const auto op = signatureDispatcher().findSchemaOrThrow("sig_boxed_out::f", "out").typed<Tensor&(const Tensor&, Tensor&)>();
   EXPECT_THAT(errorMessageOf([&] { op.call(throughPrivateUse2(), out); }),
               HasSubstr("return 0 must be Tensor but the kernel left a value of type int"));
 }
@@ -117,7 +117,7 @@ TEST(KernelSignature, AnOperatorRedefinedWithAnotherSignatureAfterItsLibrariesAr
   def.def("f(Tensor self, int n) -> Tensor");
   Library impl(Library::IMPL, "sig_again", DispatchKey::CPU);
   impl.impl("f", &timesTwo);
-  const auto op = dispatcher().findSchemaOrThrow("sig_again::f", "").typed<Tensor(const Tensor&, int64_t)>();
+  const auto op = signatureDispatcher().findSchemaOrThrow("sig_again::f", "").typed<Tensor(const Tensor&, int64_t)>();
   EXPECT_EQ(op.call(sy::full({1}, 3.0), 0).item<double>(), 6.0);
 }
 
@@ -138,7 +138,7 @@ TEST(KernelSignature, ATypedAccessKeepsTheSignatureItWasCheckedAgainst) {
     def.def("f(Tensor self) -> int");
     Library impl(Library::IMPL, "sig_typed", DispatchKey::CPU);
     impl.impl("f", &answer);
-    dispatcher().findSchemaOrThrow("sig_typed::f", "").typed<int64_t(const Tensor&)>();
+    signatureDispatcher().findSchemaOrThrow("sig_typed::f", "").typed<int64_t(const Tensor&)>();
   }
   // A TypedOperatorHandle made above may still be called, so its signature must stay the operator's.
   Library def(Library::FRAGMENT, "sig_typed");

@@ -33,10 +33,10 @@ Tensor one(const Tensor&) { return filled(1); }
 Tensor two(const Tensor&) { return filled(2); }
 Tensor three(const Tensor&) { return filled(3); }
 
-auto& dispatcher() { return sy::Dispatcher::singleton(); }
+auto& registrationDispatcher() { return sy::Dispatcher::singleton(); }
 
 double callOp(const std::string& name, DispatchKeySet keys) {
-  return dispatcher().findSchemaOrThrow(name, "").typed<Tensor(const Tensor&)>().call(tensorWithKeys(keys)).item<double>();
+  return registrationDispatcher().findSchemaOrThrow(name, "").typed<Tensor(const Tensor&)>().call(tensorWithKeys(keys)).item<double>();
 }
 
 TEST(Registration, DestroyingALibraryRestoresThePreviousKernel) {
@@ -70,19 +70,19 @@ TEST(Registration, OperatorGoesWhenItsLastRegistrationGoes) {
     def.def("op(Tensor self) -> Tensor");
     Library impl(Library::Impl, "reg_goes", DispatchKey::CPU);
     impl.impl("op", &one);
-    EXPECT_TRUE(dispatcher().findSchema(name).has_value());
+    EXPECT_TRUE(registrationDispatcher().findSchema(name).has_value());
   }
-  EXPECT_FALSE(dispatcher().findSchema(name).has_value());
-  EXPECT_FALSE(dispatcher().findOp(name).has_value());
-  auto names = dispatcher().getAllOpNames();
+  EXPECT_FALSE(registrationDispatcher().findSchema(name).has_value());
+  EXPECT_FALSE(registrationDispatcher().findOp(name).has_value());
+  auto names = registrationDispatcher().getAllOpNames();
   EXPECT_EQ(std::find(names.begin(), names.end(), name), names.end());
 }
 
 TEST(Registration, OperatorWithKernelsButNoSchemaIsNotFoundBySchema) {
   Library impl(Library::Impl, "reg_noschema", DispatchKey::CPU);
   impl.impl("op", &one);
-  EXPECT_FALSE(dispatcher().findSchema({"reg_noschema::op", ""}).has_value());
-  EXPECT_TRUE(dispatcher().findOp({"reg_noschema::op", ""}).has_value());
+  EXPECT_FALSE(registrationDispatcher().findSchema({"reg_noschema::op", ""}).has_value());
+  EXPECT_TRUE(registrationDispatcher().findOp({"reg_noschema::op", ""}).has_value());
 }
 
 TEST(Registration, HandleOutlivesTheOperatorAndReportsMissingKernel) {
@@ -92,7 +92,7 @@ TEST(Registration, HandleOutlivesTheOperatorAndReportsMissingKernel) {
     def.def("op(Tensor self) -> Tensor");
     Library impl(Library::Impl, "reg_handle", DispatchKey::CPU);
     impl.impl("op", &one);
-    handle = dispatcher().findSchemaOrThrow("reg_handle::op", "");
+    handle = registrationDispatcher().findSchemaOrThrow("reg_handle::op", "");
   }
   Stack stack{tensorWithKeys(DispatchKey::CPU)};
   EXPECT_THROW(handle->callBoxed(&stack), sy::Error);
@@ -125,7 +125,7 @@ std::string tableAfterRegisteringInOrder(const std::vector<int>& order) {
       },
   };
   for (int i : order) steps[i]();
-  std::string dump = dispatcher().findSchemaOrThrow("reg_order::op", "").dumpComputedTable();
+  std::string dump = registrationDispatcher().findSchemaOrThrow("reg_order::op", "").dumpComputedTable();
   while (!libs.empty()) libs.pop_back();
   return dump;
 }
@@ -151,7 +151,7 @@ TEST(Registration, DumpShowsEachEntrysSourceAndSite) {
   impl.impl("op", &one); const int line = __LINE__;
   Library fallthrough(Library::Impl, "_", DispatchKey::PrivateUse3);
   fallthrough.fallback(sy::CppFunction::makeFallthrough()); const int fallthrough_line = __LINE__;
-  std::string dump = dispatcher().findSchemaOrThrow("reg_dump::op", "").dumpComputedTable();
+  std::string dump = registrationDispatcher().findSchemaOrThrow("reg_dump::op", "").dumpComputedTable();
   EXPECT_THAT(dump, StartsWith("reg_dump::op (nonFallthroughKeys: DispatchKeySet(CPU, Accel, PrivateUse1, PrivateUse2, "
                                "ZeroTensor, AutogradCPU, AutogradAccel, AutogradPrivateUse1, AutogradPrivateUse2, "
                                "AutogradPrivateUse3, Tracer, Profiler, TESTING_ONLY_GenericWrapper, "
@@ -189,7 +189,7 @@ TEST(RegistrationErrors, CallWithNoTensorArgumentsAndNoFallback) {
   def.def("op(int x) -> Tensor");
   Library impl(Library::Impl, "reg_notensor", DispatchKey::CPU);
   impl.impl("op", [](int64_t) { return filled(1); });
-  auto op = dispatcher().findSchemaOrThrow("reg_notensor::op", "").typed<Tensor(int64_t)>();
+  auto op = registrationDispatcher().findSchemaOrThrow("reg_notensor::op", "").typed<Tensor(int64_t)>();
   EXPECT_THAT(errorMessageOf([&] { op.call(3); }),
               StartsWith("Could not run 'reg_notensor::op': the call has no tensor arguments to take a dispatch key "
                          "from (nor a Device argument), no key in the thread-local included set, and the operator "
@@ -253,13 +253,13 @@ TEST(RegistrationErrors, KernelRegisteredBeforeItsSchemaIsCheckedWhenTheSchemaAr
   Library def(Library::Fragment, "reg_late");
   EXPECT_THAT(errorMessageOf([&] { def.def("op(Tensor self, int n) -> Tensor"); }),
               HasSubstr("reason: the schema has 2 arguments but the C++ signature has 1"));
-  EXPECT_FALSE(dispatcher().findSchema({"reg_late::op", ""}).has_value());
+  EXPECT_FALSE(registrationDispatcher().findSchema({"reg_late::op", ""}).has_value());
 }
 
 TEST(RegistrationErrors, TypedCallWithTheWrongSignature) {
   Library def(Library::Fragment, "reg_typed");
   def.def("op(Tensor self) -> Tensor");
-  OperatorHandle op = dispatcher().findSchemaOrThrow("reg_typed::op", "");
+  OperatorHandle op = registrationDispatcher().findSchemaOrThrow("reg_typed::op", "");
   EXPECT_EQ(errorMessageOf([&] { op.typed<Tensor(const Tensor&, int64_t)>(); }),
             "typed<sy::Tensor (sy::Tensor const&, long)>() does not fit the schema of reg_typed::op: the schema has 1 "
             "arguments but the C++ signature has 2.\n  schema: reg_typed::op(Tensor self) -> Tensor\n"
@@ -271,7 +271,7 @@ TEST(RegistrationErrors, TypedCallWithADifferentCppSignatureThanTheKernel) {
   def.def("op(Tensor self) -> Tensor");
   Library impl(Library::Impl, "reg_cppsig", DispatchKey::CPU);
   impl.impl("op", &one); const int line = __LINE__;
-  OperatorHandle op = dispatcher().findSchemaOrThrow("reg_cppsig::op", "");
+  OperatorHandle op = registrationDispatcher().findSchemaOrThrow("reg_cppsig::op", "");
   EXPECT_EQ(errorMessageOf([&] { op.typed<Tensor(Tensor)>(); }),
             "Tried to access or call reg_cppsig::op with a wrong C++ signature.\n"
             "  correct signature: sy::Tensor (sy::Tensor const&)\n"
@@ -285,7 +285,7 @@ TEST(RegistrationErrors, MalformedSchemaNamesTheColumnAndTheSite) {
               StartsWith("Schema parse error at column "));
   EXPECT_THAT(errorMessageOf([&] { def.def("reg_malformed::op(Tensor self int x) -> Tensor"); }),
               HasSubstr("(in def() at " + site(__LINE__ - 1)));
-  EXPECT_FALSE(dispatcher().findSchema({"reg_malformed::op", ""}).has_value());
+  EXPECT_FALSE(registrationDispatcher().findSchema({"reg_malformed::op", ""}).has_value());
 }
 
 TEST(RegistrationErrors, DefInAnotherNamespaceThanTheLibrary) {
@@ -311,7 +311,7 @@ TEST(RegistrationErrors, FailedRegistrationLeavesTheTableUnchanged) {
   def.def("op(Tensor self) -> Tensor");
   Library impl(Library::Impl, "reg_unchanged", DispatchKey::CPU);
   impl.impl("op", &one);
-  OperatorHandle op = dispatcher().findSchemaOrThrow("reg_unchanged::op", "");
+  OperatorHandle op = registrationDispatcher().findSchemaOrThrow("reg_unchanged::op", "");
   const std::string before = op.dumpComputedTable();
   Library bad(Library::Impl, "reg_unchanged", DispatchKey::PrivateUse1);
   EXPECT_THROW(bad.impl("op", [](const Tensor& t, double) { return t; }), sy::Error);
@@ -326,7 +326,7 @@ TEST(RegistrationErrors, FindSchemaOrThrowListsOtherOverloads) {
   Library def(Library::Fragment, "reg_find");
   def.def("op(Tensor self) -> Tensor");
   def.def("op.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)");
-  EXPECT_EQ(errorMessageOf([] { dispatcher().findSchemaOrThrow("reg_find::op", "Tensor"); }),
+  EXPECT_EQ(errorMessageOf([] { registrationDispatcher().findSchemaOrThrow("reg_find::op", "Tensor"); }),
             "Could not find schema for reg_find::op.Tensor; reg_find::op has the overloads '', 'out'");
 }
 

@@ -14,7 +14,7 @@ Argument onlyArgument(std::string_view arguments) {
 
 IValue defaultOf(std::string_view argument) { return onlyArgument(argument).default_value.value(); }
 
-std::string parseError(std::string_view schema) {
+std::string parserErrorOf(std::string_view schema) {
   try {
     parseSchema(schema);
   } catch (const Error& e) {
@@ -285,14 +285,14 @@ TEST(SchemaDefaults, ScalarTypeLiteralsAreScalarTypes) {
 // ---- Parse errors --------------------------------------------------------------------------
 
 TEST(SchemaParseErrors, MessageNamesTheColumnAndPointsACaretAtIt) {
-  EXPECT_EQ(parseError("aten::f(Tensor a int b) -> Tensor"),
+  EXPECT_EQ(parserErrorOf("aten::f(Tensor a int b) -> Tensor"),
             "Schema parse error at column 18: expected ')' but found 'int'\n"
             "  aten::f(Tensor a int b) -> Tensor\n"
             "                   ^");
 }
 
 TEST(SchemaParseErrors, CaretStaysUnderTheColumnWhenTheSchemaHasTabsAndNewlines) {
-  EXPECT_EQ(parseError("t::f(\tTensor\na b) -> ()"),
+  EXPECT_EQ(parserErrorOf("t::f(\tTensor\na b) -> ()"),
             "Schema parse error at column 16: expected ')' but found 'b'\n"
             "  t::f( Tensor a b) -> ()\n"
             "                 ^");
@@ -309,7 +309,7 @@ class SchemaParseErrorText : public ::testing::TestWithParam<ErrorCase> {};
 
 TEST_P(SchemaParseErrorText, NamesWhatWasExpectedAndFound) {
   const ErrorCase& c = GetParam();
-  EXPECT_EQ(parseError(c.schema), expectedError(c.schema, c.column, c.message));
+  EXPECT_EQ(parserErrorOf(c.schema), expectedError(c.schema, c.column, c.message));
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -369,7 +369,7 @@ TEST(SchemaParseErrors, MoreThanSixtyFourArgumentsAreRejectedAtTheSixtyFifth) {
     text += str("int a", i);
   }
   text += ") -> ()";
-  EXPECT_EQ(parseError(text), expectedError(text, offset_of_65th + 1, "too many arguments; a schema may have at most 64"));
+  EXPECT_EQ(parserErrorOf(text), expectedError(text, offset_of_65th + 1, "too many arguments; a schema may have at most 64"));
 }
 
 TEST(SchemaParseErrors, EveryPrefixOfALongSchemaParsesOrThrowsSyError) {

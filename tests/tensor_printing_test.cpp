@@ -17,8 +17,8 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using sy::testing::viewOf;
 
-constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
-constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr float kPrintingNan = std::numeric_limits<float>::quiet_NaN();
+constexpr float kPrintingInf = std::numeric_limits<float>::infinity();
 
 TEST(TensorPrinting, FloatMatrixOfIntegralValues) {
   EXPECT_EQ(tensor<float>({1, 2, 3, 4}, {2, 2}).toString(), "tensor([[1., 2.],\n        [3., 4.]])");
@@ -49,8 +49,8 @@ TEST(TensorPrinting, EmptyShowsItsSize) {
 }
 
 TEST(TensorPrinting, NanAndInfinitiesAreSpelledOut) {
-  EXPECT_EQ(tensor({1.f, kNan, kInf, -kInf}).toString(), "tensor([1., nan, inf, -inf])");
-  EXPECT_EQ(tensor({1.5f, kNan}).toString(), "tensor([1.5000,    nan])");
+  EXPECT_EQ(tensor({1.f, kPrintingNan, kPrintingInf, -kPrintingInf}).toString(), "tensor([1., nan, inf, -inf])");
+  EXPECT_EQ(tensor({1.5f, kPrintingNan}).toString(), "tensor([1.5000,    nan])");
 }
 
 TEST(TensorPrinting, NonContiguousViewPrintsInLogicalOrder) {

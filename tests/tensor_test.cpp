@@ -19,8 +19,8 @@ using sy::testing::raisesError;
 using sy::testing::valuesOf;
 using sy::testing::viewOf;
 
-constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
-constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr float kTensorNan = std::numeric_limits<float>::quiet_NaN();
+constexpr float kTensorInf = std::numeric_limits<float>::infinity();
 
 // ---------------------------------------------------------------------------------------------
 // Factories
@@ -290,15 +290,15 @@ TEST(TensorAllclose, DifferenceWithinToleranceIsClose) {
 }
 
 TEST(TensorAllclose, NanIsCloseOnlyWithEqualNan) {
-  EXPECT_FALSE(allclose(tensor({kNan}), tensor({kNan})));
-  EXPECT_TRUE(allclose(tensor({kNan}), tensor({kNan}), 1e-5, 1e-8, /*equal_nan=*/true));
-  EXPECT_FALSE(allclose(tensor({kNan}), tensor({1.f}), 1e-5, 1e-8, /*equal_nan=*/true));
+  EXPECT_FALSE(allclose(tensor({kTensorNan}), tensor({kTensorNan})));
+  EXPECT_TRUE(allclose(tensor({kTensorNan}), tensor({kTensorNan}), 1e-5, 1e-8, /*equal_nan=*/true));
+  EXPECT_FALSE(allclose(tensor({kTensorNan}), tensor({1.f}), 1e-5, 1e-8, /*equal_nan=*/true));
 }
 
 TEST(TensorAllclose, InfinitiesAreCloseOnlyWithTheSameSign) {
-  EXPECT_TRUE(allclose(tensor({kInf, -kInf}), tensor({kInf, -kInf})));
-  EXPECT_FALSE(allclose(tensor({kInf}), tensor({-kInf})));
-  EXPECT_FALSE(allclose(tensor({kInf}), tensor({3e38f})));
+  EXPECT_TRUE(allclose(tensor({kTensorInf, -kTensorInf}), tensor({kTensorInf, -kTensorInf})));
+  EXPECT_FALSE(allclose(tensor({kTensorInf}), tensor({-kTensorInf})));
+  EXPECT_FALSE(allclose(tensor({kTensorInf}), tensor({3e38f})));
 }
 
 TEST(TensorAllclose, ComparesAcrossDtypes) {

@@ -29,11 +29,11 @@ using sy::testing::expectValues;
 using sy::testing::mapped;
 using sy::testing::viewOf;
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+constexpr double kUnaryInf = std::numeric_limits<double>::infinity();
+constexpr double kUnaryNan = std::numeric_limits<double>::quiet_NaN();
 
-constexpr double kFloatTolerance = 1e-6;
-constexpr double kDoubleTolerance = 1e-14;
+constexpr double kUnaryFloatTolerance = 1e-6;
+constexpr double kUnaryDoubleTolerance = 1e-14;
 
 // One floating operator in all its forms, with its double reference function.
 struct FloatingOp {
@@ -68,7 +68,7 @@ TEST(UnaryFloating, FloatInputsMatchTheDoubleReferenceWithinFloatRounding) {
     SCOPED_TRACE(op.name);
     Tensor y = op.functional(tensor<float>({0.125f, 0.25f, 0.5f, 0.75f, 1.0f}));
     EXPECT_EQ(y.scalar_type(), ScalarType::Float);
-    expectValues(y, mapped(kInDomain, op.reference), kFloatTolerance);
+    expectValues(y, mapped(kInDomain, op.reference), kUnaryFloatTolerance);
   }
 }
 
@@ -77,7 +77,7 @@ TEST(UnaryFloating, DoubleInputsStayDoubleAndMatchTheReference) {
     SCOPED_TRACE(op.name);
     Tensor y = op.functional(tensor<double>(kInDomain));
     EXPECT_EQ(y.scalar_type(), ScalarType::Double);
-    expectValues(y, mapped(kInDomain, op.reference), kDoubleTolerance);
+    expectValues(y, mapped(kInDomain, op.reference), kUnaryDoubleTolerance);
   }
 }
 
@@ -87,32 +87,32 @@ TEST(UnaryFloating, IntegralAndBoolInputsComputeInFloat) {
     for (const Tensor& x : {tensor<int32_t>({0, 1}), tensor<int64_t>({0, 1}), tensor<bool>({false, true})}) {
       Tensor y = op.functional(x);
       EXPECT_EQ(y.scalar_type(), ScalarType::Float) << x.scalar_type();
-      expectValues(y, {op.reference(0.0), op.reference(1.0)}, kFloatTolerance);
+      expectValues(y, {op.reference(0.0), op.reference(1.0)}, kUnaryFloatTolerance);
     }
   }
 }
 
 TEST(UnaryFloating, ClosedFormValues) {
   const double e = std::exp(1.0);
-  expectValues(ops::exp(tensor<double>({0.0, 1.0, -1.0})), {1.0, e, 1.0 / e}, kDoubleTolerance);
-  expectValues(ops::log(tensor<double>({1.0, e, 1.0 / (e * e)})), {0.0, 1.0, -2.0}, kDoubleTolerance);
+  expectValues(ops::exp(tensor<double>({0.0, 1.0, -1.0})), {1.0, e, 1.0 / e}, kUnaryDoubleTolerance);
+  expectValues(ops::log(tensor<double>({1.0, e, 1.0 / (e * e)})), {0.0, 1.0, -2.0}, kUnaryDoubleTolerance);
   expectValues(ops::sqrt(tensor<int64_t>({0, 4, 9, 144})), {0.0, 2.0, 3.0, 12.0}, 0.0);
   expectValues(ops::rsqrt(tensor<float>({0.25f, 1.0f, 16.0f})), {2.0, 1.0, 0.25}, 0.0);
   const double pi = std::acos(-1.0);
-  expectValues(ops::cos(tensor<double>({0.0, pi, pi / 3})), {1.0, -1.0, 0.5}, kDoubleTolerance);
-  expectValues(ops::sin(tensor<double>({pi / 2, pi / 6})), {1.0, 0.5}, kDoubleTolerance);
-  expectValues(ops::tanh(tensor<double>({0.0, std::log(2.0)})), {0.0, 0.6}, kDoubleTolerance);  // (4-1)/(4+1)
-  expectValues(ops::acos(tensor<double>({1.0, 0.5, -1.0})), {0.0, pi / 3, pi}, kDoubleTolerance);
+  expectValues(ops::cos(tensor<double>({0.0, pi, pi / 3})), {1.0, -1.0, 0.5}, kUnaryDoubleTolerance);
+  expectValues(ops::sin(tensor<double>({pi / 2, pi / 6})), {1.0, 0.5}, kUnaryDoubleTolerance);
+  expectValues(ops::tanh(tensor<double>({0.0, std::log(2.0)})), {0.0, 0.6}, kUnaryDoubleTolerance);  // (4-1)/(4+1)
+  expectValues(ops::acos(tensor<double>({1.0, 0.5, -1.0})), {0.0, pi / 3, pi}, kUnaryDoubleTolerance);
 }
 
 TEST(UnaryFloating, IdentitiesHoldAcrossOperators) {
   Tensor x = tensor<double>({-3.0, -0.7, 0.0, 0.3, 2.0, 10.0});
   Tensor sin2 = ops::mul(ops::sin(x), ops::sin(x));
   Tensor cos2 = ops::mul(ops::cos(x), ops::cos(x));
-  expectValues(ops::add(sin2, cos2), std::vector<double>(6, 1.0), kDoubleTolerance);
+  expectValues(ops::add(sin2, cos2), std::vector<double>(6, 1.0), kUnaryDoubleTolerance);
   Tensor positive = tensor<double>({1e-3, 0.5, 2.0, 1e6});
-  expectValues(ops::exp(ops::log(positive)), doublesOf(positive), kDoubleTolerance);
-  expectValues(ops::mul(ops::sqrt(positive), ops::rsqrt(positive)), std::vector<double>(4, 1.0), kDoubleTolerance);
+  expectValues(ops::exp(ops::log(positive)), doublesOf(positive), kUnaryDoubleTolerance);
+  expectValues(ops::mul(ops::sqrt(positive), ops::rsqrt(positive)), std::vector<double>(4, 1.0), kUnaryDoubleTolerance);
   // tanh(x) = (e^2x - 1) / (e^2x + 1), evaluated naively here.
   std::vector<double> tanh_expected;
   for (double v : doublesOf(x)) tanh_expected.push_back((std::exp(2 * v) - 1) / (std::exp(2 * v) + 1));
@@ -120,19 +120,19 @@ TEST(UnaryFloating, IdentitiesHoldAcrossOperators) {
 }
 
 TEST(UnaryFloating, InfinitiesAndDomainEdgesFollowIeee) {
-  expectValues(ops::exp(tensor<double>({-kInf, kInf})), {0.0, kInf}, 0.0);
-  expectValues(ops::log(tensor<double>({0.0, -1.0, kInf})), {-kInf, kNan, kInf}, 0.0);
-  expectValues(ops::sqrt(tensor<float>({-1.0f, std::numeric_limits<float>::infinity()})), {kNan, kInf}, 0.0);
-  expectValues(ops::rsqrt(tensor<double>({0.0, kInf, -4.0})), {kInf, 0.0, kNan}, 0.0);
-  expectValues(ops::tanh(tensor<double>({-kInf, kInf})), {-1.0, 1.0}, 0.0);
-  expectValues(ops::cos(tensor<double>({kInf})), {kNan}, 0.0);
-  expectValues(ops::acos(tensor<double>({1.5})), {kNan}, 0.0);
+  expectValues(ops::exp(tensor<double>({-kUnaryInf, kUnaryInf})), {0.0, kUnaryInf}, 0.0);
+  expectValues(ops::log(tensor<double>({0.0, -1.0, kUnaryInf})), {-kUnaryInf, kUnaryNan, kUnaryInf}, 0.0);
+  expectValues(ops::sqrt(tensor<float>({-1.0f, std::numeric_limits<float>::infinity()})), {kUnaryNan, kUnaryInf}, 0.0);
+  expectValues(ops::rsqrt(tensor<double>({0.0, kUnaryInf, -4.0})), {kUnaryInf, 0.0, kUnaryNan}, 0.0);
+  expectValues(ops::tanh(tensor<double>({-kUnaryInf, kUnaryInf})), {-1.0, 1.0}, 0.0);
+  expectValues(ops::cos(tensor<double>({kUnaryInf})), {kUnaryNan}, 0.0);
+  expectValues(ops::acos(tensor<double>({1.5})), {kUnaryNan}, 0.0);
 }
 
 TEST(UnaryFloating, NanPropagatesThroughEveryOperator) {
   for (const FloatingOp& op : floatingOps()) {
-    expectValues(op.functional(tensor<float>({std::nanf("")})), {kNan}, 0.0);
-    expectValues(op.functional(tensor<double>({kNan})), {kNan}, 0.0);
+    expectValues(op.functional(tensor<float>({std::nanf("")})), {kUnaryNan}, 0.0);
+    expectValues(op.functional(tensor<double>({kUnaryNan})), {kUnaryNan}, 0.0);
   }
 }
 
@@ -143,7 +143,7 @@ TEST(UnaryFloating, OutFormWritesIntoOutAndReturnsIt) {
     SCOPED_TRACE(op.name);
     Tensor out = empty({5}, ScalarType::Double);
     EXPECT_EQ(&op.out(out, tensor<double>(kInDomain)), &out);
-    expectValues(out, mapped(kInDomain, op.reference), kDoubleTolerance);
+    expectValues(out, mapped(kInDomain, op.reference), kUnaryDoubleTolerance);
   }
 }
 
@@ -172,7 +172,7 @@ TEST(UnaryFloating, InPlaceFormsUpdateSelfAndReturnIt) {
     SCOPED_TRACE(op.name);
     Tensor x = tensor<double>(kInDomain);
     EXPECT_EQ(&op.in_place(x), &x);
-    expectValues(x, mapped(kInDomain, op.reference), kDoubleTolerance);
+    expectValues(x, mapped(kInDomain, op.reference), kUnaryDoubleTolerance);
   }
 }
 
@@ -200,12 +200,12 @@ TEST(UnaryLayout, TransposedSlicedAndExpandedInputsAreReadInLogicalOrder) {
   Tensor base = tensor<double>({1, 2, 3, 4, 5, 6}, {2, 3});
   Tensor transposed = viewOf(base, {3, 2}, {1, 3});  // [[1, 4], [2, 5], [3, 6]]
   expectValues(ops::sqrt(transposed), mapped({1, 4, 2, 5, 3, 6}, [](double v) { return std::sqrt(v); }),
-               kDoubleTolerance);
+               kUnaryDoubleTolerance);
   Tensor every_other = viewOf(base, {3}, {2}, 1);    // [2, 4, 6]
   expectValues(ops::neg(every_other), {-2, -4, -6}, 0.0);
   Tensor expanded = viewOf(base, {2, 3}, {0, 1});    // [[1, 2, 3], [1, 2, 3]]
   expectValues(ops::log(expanded), mapped({1, 2, 3, 1, 2, 3}, [](double v) { return std::log(v); }),
-               kDoubleTolerance);
+               kUnaryDoubleTolerance);
 }
 
 TEST(UnaryLayout, TransposedOutIsWrittenThroughItsStrides) {
@@ -252,7 +252,7 @@ TEST(UnaryAbs, KeepsEveryDtype) {
   EXPECT_THAT(doublesOf(ops::abs(tensor<int32_t>({-3, 0, 7}))), ElementsAre(3, 0, 7));
   EXPECT_THAT(doublesOf(ops::abs(tensor<int64_t>({-(int64_t{1} << 40), 5}))), ElementsAre(int64_t{1} << 40, 5));
   EXPECT_THAT(doublesOf(ops::abs(tensor<float>({-1.5f, 2.0f}))), ElementsAre(1.5, 2.0));
-  EXPECT_THAT(doublesOf(ops::abs(tensor<double>({-0.25, -kInf}))), ElementsAre(0.25, kInf));
+  EXPECT_THAT(doublesOf(ops::abs(tensor<double>({-0.25, -kUnaryInf}))), ElementsAre(0.25, kUnaryInf));
   for (ScalarType dtype : {ScalarType::Int, ScalarType::Long, ScalarType::Float, ScalarType::Double}) {
     EXPECT_EQ(ops::abs(zeros({1}, dtype)).scalar_type(), dtype);
   }
@@ -270,7 +270,7 @@ TEST(UnaryAbs, MostNegativeIntegerWrapsAroundLikeTwosComplement) {
 }
 
 TEST(UnaryAbs, ClearsTheSignOfNegativeZeroAndKeepsNan) {
-  Tensor y = ops::abs(tensor<double>({-0.0, -kNan}));
+  Tensor y = ops::abs(tensor<double>({-0.0, -kUnaryNan}));
   EXPECT_FALSE(std::signbit(doublesOf(y)[0]));
   EXPECT_TRUE(std::isnan(doublesOf(y)[1]));
 }
@@ -288,7 +288,7 @@ TEST(UnaryNeg, KeepsEveryNumericDtype) {
   EXPECT_THAT(doublesOf(ops::neg(tensor<int32_t>({-3, 0, 7}))), ElementsAre(3, 0, -7));
   EXPECT_THAT(doublesOf(ops::neg(tensor<int64_t>({int64_t{1} << 40}))), ElementsAre(-(int64_t{1} << 40)));
   const float float_inf = std::numeric_limits<float>::infinity();
-  EXPECT_THAT(doublesOf(ops::neg(tensor<float>({1.5f, -float_inf}))), ElementsAre(-1.5, kInf));
+  EXPECT_THAT(doublesOf(ops::neg(tensor<float>({1.5f, -float_inf}))), ElementsAre(-1.5, kUnaryInf));
   EXPECT_EQ(ops::neg(tensor<int32_t>({1})).scalar_type(), ScalarType::Int);
   EXPECT_EQ(ops::neg(tensor<double>({1})).scalar_type(), ScalarType::Double);
   EXPECT_TRUE(std::signbit(doublesOf(ops::neg(tensor<double>({0.0})))[0]));
