@@ -7,6 +7,9 @@
 #include <gtest/gtest.h>
 
 #include "cli_test_support.h"
+#include "switchyard/export/capture.h"
+#include "switchyard/export/emit.h"
+#include "switchyard/switchyard.h"
 
 namespace {
 
@@ -102,7 +105,7 @@ TEST(CliDemo, RunsEveryLayerAndPassesItsChecks) {
   EXPECT_THAT(r.out, HasSubstr("check: loaded program against eager: max abs difference"));
   EXPECT_THAT(r.out, HasSubstr("higher_order::executorch_call_delegate"));  // delegated work, profiled
   EXPECT_THAT(r.out, Not(HasSubstr("FAILED")));
-  EXPECT_THAT(r.out, HasSubstr("aten::convolution.out"));  // the profiler's table
+  EXPECT_THAT(r.out, HasSubstr("aten::tanh.out"));  // the profiler's table: the portable part
   EXPECT_THAT(r.out, HasSubstr("All checks passed."));
   expectOneLineError(runCli("demo extra"), "demo takes no arguments");
 }
@@ -118,11 +121,27 @@ TEST(CliInspect, FormatDotDrawsTheDemosPartitionedProgramWithADelegateClusterEac
   EXPECT_THAT(r.out, HasSubstr("label=\"delegate 0: BackendWithCompilerDemo\""));
   EXPECT_THAT(r.out, HasSubstr("aten::mul.Tensor (node 'mul')\\ntools/switchyard/demo_model.cpp:"));
   EXPECT_THAT(r.out, HasSubstr("label=\"input 0\\nFloat[1, 3, 32, 32]\""));
-  EXPECT_THAT(r.out, HasSubstr("label=\"constant %"));
   EXPECT_THAT(r.out, HasSubstr(" planned\"]"));                       // planned values on the edges
   EXPECT_THAT(r.out, HasSubstr("label=\"aten::tanh.out\\ntools/switchyard/demo_model.cpp:"));
   EXPECT_THAT(r.out, ::testing::EndsWith("}\n"));
   expectOneLineError(runCli("inspect " + program + " --format svg"), "--format for inspect is text or dot, not 'svg'");
+  std::remove(program.c_str());
+}
+
+TEST(CliInspect, FormatDotAnnotatesTheConstantsAProgramOwns) {
+  // relu(x + w) with w a parameter: emitted into the program's constant segment.
+  const sy::Tensor w = sy::full({2, 3}, 0.5);
+  sy::export_::ExportedProgram ep = sy::export_::capture(
+      [&](const std::vector<sy::Tensor>& in) { return std::vector<sy::Tensor>{sy::ops::relu(sy::ops::add(in[0], w))}; },
+      {sy::ones({2, 3})}, {{"w", w}});
+  const std::string program = tempPath("constant.pte");
+  ASSERT_TRUE(sy::export_::emitProgram(ep)->save(program).ok());
+  Result r = runCli("inspect " + program + " --format dot");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("[shape=note, style=filled, fillcolor=\"#eeeeee\", fontsize=8, label=\"constant %"));
+  EXPECT_THAT(r.out, HasSubstr("\\nFloat[2, 3]\"];"));
+  EXPECT_THAT(r.out, HasSubstr("[label=\"aten::add.out\\ntests/cli_ops_bench_test.cpp:"));
+  EXPECT_THAT(r.out, ::testing::Not(HasSubstr("cluster_")));  // nothing delegated
   std::remove(program.c_str());
 }
 

@@ -130,7 +130,8 @@ Method exported(const DemoCnn& model, const Tensor& x, const Tensor& expected, C
       export_::OperatorSupportPartitioner::byOperatorNames({"aten::mul.Tensor", "aten::add.Tensor"}), "demo_");
   export_::ExportedProgram lowered = export_::to_backend(ep, demo_partitioner);
 #if SWITCHYARD_DEMO_XNNPACK
-  lowered = export_::to_backend(lowered, xnnpack::XnnpackPartitioner());
+  // One thread: the model is too small for a second to pay for its synchronisation.
+  lowered = export_::to_backend(lowered, xnnpack::XnnpackPartitioner({export_::CompileSpec::ofString("num_threads", "1")}));
 #else
   std::cout << "  (this build has no XNNPACK: only the demo delegate takes part)\n";
 #endif
