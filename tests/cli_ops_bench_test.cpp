@@ -87,7 +87,7 @@ TEST(CliOps, EveryNewSubcommandHasHelp) {
 }
 
 TEST(CliDemo, RunsEveryLayerAndPassesItsChecks) {
-  Result r = runCli("demo");
+  Result r = runCli("demo --calls 100");
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   for (const char* heading : {"== 1. Eager", "== 2. Ahead of time", "== 3. The profiler", "== 4. Dispatch overhead"}) {
     EXPECT_THAT(r.out, HasSubstr(heading));
@@ -112,7 +112,7 @@ TEST(CliDemo, RunsEveryLayerAndPassesItsChecks) {
 
 TEST(CliInspect, FormatDotDrawsTheDemosPartitionedProgramWithADelegateClusterEach) {
   const std::string program = tempPath("demo.pte");
-  Result demo = runCli("demo --save " + program);
+  Result demo = runCli("demo --calls 100 --save " + program);
   ASSERT_EQ(demo.status, 0) << demo.err;
   Result r = runCli("inspect " + program + " --format dot");
   ASSERT_EQ(r.status, 0) << r.err;

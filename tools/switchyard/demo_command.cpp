@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -28,6 +29,8 @@
 #include "switchyard/backends/xnnpack/xnnpack_partitioner.h"
 #endif
 
+// --calls is shared with `bench` (bench_command.cpp defines it): calls per timed run of section 4.
+ABSL_DECLARE_FLAG(int, calls);
 ABSL_FLAG(std::string, save, "", "also write the partitioned program to this .pte file (docs/render_demo_graph.sh draws it)");
 
 namespace sy::cli {
@@ -178,14 +181,16 @@ void profile(Method& forward) {
 }
 
 // 4. What dispatching costs.
-void overhead() {
+void overhead(int calls) {
   heading("4. Dispatch overhead, measured now");
   const bool show_progress = isatty(STDERR_FILENO);
-  OverheadTable table = measureOverheadTable([&](int done, int total, const std::string& row) {
-    if (!show_progress) return;
-    std::cerr << "\r  measuring " << (done < total ? row : std::string("done")) << " (" << done << "/" << total
-              << ")          " << (done == total ? "\r" : "") << std::flush;
-  });
+  OverheadTable table = measureOverheadTable(
+      [&](int done, int total, const std::string& row) {
+        if (!show_progress) return;
+        std::cerr << "\r  measuring " << (done < total ? row : std::string("done")) << " (" << done << "/" << total
+                  << ")          " << (done == total ? "\r" : "") << std::flush;
+      },
+      calls);
   std::cout << "  acos.out and acos on a 1-element Float tensor; in parentheses, what the row's extra dispatch\n"
             << "  key adds to base (`switchyard bench`; bench/README.md has instruction counts and PyTorch).\n\n"
             << table.format();
@@ -193,6 +198,8 @@ void overhead() {
 
 absl::Status runDemo(const std::vector<std::string>& args) {
   if (!args.empty()) return absl::InvalidArgumentError("demo takes no arguments (see switchyard demo --help)");
+  const int calls = absl::GetFlag(FLAGS_calls);
+  if (calls < 1) return absl::InvalidArgumentError("--calls must be at least 1");
   std::cout << "Switchyard demo: one small convolutional classifier through every layer.\n";
   Checks checks;
   const DemoCnn model;
@@ -200,7 +207,7 @@ absl::Status runDemo(const std::vector<std::string>& args) {
   const Tensor y = eager(model, x, checks);
   Method forward = exported(model, x, y, checks);
   profile(forward);
-  overhead();
+  overhead(calls);
   if (checks.failed > 0) return absl::InternalError(absl::StrFormat("demo: %d check(s) failed", checks.failed));
   std::cout << "\nAll checks passed.\n";
   return absl::OkStatus();
@@ -211,13 +218,13 @@ absl::Status runDemo(const std::vector<std::string>& args) {
 const Command& demoCommand() {
   static const Command command{
       "demo", "one small model through every layer of Switchyard, checked at each step",
-      "usage: switchyard demo [--save MODEL.pte]\n\n"
+      "usage: switchyard demo [--save MODEL.pte] [--calls N]\n\n"
       "Runs a small convolutional classifier (conv2d, relu, max_pool2d, mean, linear, soft-capped\n"
       "logits, softmax; deterministic weights) eagerly on the CPU and on the Accel device; captures\n"
       "it, partitions it between XNNPACK and BackendWithCompilerDemo (the rest stays with the portable\n"
       "kernels), lowers it, saves it as a program file, loads and runs it; profiles one run; and\n"
       "measures the dispatch overhead. Exits non-zero if any result disagrees with eager execution.",
-      {"save"},
+      {"save", "calls"},
       &runDemo};
   return command;
 }
