@@ -1,6 +1,5 @@
 // `switchyard bench`: the dispatch-overhead table, measured on the spot.
 #include <iostream>
-#include <unistd.h>
 
 #include "absl/flags/flag.h"
 #include "switchyard/tools/switchyard/command.h"
@@ -15,15 +14,7 @@ absl::Status runBench(const std::vector<std::string>& args) {
   if (!args.empty()) return absl::InvalidArgumentError("bench takes no arguments, only flags (see switchyard bench --help)");
   const int calls = absl::GetFlag(FLAGS_calls);
   if (calls < 1) return absl::InvalidArgumentError("--calls must be at least 1");
-  // The progress line only where someone watches it.
-  const bool show_progress = isatty(STDERR_FILENO);
-  OverheadTable table = measureOverheadTable(
-      [&](int done, int total, const std::string& row) {
-        if (!show_progress) return;
-        std::cerr << "\rmeasuring " << (done < total ? row : std::string("done")) << " (" << done << "/" << total
-                  << ")          " << (done == total ? "\r" : "") << std::flush;
-      },
-      calls);
+  OverheadTable table = measureOverheadTable(terminalProgress(""), calls);
   std::cout << "Dispatch overhead: acos.out and acos on a 1-element Float tensor (fastest of 10 runs of " << calls
             << " calls).\nIn parentheses, what the row's extra dispatch key adds to base.\n\n"
             << table.format();

@@ -183,14 +183,7 @@ void profile(Method& forward) {
 // 4. What dispatching costs.
 void overhead(int calls) {
   heading("4. Dispatch overhead, measured now");
-  const bool show_progress = isatty(STDERR_FILENO);
-  OverheadTable table = measureOverheadTable(
-      [&](int done, int total, const std::string& row) {
-        if (!show_progress) return;
-        std::cerr << "\r  measuring " << (done < total ? row : std::string("done")) << " (" << done << "/" << total
-                  << ")          " << (done == total ? "\r" : "") << std::flush;
-      },
-      calls);
+  OverheadTable table = measureOverheadTable(terminalProgress("  "), calls);
   std::cout << "  acos.out and acos on a 1-element Float tensor; in parentheses, what the row's extra dispatch\n"
             << "  key adds to base (`switchyard bench`; bench/README.md has instruction counts and PyTorch).\n\n"
             << table.format();

@@ -1,6 +1,9 @@
 #include "switchyard/tools/switchyard/overhead_table.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <iostream>
 #include <chrono>
 #include <limits>
 
@@ -40,7 +43,7 @@ double fastestNsPerCall(const std::function<void()>& call, int calls, int runs) 
 
 }  // namespace
 
-OverheadTable measureOverheadTable(const std::function<void(int, int, const std::string&)>& progress,
+OverheadTable measureOverheadTable(const OverheadProgress& progress,
                                    int calls_per_run, int runs) {
   OverheadTable table;
   const std::vector<bench::Column> columns = bench::acosColumns({1});
@@ -65,6 +68,14 @@ OverheadTable measureOverheadTable(const std::function<void(int, int, const std:
   }
   if (progress) progress(rounds * rows, rounds * rows, "");
   return table;
+}
+
+OverheadProgress terminalProgress(std::string indent) {
+  if (!isatty(STDERR_FILENO)) return {};
+  return [indent = std::move(indent)](int done, int total, const std::string& row) {
+    std::cerr << "\r" << indent << "measuring " << (done < total ? row : std::string("done")) << " (" << done << "/"
+              << total << ")          " << (done == total ? "\r" : "") << std::flush;
+  };
 }
 
 std::string OverheadTable::format() const {

@@ -29,9 +29,15 @@ struct OverheadTable {
   std::string format() const;
 };
 
+using OverheadProgress = std::function<void(int done, int total, const std::string& row)>;
+
+// A progress line on stderr ("<indent>measuring base (3/25)"), rewritten in place; nothing when
+// stderr is not a terminal (a log, a test).
+OverheadProgress terminalProgress(std::string indent = "");
+
 // `progress(done, total, row)` is called before each row is measured and once at the end. Every
 // row is measured in `runs` rounds, each cell keeping its fastest time.
-OverheadTable measureOverheadTable(const std::function<void(int, int, const std::string&)>& progress = {},
+OverheadTable measureOverheadTable(const OverheadProgress& progress = {},
                                    int calls_per_run = 50000, int runs = 5);
 
 }  // namespace sy::cli
