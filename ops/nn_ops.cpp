@@ -37,6 +37,13 @@ const auto avg_pool2d_op =
 const auto avg_pool2d_out_op =
     handle<Tensor&(const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, bool, bool, std::optional<int64_t>,
                    Tensor&)>("aten::avg_pool2d", "out");
+const auto adaptive_avg_pool2d_op = handle<Tensor(const Tensor&, IntArrayRef)>("aten::adaptive_avg_pool2d", "");
+const auto adaptive_avg_pool2d_out_op =
+    handle<Tensor&(const Tensor&, IntArrayRef, Tensor&)>("aten::adaptive_avg_pool2d", "out");
+const auto adaptive_avg_pool2d_primitive_op =
+    handle<Tensor(const Tensor&, IntArrayRef)>("aten::_adaptive_avg_pool2d", "");
+const auto adaptive_avg_pool2d_primitive_out_op =
+    handle<Tensor&(const Tensor&, IntArrayRef, Tensor&)>("aten::_adaptive_avg_pool2d", "out");
 
 const auto native_layer_norm_op =
     handle<std::tuple<Tensor, Tensor, Tensor>(const Tensor&, IntArrayRef, const OptionalTensor&, const OptionalTensor&,
@@ -97,6 +104,18 @@ Tensor& avg_pool2d_out(Tensor& out, const Tensor& self, IntArrayRef kernel_size,
                        std::optional<int64_t> divisor_override) {
   return avg_pool2d_out_op.call(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override,
                                 out);
+}
+Tensor adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size) {
+  return adaptive_avg_pool2d_op.call(self, output_size);
+}
+Tensor& adaptive_avg_pool2d_out(Tensor& out, const Tensor& self, IntArrayRef output_size) {
+  return adaptive_avg_pool2d_out_op.call(self, output_size, out);
+}
+Tensor _adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size) {
+  return adaptive_avg_pool2d_primitive_op.call(self, output_size);
+}
+Tensor& _adaptive_avg_pool2d_out(Tensor& out, const Tensor& self, IntArrayRef output_size) {
+  return adaptive_avg_pool2d_primitive_out_op.call(self, output_size, out);
 }
 
 std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input, IntArrayRef normalized_shape,

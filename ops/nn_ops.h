@@ -5,6 +5,7 @@
 //   sy::Tensor n = sy::ops::layer_norm(p, /*normalized_shape=*/{p.size(-1)});
 //   sy::Tensor e = sy::ops::embedding(table, ids);
 //   sy::ops::avg_pool2d_out(out, x, {3, 3});       // returns `out` itself
+//   sy::Tensor g = sy::ops::adaptive_avg_pool2d(y, {1, 1});  // global average pooling
 //
 // Every function is one call through the dispatcher, in PyTorch's at:: argument order (out= forms
 // take their outputs first) with at::'s defaults. An int[2] argument may be given as one value
@@ -58,6 +59,14 @@ Tensor avg_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef strid
 Tensor& avg_pool2d_out(Tensor& out, const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
                        IntArrayRef padding = {0, 0}, bool ceil_mode = false, bool count_include_pad = true,
                        std::optional<int64_t> divisor_override = std::nullopt);
+
+// aten::adaptive_avg_pool2d / .out: the mean of each of out_h x out_w windows that tile the image
+// (Float and Double). adaptive_avg_pool2d is CompositeImplicit: it calls aten::_adaptive_avg_pool2d.
+Tensor adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size);
+Tensor& adaptive_avg_pool2d_out(Tensor& out, const Tensor& self, IntArrayRef output_size);
+// aten::_adaptive_avg_pool2d / .out: the same, under the names exported programs use.
+Tensor _adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size);
+Tensor& _adaptive_avg_pool2d_out(Tensor& out, const Tensor& self, IntArrayRef output_size);
 
 // aten::native_layer_norm / aten::native_layer_norm.out: (normalized output, mean, 1 / std) over
 // the trailing `normalized_shape` dimensions.

@@ -1,12 +1,13 @@
 // The schemas of the neural-network aten:: operators, spelled as in PyTorch's native_functions.yaml,
-// and the CompositeImplicit kernels of the two operators PyTorch defines in terms of others:
-// conv2d (calls convolution) and layer_norm (calls native_layer_norm). Those composites dispatch
+// and the CompositeImplicit kernels of the operators PyTorch defines in terms of others: conv2d
+// (calls convolution), adaptive_avg_pool2d (calls _adaptive_avg_pool2d) and layer_norm (calls
+// native_layer_norm). Those composites dispatch
 // their inner call, so every backend, tracer and fallback sees the primitive operator.
 //
 // PyTorch has no out= form of max_pool2d (only of max_pool2d_with_indices); max_pool2d.out is ours,
 // the functional schema plus the usual `*, Tensor(a!) out` tail.
 //
-// CPU kernels live in backends/cpu/{convolution,pooling,normalization,embedding}.cpp; the C++
+// CPU kernels live in backends/cpu/{convolution,pooling,adaptive_pooling,normalization,embedding}.cpp; the C++
 // helpers that call these operators in ops/nn_ops.h.
 #include <optional>
 #include <tuple>
@@ -22,6 +23,12 @@ Tensor conv2dComposite(const Tensor& input, const Tensor& weight, const std::opt
   // output_padding only means something for transposed convolutions; zeros, as PyTorch's conv2d passes.
   return convolution(input, weight, bias, stride, padding, dilation, /*transposed=*/false, /*output_padding=*/{0, 0},
                      groups);
+}
+
+// PyTorch's composite takes the mean over H and W for a 1x1 output; calling the primitive for
+// every size keeps one operator (the one exported programs name) for adaptive pooling.
+Tensor adaptiveAvgPool2dComposite(const Tensor& self, IntArrayRef output_size) {
+  return _adaptive_avg_pool2d(self, output_size);
 }
 
 Tensor layerNormComposite(const Tensor& input, IntArrayRef normalized_shape, const std::optional<Tensor>& weight,
@@ -65,6 +72,11 @@ SY_LIBRARY_FRAGMENT(aten, m) {
   m.def(
       "avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, "
       "bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def("_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor");
+  m.def("_adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def("adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor",
+        SY_FN(sy::ops::adaptiveAvgPool2dComposite));
+  m.def("adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)");
 
   // Normalization.
   m.def(

@@ -39,6 +39,11 @@ const auto gelu_op = handle<Tensor(const Tensor&, std::string_view)>("aten::gelu
 const auto gelu_inplace_op = handle<Tensor&(Tensor&, std::string_view)>("aten::gelu_", "");
 const auto gelu_out_op = handle<Tensor&(const Tensor&, std::string_view, Tensor&)>("aten::gelu", "out");
 
+const auto hardtanh_op = handle<Tensor(const Tensor&, const Scalar&, const Scalar&)>("aten::hardtanh", "");
+const auto hardtanh_inplace_op = handle<Tensor&(Tensor&, const Scalar&, const Scalar&)>("aten::hardtanh_", "");
+const auto hardtanh_out_op =
+    handle<Tensor&(const Tensor&, const Scalar&, const Scalar&, Tensor&)>("aten::hardtanh", "out");
+
 using OptScalar = const std::optional<Scalar>&;
 using OptTensor = const std::optional<Tensor>&;
 const auto clamp_op = handle<Tensor(const Tensor&, OptScalar, OptScalar)>("aten::clamp", "");
@@ -89,6 +94,16 @@ Tensor gelu(const Tensor& self, std::string_view approximate) { return gelu_op.c
 Tensor& gelu_(Tensor& self, std::string_view approximate) { return gelu_inplace_op.call(self, approximate); }
 Tensor& gelu_out(Tensor& out, const Tensor& self, std::string_view approximate) {
   return gelu_out_op.call(self, approximate, out);
+}
+
+Tensor hardtanh(const Tensor& self, const Scalar& min_val, const Scalar& max_val) {
+  return hardtanh_op.call(self, min_val, max_val);
+}
+Tensor& hardtanh_(Tensor& self, const Scalar& min_val, const Scalar& max_val) {
+  return hardtanh_inplace_op.call(self, min_val, max_val);
+}
+Tensor& hardtanh_out(Tensor& out, const Tensor& self, const Scalar& min_val, const Scalar& max_val) {
+  return hardtanh_out_op.call(self, min_val, max_val, out);
 }
 
 Tensor clamp(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {

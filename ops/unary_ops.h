@@ -5,6 +5,7 @@
 //   sy::ops::relu_(y);                               // in place; returns y itself
 //   sy::ops::gelu_out(out, x, "tanh");               // out= first; returns out itself
 //   sy::Tensor c = sy::ops::clamp(x, -1, 1);         // Scalar bounds (min has no default, as in at::)
+//   sy::Tensor h = sy::ops::hardtanh(x, 0, 6);       // relu6; the bounds never change x's dtype
 //   sy::Tensor d = sy::ops::clamp(x, lo_tensor);     // Tensor bounds, broadcast with x
 //
 // Every function is one call through the dispatcher. Out and in-place forms return the caller's
@@ -69,6 +70,12 @@ Tensor& relu_out(Tensor& out, const Tensor& self);
 Tensor gelu(const Tensor& self, std::string_view approximate = "none");
 Tensor& gelu_(Tensor& self, std::string_view approximate = "none");
 Tensor& gelu_out(Tensor& out, const Tensor& self, std::string_view approximate = "none");
+
+// aten::hardtanh / hardtanh_ / hardtanh.out: clamp to [min_val, max_val] in self's own dtype (an
+// integral self truncates the bounds to integers; Bool is an error).
+Tensor hardtanh(const Tensor& self, const Scalar& min_val = -1, const Scalar& max_val = 1);
+Tensor& hardtanh_(Tensor& self, const Scalar& min_val = -1, const Scalar& max_val = 1);
+Tensor& hardtanh_out(Tensor& out, const Tensor& self, const Scalar& min_val = -1, const Scalar& max_val = 1);
 
 // aten::clamp / clamp_ / clamp.out with Scalar bounds (at least one given).
 Tensor clamp(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max = std::nullopt);

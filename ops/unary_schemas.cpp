@@ -1,5 +1,5 @@
 // The schemas of the elementwise unary and activation operators (abs ... tanh, sigmoid, relu, gelu,
-// clamp), spelled exactly as in PyTorch's native_functions.yaml. relu.out is one of PyTorch's
+// hardtanh, clamp), spelled exactly as in PyTorch's native_functions.yaml. relu.out is one of PyTorch's
 // generated ("autogen") out variants; its schema is the one PyTorch registers for it.
 //
 // acos, acos.out, sin and sin.out are defined in ops/aten_schemas.cpp; their in-place forms are
@@ -48,6 +48,9 @@ SY_LIBRARY_FRAGMENT(aten, m) {
   m.def("gelu(Tensor self, *, str approximate='none') -> Tensor");
   m.def("gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!)");
   m.def("gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!)");
+  m.def("hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor");
+  m.def("hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)");
+  m.def("hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!)");
 
   // clamp with Scalar bounds and with (broadcast) Tensor bounds.
   m.def("clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor");

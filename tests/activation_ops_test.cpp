@@ -1,4 +1,4 @@
-// The activations sigmoid, relu, gelu and clamp (Scalar and Tensor bounds) in their functional,
+// The activations sigmoid, relu, gelu, hardtanh and clamp (Scalar and Tensor bounds) in their functional,
 // out= and in-place forms through the dispatcher.
 //
 // References are computed here in double from the defining formulas (1 / (1 + e^-x), the normal
@@ -165,6 +165,57 @@ TEST(ActivationGelu, BoxedCallTakesTheSchemaDefault) {
   Dispatcher::singleton().findSchemaOrThrow("aten::gelu", "").callBoxed(stack);
   ASSERT_EQ(stack.size(), 1u);
   expectValues(stack[0].toTensor(), {geluReference(1.0)}, kActivationDoubleTolerance);
+}
+
+// ---- hardtanh ----------------------------------------------------------------------------------
+
+TEST(ActivationHardtanh, ClampsToMinusOneAndOneByDefaultInEveryDtype) {
+  for (ScalarType dtype : {ScalarType::Int, ScalarType::Long, ScalarType::Float, ScalarType::Double}) {
+    Tensor x = empty({5}, dtype);
+    x.copy_(tensor<int64_t>({-5, -1, 0, 1, 9}));
+    Tensor y = ops::hardtanh(x);
+    EXPECT_EQ(y.scalar_type(), dtype);
+    EXPECT_THAT(doublesOf(y), ElementsAre(-1, -1, 0, 1, 1)) << dtype;
+  }
+  expectValues(ops::hardtanh(tensor<float>({-0.75f, 0.25f, 2.0f})), {-0.75, 0.25, 1.0}, 0.0);
+}
+
+TEST(ActivationHardtanh, Relu6AndNanAndInfinities) {
+  expectValues(ops::hardtanh(tensor<float>({-3.0f, 2.5f, 7.0f}), 0, 6), {0.0, 2.5, 6.0}, 0.0);
+  expectValues(ops::hardtanh(tensor<double>({kActivationNan, -kActivationInf, kActivationInf}), -2.0, 2.0),
+               {kActivationNan, -2.0, 2.0}, 0.0);
+}
+
+TEST(ActivationHardtanh, BoundsNeverPromoteAndIntegralSelfTruncatesThem) {
+  Tensor y = ops::hardtanh(tensor<int32_t>({-5, -1, 0, 2, 3}), -1.5, 2.5);  // clamp would give Float
+  EXPECT_EQ(y.scalar_type(), ScalarType::Int);
+  EXPECT_THAT(doublesOf(y), ElementsAre(-1, -1, 0, 2, 2));
+  EXPECT_EQ(ops::hardtanh(tensor<float>({1.0f}), 0.0, 2.0).scalar_type(), ScalarType::Float);  // not Double
+}
+
+TEST(ActivationHardtanh, OutAndInPlaceFormsReturnTheCallersTensor) {
+  Tensor out = empty({3, 3}, ScalarType::Double);
+  EXPECT_EQ(&ops::hardtanh_out(out, tensor<float>({-3.0f, 0.5f, 3.0f})), &out);
+  EXPECT_THAT(out.sizes(), ElementsAre(3));
+  EXPECT_THAT(doublesOf(out), ElementsAre(-1, 0.5, 1));
+  Tensor base = tensor<float>({-3, 0, 3, 6}, {2, 2});
+  Tensor transposed = viewOf(base, {2, 2}, {1, 2});
+  EXPECT_EQ(&ops::hardtanh_(transposed, 0, 4), &transposed);
+  EXPECT_THAT(doublesOf(base), ElementsAre(0, 0, 3, 4));
+}
+
+TEST(ActivationHardtanh, BadInputsAreErrorsThatLeaveTheOutputAlone) {
+  EXPECT_EQ(errorMessageOf([] { ops::hardtanh(tensor<bool>({true})); }),
+            "aten::hardtanh: Bool inputs not supported for hardtanh");
+  EXPECT_EQ(errorMessageOf([] { ops::hardtanh(tensor<int64_t>({1}), kActivationNan, 1); }),
+            "aten::hardtanh: 'min_val' nan has no integer value for the Long self");
+  EXPECT_EQ(errorMessageOf([] { ops::hardtanh(tensor<int32_t>({1}), -1, int64_t{1} << 40); }),
+            "aten::hardtanh: value 1099511627776 of 'max_val' cannot be converted to the result type Int without "
+            "overflow");
+  Tensor ints = tensor<int32_t>({-3, 3});
+  EXPECT_EQ(errorMessageOf([&] { ops::hardtanh_out(ints, tensor<float>({0.5f, 2.0f})); }),
+            "aten::hardtanh.out: result type Float can't be cast to the desired output type Int");
+  EXPECT_THAT(doublesOf(ints), ElementsAre(-3, 3));
 }
 
 // ---- clamp with Scalar bounds -------------------------------------------------------------------

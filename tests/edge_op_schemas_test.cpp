@@ -91,6 +91,9 @@ INSTANTIATE_TEST_SUITE_P(
         "aten::convolution.out(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] "
         "dilation, bool transposed, SymInt[] output_padding, SymInt groups, *, Tensor(a!) out) -> Tensor(a!)",
         "aten::relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+        "aten::hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!)",
+        "aten::_adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)",
+        "aten::adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)",
         "aten::clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)",
         "aten::tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
         "aten::log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",

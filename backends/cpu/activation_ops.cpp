@@ -1,5 +1,5 @@
-// Activation operators on the CPU: sigmoid, relu, gelu and clamp (Scalar and Tensor bounds), each
-// functional, out= and in-place.
+// Activation operators on the CPU: sigmoid, relu, gelu, hardtanh and clamp (Scalar and Tensor
+// bounds), each functional, out= and in-place.
 //
 // Semantics, as PyTorch unless noted:
 // - sigmoid: 1 / (1 + exp(-x)); integral and bool inputs compute in Float. Saturates to 0 and 1
@@ -17,6 +17,9 @@
 //   broadcast with self (the result takes the broadcast shape; in-place needs it to be self's).
 //   An integral bound that does not fit an integral result dtype is an error. Bool results are
 //   supported (False < True); PyTorch's CPU kernel has no Bool clamp.
+// - hardtanh: clamp to [min_val, max_val] (defaults -1 and 1) that never promotes: the result has
+//   self's dtype, and an integral self first truncates each bound to an integer (hardtanh(int x,
+//   -1.5, 2.5) clamps to [-1, 2]). Bool inputs are an error, as in PyTorch.
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -195,6 +198,28 @@ auto clampScalarBody(const std::optional<Scalar>& min, const std::optional<Scala
   };
 }
 
+// ---- hardtanh -----------------------------------------------------------------------------------
+
+// The bounds clampScalarBody applies, already in the form self's dtype takes.
+struct HardtanhBounds {
+  ScalarType result = ScalarType::Undefined;
+  std::optional<Scalar> min, max;
+};
+
+HardtanhBounds hardtanhBounds(const char* op, const Tensor& self, const Scalar& min_val, const Scalar& max_val) {
+  unary::checkInput(op, self);
+  SY_CHECK(self.scalar_type() != ScalarType::Bool, op, ": Bool inputs not supported for hardtanh");
+  HardtanhBounds b{self.scalar_type(), min_val, max_val};
+  if (!isIntegralType(b.result, /*include_bool=*/false)) return b;
+  for (const auto& [name, bound] : {std::pair{"min_val", &b.min}, std::pair{"max_val", &b.max}}) {
+    SY_CHECK_VALUE((*bound)->fits<int64_t>(), op, ": '", name, "' ", **bound, " has no integer value for the ",
+                   b.result, " self");
+    *bound = Scalar((*bound)->toLong());
+    checkBoundFits(op, name, *bound, b.result);
+  }
+  return b;
+}
+
 // ---- clamp with Tensor bounds --------------------------------------------------------------------
 
 // An absent bound: None, or (from C++ callers) an undefined tensor, as PyTorch's optional refs treat it.
@@ -313,6 +338,22 @@ Tensor& gelu_inplace_cpu(Tensor& self, std::string_view approximate) {
   });
 }
 
+Tensor hardtanh_cpu(const Tensor& self, const Scalar& min_val, const Scalar& max_val) {
+  constexpr const char* op = "aten::hardtanh";
+  const HardtanhBounds b = hardtanhBounds(op, self, min_val, max_val);
+  return unaryNew<kNumericDtypes>(op, self, b.result, clampScalarBody(b.min, b.max));
+}
+Tensor& hardtanh_out_cpu(const Tensor& self, const Scalar& min_val, const Scalar& max_val, Tensor& out) {
+  constexpr const char* op = "aten::hardtanh.out";
+  const HardtanhBounds b = hardtanhBounds(op, self, min_val, max_val);
+  return unaryInto<kNumericDtypes>(op, self, b.result, out, "out", clampScalarBody(b.min, b.max));
+}
+Tensor& hardtanh_inplace_cpu(Tensor& self, const Scalar& min_val, const Scalar& max_val) {
+  constexpr const char* op = "aten::hardtanh_";
+  const HardtanhBounds b = hardtanhBounds(op, self, min_val, max_val);
+  return unaryInto<kNumericDtypes>(op, self, b.result, self, "self", clampScalarBody(b.min, b.max));
+}
+
 Tensor clamp_cpu(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
   constexpr const char* op = "aten::clamp";
   return unaryNew<kAllDtypes>(op, self, clampScalarResult(op, self, min, max), clampScalarBody(min, max));
@@ -357,6 +398,9 @@ SY_LIBRARY_IMPL(aten, CPU, m) {
   m.impl("gelu", SY_FN(gelu_cpu));
   m.impl("gelu.out", SY_FN(gelu_out_cpu));
   m.impl("gelu_", SY_FN(gelu_inplace_cpu));
+  m.impl("hardtanh", SY_FN(hardtanh_cpu));
+  m.impl("hardtanh.out", SY_FN(hardtanh_out_cpu));
+  m.impl("hardtanh_", SY_FN(hardtanh_inplace_cpu));
   m.impl("clamp", SY_FN(clamp_cpu));
   m.impl("clamp.out", SY_FN(clamp_out_cpu));
   m.impl("clamp_", SY_FN(clamp_inplace_cpu));

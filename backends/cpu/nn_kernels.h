@@ -49,6 +49,11 @@ Tensor& avg_pool2d_out_cpu(const Tensor& self, IntArrayRef kernel_size, IntArray
                            bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor_override,
                            Tensor& out);
 
+// aten::_adaptive_avg_pool2d, aten::_adaptive_avg_pool2d.out, aten::adaptive_avg_pool2d.out (adaptive_pooling.cpp)
+Tensor _adaptive_avg_pool2d_cpu(const Tensor& self, IntArrayRef output_size);
+Tensor& _adaptive_avg_pool2d_out_cpu(const Tensor& self, IntArrayRef output_size, Tensor& out);
+Tensor& adaptive_avg_pool2d_out_cpu(const Tensor& self, IntArrayRef output_size, Tensor& out);
+
 // aten::native_layer_norm and aten::native_layer_norm.out (normalization.cpp)
 std::tuple<Tensor, Tensor, Tensor> native_layer_norm_cpu(const Tensor& input, IntArrayRef normalized_shape,
                                                          const std::optional<Tensor>& weight,

@@ -1,5 +1,5 @@
 // The CPU kernels of the elementwise unary operators (abs, neg, exp, log, sqrt, rsqrt, sin, cos,
-// tanh, acos) and of the activations (sigmoid, relu, gelu, clamp), plus the driver they share.
+// tanh, acos) and of the activations (sigmoid, relu, gelu, hardtanh, clamp), plus the driver they share.
 //
 // Callers normally go through sy::ops::* (ops/unary_ops.h); these are for code that must reach
 // the CPU kernel without dispatching:
@@ -66,6 +66,9 @@ Tensor& relu_inplace_cpu(Tensor& self);
 Tensor gelu_cpu(const Tensor& self, std::string_view approximate);
 Tensor& gelu_out_cpu(const Tensor& self, std::string_view approximate, Tensor& out);
 Tensor& gelu_inplace_cpu(Tensor& self, std::string_view approximate);
+Tensor hardtanh_cpu(const Tensor& self, const Scalar& min_val, const Scalar& max_val);
+Tensor& hardtanh_out_cpu(const Tensor& self, const Scalar& min_val, const Scalar& max_val, Tensor& out);
+Tensor& hardtanh_inplace_cpu(Tensor& self, const Scalar& min_val, const Scalar& max_val);
 Tensor clamp_cpu(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max);
 Tensor& clamp_out_cpu(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max,
                       Tensor& out);
