@@ -77,6 +77,12 @@ TEST(XnnpackOps, GlobalAveragePoolingIsTheMeanOverHeightAndWidth) {
   expectXnnpackMatchesEager(one([](const Tensor& in) { return ops::mean(in, std::vector<int64_t>{-1, -2}); }), {x});
 }
 
+TEST(XnnpackOps, AdaptiveAveragePoolingToOneByOneIsGlobalAveragePooling) {
+  const Tensor x = randomTensor({3, 5, 7, 6}, 6);
+  expectXnnpackMatchesEager(one([](const Tensor& in) { return ops::adaptive_avg_pool2d(in, {1, 1}); }), {x});
+  expectXnnpackMatchesEager(one([](const Tensor& in) { return ops::_adaptive_avg_pool2d(in, {1}); }), {x});
+}
+
 TEST(XnnpackOps, LinearAndAddmmMatch) {
   const Tensor x = randomTensor({5, 12}, 7), w = randomTensor({9, 12}, 8), b = randomTensor({9}, 9);
   const Tensor wt = randomTensor({12, 9}, 10);
@@ -96,11 +102,13 @@ TEST(XnnpackOps, BinaryOperatorsMatchWithBroadcastingAndScalars) {
   expectXnnpackMatchesEager(one([](const Tensor& x) { return ops::div(ops::sub(ops::add(x, 2.5), 1), 4.0); }), {a});
 }
 
-TEST(XnnpackOps, ClampReluSigmoidAndSoftmaxMatch) {
+TEST(XnnpackOps, ClampReluHardtanhSigmoidAndSoftmaxMatch) {
   const Tensor x = ops::mul(randomTensor({3, 4, 5}, 14), 4.0);
   expectXnnpackMatchesEager(one([](const Tensor& in) { return ops::relu(in); }), {x});
   expectXnnpackMatchesEager(one([](const Tensor& in) { return ops::clamp(in, Scalar(-1.0), Scalar(0.5)); }), {x});
   expectXnnpackMatchesEager(one([](const Tensor& in) { return ops::clamp(in, std::nullopt, Scalar(0.0)); }), {x});
+  expectXnnpackMatchesEager(one([](const Tensor& in) { return ops::hardtanh(in); }), {x});
+  expectXnnpackMatchesEager(one([](const Tensor& in) { return ops::hardtanh(in, 0.0, 6.0); }), {x});  // relu6
   expectXnnpackMatchesEager(one([](const Tensor& in) { return ops::sigmoid(in); }), {x});
   expectXnnpackMatchesEager(one([](const Tensor& in) { return ops::softmax(in, -1); }), {x}, {}, 1e-5);
 }
@@ -130,6 +138,22 @@ TEST(XnnpackOps, ASmallCnnRunsWholeInOneDelegate) {
                             {{"c1", c1}, {"c1b", c1b}, {"dw", dw}, {"dwb", dwb}, {"pw", pw}, {"pwb", pwb},
                              {"fc", fc}, {"fcb", fcb}},
                             1e-4);
+}
+
+// The same shape of network written as MobileNet writes it: relu6 as hardtanh(0, 6) and
+// nn.AdaptiveAvgPool2d(1) for the global pooling.
+TEST(XnnpackOps, ACnnWithRelu6AndAdaptivePoolingRunsWholeInOneDelegate) {
+  const Tensor c1 = randomTensor({8, 3, 3, 3}, 40), c1b = randomTensor({8}, 41);
+  const Tensor dw = randomTensor({8, 1, 3, 3}, 42), dwb = randomTensor({8}, 43);
+  const Tensor fc = randomTensor({10, 8}, 44), fcb = randomTensor({10}, 45);
+  const Model model = one([&](const Tensor& x) {
+    Tensor h = ops::hardtanh(ops::conv2d(x, c1, c1b, {2, 2}, {1, 1}), 0.0, 6.0);
+    h = ops::hardtanh(ops::conv2d(h, dw, dwb, {1, 1}, {1, 1}, {1, 1}, 8), 0.0, 6.0);
+    h = ops::view(ops::adaptive_avg_pool2d(h, {1, 1}), {x.size(0), 8});
+    return ops::linear(h, fc, fcb);
+  });
+  expectXnnpackMatchesEager(model, {randomTensor({2, 3, 13, 11}, 46)},
+                            {{"c1", c1}, {"c1b", c1b}, {"dw", dw}, {"dwb", dwb}, {"fc", fc}, {"fcb", fcb}}, 1e-4);
 }
 
 TEST(XnnpackOps, AResidualBlockReadsItsInputInBothPlaces) {

@@ -73,5 +73,23 @@ TEST(XnnpackPartitioner, LeavesOtherOperatorsDtypesAndAttributesOutAndSaysWhyWhe
   EXPECT_EQ(XnnpackPartitioner::leftOut(ep).size(), 4u);
 }
 
+TEST(XnnpackPartitioner, TakesHardtanhAndAdaptivePoolingToOneByOneButNotOtherSizesOrEmptyRanges) {
+  const export_::Model model = [](const std::vector<Tensor>& in) {
+    Tensor h = ops::hardtanh(in[0], 0.0, 6.0);
+    return std::vector<Tensor>{ops::adaptive_avg_pool2d(h, {1, 1}), ops::adaptive_avg_pool2d(h, {2, 2}),
+                               ops::hardtanh(in[0], 0.5, 0.5)};  // XNNPACK's clamp needs min < max
+  };
+  const export_::ExportedProgram ep = export_::capture(model, {randomTensor({1, 2, 4, 4}, 4)});
+  std::ostringstream report;
+  const export_::PartitionResult r = XnnpackPartitioner({}, /*verbose=*/true, &report).partition(ep);
+  EXPECT_THAT(tagsOf(r.tagged_exported_program),
+              ElementsAre("hardtanh:xnnpack_0", "adaptive_avg_pool2d:xnnpack_0", "adaptive_avg_pool2d_1:", "hardtanh_1:"));
+  EXPECT_THAT(report.str(), HasSubstr("left %adaptive_avg_pool2d_1 (aten::adaptive_avg_pool2d) to the portable "
+                                      "kernels: aten::adaptive_avg_pool2d: only an output_size of 1x1 (global "
+                                      "average pooling)"));
+  EXPECT_THAT(report.str(), HasSubstr("left %hardtanh_1 (aten::hardtanh) to the portable kernels: aten::hardtanh: min "
+                                      "not below max"));
+}
+
 }  // namespace
 }  // namespace sy::testing

@@ -30,6 +30,8 @@ const std::map<std::string, XnnOp, std::less<>>& operatorTable() {
       {"aten::mul.Scalar", XnnOp::Mul},          {"aten::div.Tensor", XnnOp::Div},
       {"aten::div.Scalar", XnnOp::Div},          {"aten::div.Tensor_mode", XnnOp::Div},
       {"aten::relu", XnnOp::Clamp},              {"aten::clamp", XnnOp::Clamp},
+      {"aten::hardtanh", XnnOp::Clamp},          {"aten::adaptive_avg_pool2d", XnnOp::GlobalAvgPool},
+      {"aten::_adaptive_avg_pool2d", XnnOp::GlobalAvgPool},
       {"aten::sigmoid", XnnOp::Sigmoid},         {"aten::softmax.int", XnnOp::Softmax},
       {"aten::_softmax", XnnOp::Softmax},        {"aten::max_pool2d", XnnOp::MaxPool2d},
       {"aten::avg_pool2d", XnnOp::AvgPool2d},    {"aten::mean.dim", XnnOp::GlobalAvgPool},
@@ -218,7 +220,22 @@ absl::Status planPool(const ExportedProgram& p, const Node& node, NodePlan& plan
   return absl::OkStatus();
 }
 
+// (_)adaptive_avg_pool2d to 1x1 is global average pooling; other output sizes have windows of
+// varying size, which no XNNPACK operator computes. (Capture records adaptive_avg_pool2d, which has
+// an out variant; ExecuTorch's programs name _adaptive_avg_pool2d.)
+absl::Status planAdaptiveAvgPool(const ExportedProgram& p, const Node& node, NodePlan& plan) {
+  if (sizesOf(p, node.args[0].value).size() != 4) return unsupported(node, "XNNPACK pools 4-D (NCHW) inputs only");
+  absl::StatusOr<std::array<uint32_t, 2>> size = pairOf(node, 1, "output_size", {0, 0}, 0);
+  if (!size.ok()) return size.status();
+  if (*size != std::array<uint32_t, 2>{1, 1}) {
+    return unsupported(node, "only an output_size of 1x1 (global average pooling)");
+  }
+  plan.operands = {node.args[0].value};
+  return absl::OkStatus();
+}
+
 absl::Status planGlobalAvgPool(const ExportedProgram& p, const Node& node, NodePlan& plan) {
+  if (node.op->operator_name().name != "aten::mean") return planAdaptiveAvgPool(p, node, plan);
   const std::vector<int64_t>& in = sizesOf(p, node.args[0].value);
   if (in.size() != 4) return unsupported(node, "only the mean over H and W of a 4-D tensor (global average pooling)");
   std::set<int64_t> dims;
@@ -230,6 +247,25 @@ absl::Status planGlobalAvgPool(const ExportedProgram& p, const Node& node, NodeP
   }
   if (!node.args[3].constant.isNone()) return unsupported(node, "a dtype argument");
   plan.operands = {node.args[0].value};
+  return absl::OkStatus();
+}
+
+// relu is clamp to [0, inf); clamp and hardtanh (min_val, max_val) give their bounds (clamp's may
+// be None). Float self only, so hardtanh's bounds are used as they are.
+absl::Status planClamp(const Node& node, NodePlan& plan) {
+  plan.operands = {node.args[0].value};
+  if (node.op->operator_name().toString() == "aten::relu") {
+    plan.output_min = 0.0f;
+    return absl::OkStatus();
+  }
+  for (size_t i : {1, 2}) {
+    const IValue& bound = node.args[i].constant;
+    if (bound.isNone()) continue;
+    if (!isNumber(bound)) return unsupported(node, "a bound that is not a number");
+    (i == 1 ? plan.output_min : plan.output_max) = static_cast<float>(bound.toDouble());
+  }
+  // XNNPACK's clamp refuses min == max (a constant result) as well as min > max.
+  if (!(plan.output_min < plan.output_max)) return unsupported(node, "min not below max");
   return absl::OkStatus();
 }
 
@@ -300,20 +336,7 @@ absl::StatusOr<NodePlan> planNode(const ExportedProgram& program, export_::NodeI
     case XnnOp::Sub:
     case XnnOp::Mul:
     case XnnOp::Div: status = planBinary(program, node, plan); break;
-    case XnnOp::Clamp:
-      plan.operands = {node.args[0].value};
-      if (name == "aten::relu") {
-        plan.output_min = 0.0f;
-      } else {
-        for (size_t i : {1, 2}) {
-          const IValue& bound = node.args[i].constant;
-          if (bound.isNone()) continue;
-          if (!isNumber(bound)) return unsupported(node, "a bound that is not a number");
-          (i == 1 ? plan.output_min : plan.output_max) = static_cast<float>(bound.toDouble());
-        }
-        if (plan.output_min > plan.output_max) return unsupported(node, "min above max");
-      }
-      break;
+    case XnnOp::Clamp: status = planClamp(node, plan); break;
     case XnnOp::Sigmoid: plan.operands = {node.args[0].value}; break;
     case XnnOp::Softmax: status = planSoftmax(program, node, plan); break;
     case XnnOp::MaxPool2d:

@@ -31,12 +31,12 @@ enum class XnnOp : uint8_t {
   Sub,           // sub.Tensor / sub.Scalar, alpha = 1
   Mul,           // mul.Tensor / mul.Scalar
   Div,           // div.Tensor / div.Scalar (no rounding mode)
-  Clamp,         // relu, clamp with scalar bounds
+  Clamp,         // relu, hardtanh, clamp with scalar bounds
   Sigmoid,
   Softmax,       // softmax.int / _softmax over the last dimension
   MaxPool2d,
   AvgPool2d,
-  GlobalAvgPool, // mean.dim over both spatial dimensions of a 4-D tensor
+  GlobalAvgPool, // mean.dim over both spatial dimensions of a 4-D tensor, _adaptive_avg_pool2d to 1x1
   Reshape,       // view, reshape, squeeze, unsqueeze, and permutes that keep the memory order
 };
 
@@ -51,7 +51,7 @@ struct NodePlan {
   // Convolution and pooling, as [height, width].
   std::array<uint32_t, 2> kernel{1, 1}, stride{1, 1}, padding{0, 0}, dilation{1, 1};
   uint32_t groups = 1;
-  // Clamp bounds (relu: [0, inf)).
+  // Clamp bounds (relu: [0, inf); hardtanh: [min_val, max_val]).
   float output_min = -std::numeric_limits<float>::infinity();
   float output_max = std::numeric_limits<float>::infinity();
   // addmm: the weight is [in, out] and is transposed when serialised.
