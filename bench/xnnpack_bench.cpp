@@ -3,12 +3,14 @@
 //   eager      through the dispatcher and the portable CPU kernels,
 //   program    emitted as a .pte and run by Method::execute on the portable kernels,
 //   xnnpack/N  whole in one XNNPACK delegate (preprocess, init once, execute per iteration) on N threads.
+// The weights and inputs come from bench_models.h, shared with torch_models_bench (libtorch eager,
+// the table's column d); each row's label shows its first output values, to compare across the two.
 //
 //   build/release/bench/xnnpack_bench --benchmark_filter=Cnn
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
 #include <memory>
-#include <random>
 #include <string>
 
 #include "switchyard/backends/xnnpack/xnnpack_preprocess.h"
@@ -18,21 +20,14 @@
 #include "switchyard/program/method.h"
 #include "switchyard/program/program.h"
 #include "switchyard/switchyard.h"
+#include "bench_models.h"
 
 namespace {
 
 using sy::Tensor;
 namespace ops = sy::ops;
 
-Tensor randomTensor(std::vector<int64_t> sizes, uint32_t seed, float scale = 0.2f) {
-  int64_t n = 1;
-  for (int64_t s : sizes) n *= s;
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(-scale, scale);
-  std::vector<float> v(n);
-  for (float& x : v) x = u(rng);
-  return sy::tensor<float>(v, sizes);
-}
+Tensor tensorOf(const bench_models::Parameter& p) { return sy::tensor<float>(p.values, p.sizes); }
 
 struct Model {
   std::vector<sy::export_::NamedTensor> params;
@@ -40,44 +35,47 @@ struct Model {
   Tensor input;
 };
 
-// conv 3->16 3x3 + relu + max_pool 2, conv 16->32 3x3 + relu + max_pool 2, depthwise 3x3 +
-// pointwise 1x1 + relu, global average pooling, linear 32->10, softmax.
-Model cnn() {
-  auto m = std::make_shared<std::vector<Tensor>>(std::vector<Tensor>{
-      randomTensor({16, 3, 3, 3}, 1), randomTensor({16}, 2), randomTensor({32, 16, 3, 3}, 3), randomTensor({32}, 4),
-      randomTensor({32, 1, 3, 3}, 5), randomTensor({32}, 6), randomTensor({32, 32, 1, 1}, 7), randomTensor({32}, 8),
-      randomTensor({10, 32}, 9), randomTensor({10}, 10)});
-  const char* names[] = {"c1.w", "c1.b", "c2.w", "c2.b", "dw.w", "dw.b", "pw.w", "pw.b", "fc.w", "fc.b"};
+Model modelOf(const std::vector<bench_models::Parameter>& parameters, const bench_models::Parameter& input,
+              std::function<Tensor(const std::vector<Tensor>&, const Tensor&)> forward) {
+  auto weights = std::make_shared<std::vector<Tensor>>();
   Model model;
-  for (size_t i = 0; i < m->size(); ++i) model.params.push_back({names[i], (*m)[i]});
-  model.forward = [m](const Tensor& x) {
-    const std::vector<Tensor>& w = *m;
+  for (const bench_models::Parameter& p : parameters) {
+    weights->push_back(tensorOf(p));
+    model.params.push_back({p.name, weights->back()});
+  }
+  model.forward = [weights, forward](const Tensor& x) { return forward(*weights, x); };
+  model.input = tensorOf(input);
+  return model;
+}
+
+// The models of bench_models.h, written with sy::ops.
+Model cnn() {
+  return modelOf(bench_models::cnnParameters(), bench_models::cnnInput(), [](const std::vector<Tensor>& w, const Tensor& x) {
     Tensor h = ops::max_pool2d(ops::relu(ops::conv2d(x, w[0], w[1], {1, 1}, {1, 1})), {2, 2});
     h = ops::max_pool2d(ops::relu(ops::conv2d(h, w[2], w[3], {1, 1}, {1, 1})), {2, 2});
     h = ops::conv2d(h, w[4], w[5], {1, 1}, {1, 1}, {1, 1}, 32);
     h = ops::relu(ops::conv2d(h, w[6], w[7]));
     h = ops::view(ops::mean(h, std::vector<int64_t>{2, 3}, true), {x.size(0), 32});
     return ops::softmax(ops::linear(h, w[8], w[9]), -1);
-  };
-  model.input = randomTensor({1, 3, 64, 64}, 11, 1.0f);
-  return model;
+  });
 }
 
 Model mlp() {
-  auto m = std::make_shared<std::vector<Tensor>>(std::vector<Tensor>{
-      randomTensor({512, 784}, 21), randomTensor({512}, 22), randomTensor({512, 512}, 23), randomTensor({512}, 24),
-      randomTensor({10, 512}, 25), randomTensor({10}, 26)});
-  const char* names[] = {"fc1.w", "fc1.b", "fc2.w", "fc2.b", "fc3.w", "fc3.b"};
-  Model model;
-  for (size_t i = 0; i < m->size(); ++i) model.params.push_back({names[i], (*m)[i]});
-  model.forward = [m](const Tensor& x) {
-    const std::vector<Tensor>& w = *m;
+  return modelOf(bench_models::mlpParameters(), bench_models::mlpInput(), [](const std::vector<Tensor>& w, const Tensor& x) {
     Tensor h = ops::relu(ops::linear(x, w[0], w[1]));
     h = ops::relu(ops::linear(h, w[2], w[3]));
     return ops::linear(h, w[4], w[5]);
-  };
-  model.input = randomTensor({32, 784}, 27, 1.0f);
-  return model;
+  });
+}
+
+// The first output values, shown as a row's label so the libtorch rows (torch_models_bench) can
+// be checked to compute the same model.
+std::string firstValues(const Tensor& out) {
+  const Tensor dense = out.is_contiguous() ? out : ops::clone(out);
+  char text[96];
+  std::snprintf(text, sizeof(text), "out[0:3]=%.6f,%.6f,%.6f", dense.data_ptr<float>()[0], dense.data_ptr<float>()[1],
+                dense.data_ptr<float>()[2]);
+  return text;
 }
 
 sy::export_::ExportedProgram captured(const Model& m) {
@@ -87,6 +85,7 @@ sy::export_::ExportedProgram captured(const Model& m) {
 
 void eager(benchmark::State& state, Model (*make)()) {
   const Model m = make();
+  state.SetLabel(firstValues(m.forward(m.input)));
   for (auto _ : state) benchmark::DoNotOptimize(m.forward(m.input));
 }
 
@@ -127,6 +126,7 @@ void xnnpack(benchmark::State& state, Model (*make)()) {
       break;
     }
   }
+  state.SetLabel(firstValues(out.toTensor()));
   backend->destroy(*handle);
 }
 
