@@ -36,7 +36,7 @@ step "Release tests"
 run_ctest --test-dir build/release
 
 step "dispatch-overhead and program checks under callgrind (instruction counts are deterministic)"
-python3 bench/overhead.py --binary build/release/bench/overhead_bench --callgrind-only --check
+python3 bench/overhead.py --binary build/release/bench/overhead_bench --callgrind-only --check --targets-only
 
 step "install to build/install and build a find_package(switchyard) consumer"
 cmake --install build/release --prefix build/install > /dev/null

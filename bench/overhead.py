@@ -10,6 +10,7 @@ heap-allocation totals for two loop counts give the allocations per execute().
 
   bench/overhead.py --binary build/release/bench/overhead_bench          # full tables
   bench/overhead.py --binary ... --callgrind-only --check                 # targets only, exit 1 on a miss
+  bench/overhead.py --binary ... --callgrind-only --check --targets-only  # ./test.sh: only the cells they read
 """
 import argparse
 import concurrent.futures
@@ -66,8 +67,17 @@ def instructions_per_call(binary, row, column):
     return (high - low) / (LOOP_COUNTS[1] - LOOP_COUNTS[0])
 
 
-def measure_instructions(binary, jobs, rows=ROWS, columns=COLUMNS):
-    cells = [(row, column) for row in rows for column in columns]
+def target_cells(targets):
+    """The (row, column) cells the targets compare, and nothing else."""
+    cells = []
+    for _, _, row, reference, column, _ in targets:
+        for c in (COLUMNS if column is None else [column]):
+            cells += [cell for cell in ((row, c), (reference, c)) if cell not in cells]
+    return cells
+
+
+def measure_instructions(binary, jobs, rows=ROWS, columns=COLUMNS, cells=None):
+    cells = cells or [(row, column) for row in rows for column in columns]
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
         counts = pool.map(lambda cell: instructions_per_call(binary, *cell), cells)
         return dict(zip(cells, counts))
@@ -134,12 +144,17 @@ def print_time_table(times, row_names=ROWS):
 
 
 def print_instruction_tables(counts):
+    """The tables of every measured cell; with --targets-only the cells no target reads print as -."""
+    def cell(row, c, text):
+        return text() if all(k in counts for k in ((row, c), ("base", c), ("direct", c))) else "-"
     print("\nInstructions per call (callgrind):\n")
-    print(table(["row"] + COLUMNS, [[row] + [f"{counts[(row, c)]:.0f}" for c in COLUMNS] for row in ROWS]))
+    print(table(["row"] + COLUMNS, [[row] + [f"{counts[(row, c)]:.0f}" if (row, c) in counts else "-" for c in COLUMNS]
+                                    for row in ROWS]))
     print("\nExtra instructions per call over base / over direct:\n")
     rows = []
     for row in ROWS:
-        rows.append([row] + [f"{counts[(row, c)] - counts[('base', c)]:+.0f} / {counts[(row, c)] - counts[('direct', c)]:+.0f}"
+        rows.append([row] + [cell(row, c, lambda: f"{counts[(row, c)] - counts[('base', c)]:+.0f} / "
+                                                   f"{counts[(row, c)] - counts[('direct', c)]:+.0f}")
                              for c in COLUMNS])
     print(table(["row"] + COLUMNS, rows))
 
@@ -260,6 +275,8 @@ def main():
     parser.add_argument("--enforce", default=",".join([t[0] for t in TARGETS] + [t[0] for t in PROGRAM_TARGETS] +
                                                       ["program_allocations"]),
                         help="comma-separated target ids that --check enforces (default: all)")
+    parser.add_argument("--targets-only", action="store_true",
+                        help="measure only the cells the targets compare (./test.sh: 20 of the 50 cells)")
     parser.add_argument("--jobs", type=int, default=2, help="callgrind runs in parallel")
     parser.add_argument("--torch-binary", help="path to torch_overhead_bench (-DSWITCHYARD_BENCH_LIBTORCH=ON)")
     parser.add_argument("--repetitions", type=int, default=5)
@@ -270,7 +287,7 @@ def main():
     if not os.path.exists(program_binary):
         sys.exit(f"{program_binary} does not exist: build the program_bench target (or pass --program-binary)")
 
-    counts = measure_instructions(args.binary, args.jobs)
+    counts = measure_instructions(args.binary, args.jobs, cells=target_cells(TARGETS) if args.targets_only else None)
     if not args.callgrind_only:
         print_time_table(measure_times(args.binary, args.repetitions, args.min_time))
         print_program_times(measure_program_times(program_binary, args.repetitions, args.min_time))
