@@ -223,4 +223,11 @@ std::vector<KernelKey> PartialKernelRegistry::keysFor(const OperatorName& op) co
   return keys;
 }
 
+std::vector<std::shared_ptr<const PartialKernel>> PartialKernelRegistry::kernels() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<std::shared_ptr<const PartialKernel>> all;
+  for (const auto& s : operators_) all.insert(all.end(), s->kernels.begin(), s->kernels.end());
+  return all;
+}
+
 }  // namespace sy

@@ -194,6 +194,9 @@ class PartialKernelRegistry {
                                                                absl::Span<const TensorMeta> args) const;
   // The keys registered for `op` ("default" for the default kernel), in registration order.
   std::vector<KernelKey> keysFor(const OperatorName& op) const;
+  // Every registered kernel, operator by operator, each operator's in registration order (for the
+  // conformance harness, conformance/kernel_conformance.h).
+  std::vector<std::shared_ptr<const PartialKernel>> kernels() const;
 
  private:
   using SelectorFactory = KernelFunction (*)(const OperatorName&, std::shared_ptr<const PartialKernelTable>);
