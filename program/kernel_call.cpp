@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "switchyard/dispatcher/partial_kernels.h"
 #include "switchyard/ivalue/error.h"
 #include "switchyard/program/program_scalar_type.h"
 
@@ -89,6 +90,25 @@ absl::StatusOr<IValue> prepareArgument(const Argument& arg, const Type& type, IV
   return mismatch(what, arg, index, value);
 }
 
+// The partial kernel the call's tensors select, "" for the operator's CPU kernel, or the error
+// when neither applies. See Note [Kernel calls resolve their kernel key at load].
+absl::StatusOr<std::string> resolveKernelKey(const OperatorHandle& op, const std::vector<IValue>& arguments,
+                                             const std::string& what) {
+  const FunctionSchema& schema = op.schema();
+  std::vector<TensorMeta> metas;
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const Type& type = *schema.arguments()[i].type;
+    const bool tensor = type.kind() == TypeKind::Tensor ||
+                        (type.kind() == TypeKind::Optional && type.element()->kind() == TypeKind::Tensor);
+    if (tensor && arguments[i].isTensor()) metas.push_back(TensorMeta::of(arguments[i].toTensor()));
+  }
+  absl::StatusOr<std::shared_ptr<const PartialKernel>> kernel =
+      PartialKernelRegistry::singleton().resolve(op.operator_name(), metas);
+  if (kernel.ok()) return (*kernel)->kernel_name;
+  if (absl::IsNotFound(kernel.status()) || op.hasKernelForDispatchKey(DispatchKey::CPU)) return std::string();
+  return absl::InvalidArgumentError(sy::str(what, ": ", kernel.status().message()));
+}
+
 }  // namespace
 
 absl::StatusOr<PreparedKernelCall> prepareKernelCall(OperatorHandle op, absl::Span<const int32_t> args,
@@ -148,6 +168,9 @@ absl::StatusOr<PreparedKernelCall> prepareKernelCall(OperatorHandle op, absl::Sp
     if (aliased >= 0 && target == args[static_cast<size_t>(aliased)]) continue;  // the out argument itself
     call.write_backs.push_back({static_cast<uint32_t>(r), static_cast<uint32_t>(target)});
   }
+  absl::StatusOr<std::string> kernel_name = resolveKernelKey(op, call.arguments, what);
+  if (!kernel_name.ok()) return kernel_name.status();
+  call.partial_kernel = std::move(*kernel_name);
   if (shaping == CallShaping::WhenPossible && call.refreshes.empty() && call.write_backs.empty()) {
     call.shaped = shapeKernelCall(op, call.arguments);
   }

@@ -21,6 +21,16 @@
 // their storage, MoveCall assigns into the slot the borrow points at. A number that changes at run
 // time (an input, which set_input replaces, a kernel's int result, a MoveCall's destination) is
 // copied from its value at every call instead; a list of such numbers is refused at load.
+//
+// Note [Kernel calls resolve their kernel key at load]
+// An operator may have partial kernels (kernel YAML with arg_meta; dispatcher/partial_kernels.h)
+// besides, or instead of, its CPU kernel. At load, each kernel call's tensor arguments (their dtype
+// and dim order, which a method's tensors keep for its life) are resolved as ExecuTorch's loader
+// resolves them: the exact key's kernel, else the operator's default kernel; else its CPU kernel
+// when it has one (the portable kernels are every operator's default here); else the method fails
+// to load with the metadata the call had and the keys that exist. The call itself still goes
+// through the dispatcher, so the profiler and other modes see it: there the PartialKernels key picks
+// the same kernel in one table lookup (See Note [Partial kernels decline for one key check]).
 #pragma once
 
 #include <cstdint>
@@ -53,6 +63,8 @@ struct PreparedKernelCall {
   };
   std::vector<Refresh> refreshes;
   uint32_t num_results = 0;
+  // The partial kernel the call resolved to at load, or "" for the operator's CPU kernel.
+  std::string partial_kernel;
   // The same call as one typed dispatcher call, when its operator has a call shape; null to run
   // it boxed (See Note [A shaped kernel call is one typed call through the dispatcher]).
   std::unique_ptr<ShapedKernelCall> shaped;

@@ -8,6 +8,7 @@
 #include "switchyard/delegate/backend_registry.h"
 #include "switchyard/delegate/delegate_debug_handle.h"
 #include "switchyard/dispatcher/dispatcher.h"
+#include "switchyard/dispatcher/partial_kernels.h"
 #include "switchyard/program/method_state.h"
 #include "switchyard/program/program.h"
 
@@ -111,7 +112,9 @@ class MethodBuilder {
       for (const pte::Operator* op : *plan_.operators()) {
         OperatorName name{std::string(view(op->name())), std::string(view(op->overload()))};
         std::optional<OperatorHandle> handle = Dispatcher::singleton().findSchema(name);
-        if (!handle || !handle->hasKernelForDispatchKey(DispatchKey::CPU)) {
+        // A CPU kernel or partial kernels (See Note [Kernel calls resolve their kernel key at load]).
+        if (!handle || !(handle->hasKernelForDispatchKey(DispatchKey::CPU) ||
+                         !PartialKernelRegistry::singleton().keysFor(name).empty())) {
           missing_operators.push_back(handle ? name.toString() + " (defined, but with no CPU kernel)" : name.toString());
           operators_.emplace_back(nullptr);
         } else {
