@@ -1,9 +1,12 @@
 // Defines an operator, registers a CPU kernel and a fallthrough through both the Switchyard and
 // the PyTorch spellings, calls it, and exits non-zero if anything is off.
 #include <switchyard/compat/torch.h>
+#include <switchyard/dispatcher/partial_kernels.h>
 #include <switchyard/switchyard.h>
 
+#include <cmath>
 #include <iostream>
+#include <string>
 
 namespace {
 
@@ -22,6 +25,14 @@ int main() {
   double result = op.call(x, 2.0).item<double>();
   sy::Tensor y = sy::ops::add(sy::ones({2}), sy::ones({2}));
   std::cout << "consumer: scale(3, 2) = " << result << ", ones + ones = " << y << "\n";
-  const bool ok = result == 6.0 && sy::allclose(y, sy::full({2}, 2.0));
+  bool ok = result == 6.0 && sy::allclose(y, sy::full({2}, 2.0));
+#ifdef CONSUMER_HAS_OPTIMIZED
+  // switchyard::optimized registered its partial kernels, and a contiguous Float exp resolves to one.
+  const auto exp_out = sy::PartialKernelRegistry::singleton().resolve(
+      sy::parseOperatorName("aten::exp.out"), {sy::TensorMeta{sy::ScalarType::Float, {0}}, sy::TensorMeta{sy::ScalarType::Float, {0}}});
+  std::cout << "consumer: aten::exp.out on 1-D Float runs "
+            << (exp_out.ok() ? (*exp_out)->kernel_name : std::string(exp_out.status().message())) << "\n";
+  ok = ok && exp_out.ok() && std::abs(sy::ops::exp(sy::full({1}, 1.0)).item<double>() - std::exp(1.0)) < 1e-6;
+#endif
   return ok ? 0 : 1;
 }
