@@ -136,3 +136,47 @@ function(gen_operators_lib)
   add_library(${GEN_LIB_NAME} INTERFACE)
   target_link_libraries(${GEN_LIB_NAME} INTERFACE "$<LINK_LIBRARY:WHOLE_ARCHIVE,${GEN_LIB_NAME}_registrations>")
 endfunction()
+
+# The bindings of a library that owns its operators, as the portable aten:: library does with
+# ops/*.yaml: the `func:` entries define the operators and their default kernels register as
+# ordinary kernels on DISPATCH_KEY (see Note [A library's own operators register their default
+# kernels on its dispatch key] in codegen/kernel_yaml.h).
+#
+#   switchyard_generate_operators(NAME unary YAML ops/unary_ops.yaml DISPATCH_KEY CPU
+#                                 OUTPUT_DIR ${PROJECT_BINARY_DIR}/generated/switchyard/ops/unary)
+#
+# writes RegisterOperators.cpp (schemas and registrations, one translation unit), Functions.h/.cpp
+# (the sy::ops-style helpers) and NativeFunctions.h (the kernels to implement) into OUTPUT_DIR, and
+# sets <NAME>_generated_sources in the caller. Registration sites name the YAML relative to
+# SITE_ROOT (default: the project's source folder). Inside the Switchyard build the tool is the
+# switchyard_codegen target, which may be defined later in the build than the caller.
+function(switchyard_generate_operators)
+  cmake_parse_arguments(GEN "" "NAME;DISPATCH_KEY;OUTPUT_DIR;SITE_ROOT" "YAML" ${ARGN})
+  if(NOT GEN_NAME OR NOT GEN_YAML OR NOT GEN_DISPATCH_KEY OR NOT GEN_OUTPUT_DIR)
+    message(FATAL_ERROR "switchyard_generate_operators needs NAME, YAML, DISPATCH_KEY and OUTPUT_DIR")
+  endif()
+  if(TARGET switchyard::switchyard_codegen)
+    set(_tool $<TARGET_FILE:switchyard::switchyard_codegen>)
+  else()
+    set(_tool $<TARGET_FILE:switchyard_codegen>)
+  endif()
+  if(NOT GEN_SITE_ROOT)
+    set(GEN_SITE_ROOT ${PROJECT_SOURCE_DIR})
+  endif()
+  set(_outputs ${GEN_OUTPUT_DIR}/RegisterOperators.cpp ${GEN_OUTPUT_DIR}/Functions.cpp
+               ${GEN_OUTPUT_DIR}/Functions.h ${GEN_OUTPUT_DIR}/NativeFunctions.h)
+  set(_command ${_tool} gen --dispatch-key ${GEN_DISPATCH_KEY} --site-root ${GEN_SITE_ROOT} --output-dir ${GEN_OUTPUT_DIR})
+  set(_yamls)
+  foreach(_yaml ${GEN_YAML})
+    get_filename_component(_yaml ${_yaml} ABSOLUTE)
+    list(APPEND _command --functions-yaml ${_yaml})
+    list(APPEND _yamls ${_yaml})
+  endforeach()
+  add_custom_command(OUTPUT ${_outputs}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${GEN_OUTPUT_DIR}
+    COMMAND ${_command}
+    DEPENDS ${_yamls} ${_tool}
+    COMMENT "Generating the ${GEN_NAME} operators from ${GEN_YAML}"
+    VERBATIM)
+  set(${GEN_NAME}_generated_sources ${_outputs} PARENT_SCOPE)
+endfunction()

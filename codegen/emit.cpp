@@ -54,8 +54,8 @@ std::string cppString(const std::string& s) {
 }
 
 // The C++ default for a helper parameter, or "" when it has none we can spell.
-std::string cppDefault(const Argument& a) {
-  if (!a.default_value) return "";
+std::string cppDefault(const OperatorEntry& op, const Argument& a) {
+  if (!a.default_value || op.cpp_no_default_args.count(a.name)) return "";
   const IValue& v = *a.default_value;
   const Type& t = *a.type;
   const TypeKind leaf = t.kind() == TypeKind::Optional ? t.element()->kind() : t.kind();
@@ -85,17 +85,26 @@ std::string cppDefault(const Argument& a) {
   return "";
 }
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 std::string baseName(const OperatorName& name) { return name.name.substr(name.name.find("::") + 2); }
 std::string namespaceOf(const OperatorName& name) { return name.name.substr(0, name.name.find("::")); }
 
-// custom::scale.out -> scale_out; aten::add.Scalar_out -> add_scalar_out
-std::string helperName(const OperatorName& name) {
-  return name.overload_name.empty() ? baseName(name) : baseName(name) + "_" + lower(name.overload_name);
+bool isOutVariant(const FunctionSchema& schema) {
+  for (const Argument& a : schema.arguments()) {
+    if (a.is_out()) return true;
+  }
+  return false;
+}
+
+// PyTorch's at:: names: the overload name is dropped (overloads are C++ overloads), out variants
+// add _out. aten::add.Tensor -> add, aten::clamp.Tensor_out -> clamp_out, custom::scale.out -> scale_out.
+std::string helperName(const FunctionSchema& schema) {
+  return baseName(schema.operator_name()) + (isOutVariant(schema) ? "_out" : "");
+}
+// The helper's handle at namespace scope, unique per operator: handle_abs_inplace, handle_clamp_Tensor_out.
+std::string handleName(const OperatorName& name) {
+  std::string base = baseName(name);
+  if (!base.empty() && base.back() == '_') base = base.substr(0, base.size() - 1) + "_inplace";
+  return "handle_" + base + (name.overload_name.empty() ? "" : "_" + name.overload_name);
 }
 std::string helperNamespace(const OperatorName& name) {
   return namespaceOf(name) == "aten" ? "sy::ops" : namespaceOf(name) + "::ops";
@@ -164,126 +173,194 @@ std::string cppFunctionType(const FunctionSchema& schema) {
   return s + ")";
 }
 
+namespace {
+
+const char* const kIncludes =
+    "#include <cstdint>\n#include <optional>\n#include <string_view>\n#include <tuple>\n#include <vector>\n\n"
+    "#include \"switchyard/ivalue/ivalue.h\"\n#include \"switchyard/ivalue/scalar.h\"\n#include \"switchyard/ivalue/tensor.h\"\n";
+
+// SY_LIBRARY_FRAGMENT blocks defining the `func:` operators, one per namespace.
+std::string schemaDefinitions(const std::vector<const OperatorEntry*>& selected) {
+  std::ostringstream out;
+  std::map<std::string, std::vector<const OperatorEntry*>> by_ns;
+  for (const OperatorEntry* op : selected) {
+    if (op->defines_schema) by_ns[namespaceOf(op->schema.operator_name())].push_back(op);
+  }
+  for (const auto& [ns, ops] : by_ns) {
+    out << "\nSY_LIBRARY_FRAGMENT(" << ns << ", m) {\n";
+    for (const OperatorEntry* op : ops) {
+      out << "  m.def(" << cppString(op->schema.toString()) << ", " << siteLiteral(op->site) << ");\n";
+    }
+    out << "}\n";
+  }
+  return out.str();
+}
+
+bool registersOnKey(const KernelLibrary& library, const Kernel& k) { return !library.dispatch_key.empty() && k.key.isDefault(); }
+
+// The kernels that go to sy::PartialKernelRegistry, or "" when there are none.
+std::string partialKernelRegistrations(const KernelLibrary& library, const std::vector<const OperatorEntry*>& selected) {
+  std::ostringstream out;
+  bool any = false;
+  for (const OperatorEntry* op : selected) {
+    const OperatorName& name = op->schema.operator_name();
+    const std::string type = cppFunctionType(op->schema);
+    for (const Kernel& k : op->kernels) {
+      if (registersOnKey(library, k)) continue;
+      any = true;
+      out << "    handles.push_back(registry.registerKernel(::sy::OperatorName{" << cppString(name.name) << ", "
+          << cppString(name.overload_name) << "}, " << keyLiteral(k.key) << ",\n        static_cast<::std::add_pointer_t<" << type
+          << ">>(&::" << k.qualifiedName() << "), " << cppString(k.qualifiedName()) << ", " << siteLiteral(k.site) << "));\n";
+    }
+  }
+  if (!any) return "";
+  return "\nnamespace {\n\nstruct Registrations {\n  std::vector<::sy::RegistrationHandle> handles;\n  Registrations() {\n"
+         "    auto& registry = ::sy::PartialKernelRegistry::singleton();\n" +
+         out.str() + "  }\n};\nconst Registrations registrations;\n\n}  // namespace\n";
+}
+
+// The default kernels of the owning library, as ordinary kernels on its key: one SY_LIBRARY_IMPL
+// block per namespace. See Note [A library's own operators register their default kernels on its dispatch key].
+std::string keyRegistrations(const KernelLibrary& library, const std::vector<const OperatorEntry*>& selected) {
+  std::ostringstream out;
+  std::map<std::string, std::vector<std::string>> by_ns;
+  for (const OperatorEntry* op : selected) {
+    for (const Kernel& k : op->kernels) {
+      if (!registersOnKey(library, k)) continue;
+      by_ns[namespaceOf(op->schema.operator_name())].push_back(
+          "  m.impl(" + cppString(op->schema.operator_name().toString()) + ", SY_FN(::" + k.qualifiedName() + "), " +
+          siteLiteral(k.site) + ");\n");
+    }
+  }
+  for (const auto& [ns, lines] : by_ns) {
+    out << "\nSY_LIBRARY_IMPL(" << ns << ", " << library.dispatch_key << ", m) {\n";
+    for (const std::string& line : lines) out << line;
+    out << "}\n";
+  }
+  return out.str();
+}
+
+std::string nativeFunctions(const std::vector<const OperatorEntry*>& selected) {
+  std::ostringstream out;
+  out << kBanner << "// The kernels this library implements, with the C++ signatures their operators require.\n"
+      << "#pragma once\n\n" << kIncludes;
+  std::map<std::string, std::vector<std::string>> blocks;
+  std::set<std::string> declared;
+  for (const OperatorEntry* op : selected) {
+    for (const Kernel& k : op->kernels) {
+      std::string decl = cppReturnType(op->schema) + " " + k.function + "(" + parameterList(op->schema) + ");\n";
+      if (!declared.insert(k.cpp_namespace + "|" + decl).second) continue;
+      blocks[k.cpp_namespace].push_back("// " + op->schema.operator_name().toString() + " (" + k.site.str() + ")\n" + decl);
+    }
+  }
+  forEachNamespace(out, blocks);
+  return out.str();
+}
+
+// Functions.h / Functions.cpp: one helper per `func:` operator, calling through a typed handle
+// made once at namespace scope (Dispatcher::staticTypedHandle), exactly as the hand-written
+// sy::ops helpers did: one dispatch per call, no initialisation guard.
+void helpers(const std::vector<const OperatorEntry*>& selected, GeneratedFiles& files) {
+  std::ostringstream h, cpp;
+  h << kBanner << "// Helpers calling the library's operators through the dispatcher, out= first as in sy::ops.\n"
+    << "#pragma once\n\n" << kIncludes;
+  cpp << kBanner << "#include \"Functions.h\"\n\n#include \"switchyard/dispatcher/dispatcher.h\"\n"
+      << "#include \"switchyard/dispatcher/operator_handle.h\"\n";
+  std::map<std::string, std::vector<std::string>> decls;
+  std::map<std::string, std::vector<std::pair<std::string, std::string>>> defs;  // handle, helper
+  // Helpers of one name are C++ overloads: two with the same parameter types could never be called.
+  std::map<std::string, const OperatorEntry*> signatures;
+  for (const OperatorEntry* op : selected) {
+    if (!op->defines_schema) continue;
+    const FunctionSchema& s = op->schema;
+    std::vector<size_t> order;
+    for (size_t i = 0; i < s.arguments().size(); ++i) {
+      if (s.arguments()[i].is_out()) order.push_back(i);
+    }
+    for (size_t i = 0; i < s.arguments().size(); ++i) {
+      if (!s.arguments()[i].is_out()) order.push_back(i);
+    }
+    // C++ defaults must be a suffix: keep them from the last parameter back to the first without one.
+    std::vector<std::string> defaults(order.size());
+    for (size_t p = order.size(); p-- > 0;) {
+      defaults[p] = cppDefault(*op, s.arguments()[order[p]]);
+      if (defaults[p].empty()) break;
+    }
+    std::string params, params_with_defaults, call_args, types;
+    for (size_t p = 0; p < order.size(); ++p) {
+      const Argument& a = s.arguments()[order[p]];
+      const std::string param = cppArgumentType(a) + " " + a.name;
+      params += (p ? ", " : "") + param;
+      types += (p ? ", " : "") + cppArgumentType(a);
+      params_with_defaults += (p ? ", " : "") + param + (defaults[p].empty() ? "" : " = " + defaults[p]);
+    }
+    for (size_t i = 0; i < s.arguments().size(); ++i) call_args += (i ? ", " : "") + s.arguments()[i].name;
+    const std::string ns = helperNamespace(s.operator_name());
+    const std::string name = helperName(s);
+    const std::string handle = handleName(s.operator_name());
+    const std::string ret = cppReturnType(s);
+    auto [it, inserted] = signatures.emplace(ns + "::" + name + "(" + types + ")", op);
+    if (!inserted) {
+      throw CodegenError(op->site.str() + ": error: helper overload: " + s.operator_name().toString() + " and " +
+                         it->second->schema.operator_name().toString() + " (" + it->second->site.str() + ") both give " +
+                         ns + "::" + name + "(" + types + "); C++ cannot tell them apart");
+    }
+    decls[ns].push_back("// " + s.toString() + "\n" + ret + " " + name + "(" + params_with_defaults + ");\n");
+    defs[ns].emplace_back("const auto " + handle + " = ::sy::Dispatcher::singleton().staticTypedHandle<" + cppFunctionType(s) +
+                              ">(" + cppString(s.operator_name().name) + ", " + cppString(s.operator_name().overload_name) + ");\n",
+                          ret + " " + name + "(" + params + ") { return " + handle + ".call(" + call_args + "); }\n");
+  }
+  forEachNamespace(h, decls);
+  // The handles are internal: each namespace's definitions open an unnamed namespace for them.
+  for (const auto& [ns, lines] : defs) {
+    cpp << "\nnamespace " << ns << " {\nnamespace {\n\n";
+    for (const auto& def : lines) cpp << def.first;
+    cpp << "\n}  // namespace\n\n";
+    for (const auto& def : lines) cpp << def.second;
+    cpp << "\n}  // namespace " << ns << "\n";
+  }
+  files.functions_h = h.str();
+  files.functions_cpp = cpp.str();
+}
+
+}  // namespace
+
 GeneratedFiles generate(const KernelLibrary& library, const OperatorSelection& selection) {
   std::vector<const OperatorEntry*> selected;
   for (const OperatorEntry& op : library.operators) {
     if (selection.selects(op.schema.operator_name())) selected.push_back(&op);
   }
-  const std::string includes =
-      "#include <cstdint>\n#include <optional>\n#include <string_view>\n#include <tuple>\n#include <vector>\n\n"
-      "#include \"switchyard/ivalue/ivalue.h\"\n#include \"switchyard/ivalue/scalar.h\"\n#include \"switchyard/ivalue/tensor.h\"\n";
   GeneratedFiles files;
-
-  // RegisterSchema.cpp
-  {
-    std::ostringstream out;
-    out << kBanner << "// The operators the kernel YAML defines with `func:`.\n#include \"switchyard/dispatcher/library.h\"\n";
-    std::map<std::string, std::vector<const OperatorEntry*>> by_ns;
-    for (const OperatorEntry* op : selected) {
-      if (op->defines_schema) by_ns[namespaceOf(op->schema.operator_name())].push_back(op);
-    }
-    for (const auto& [ns, ops] : by_ns) {
-      out << "\nSY_LIBRARY_FRAGMENT(" << ns << ", m) {\n";
-      for (const OperatorEntry* op : ops) {
-        out << "  m.def(" << cppString(op->schema.toString()) << ", " << siteLiteral(op->site) << ");\n";
-      }
-      out << "}\n";
-    }
-    files.register_schema_cpp = out.str();
+  files.owns_operators = !library.dispatch_key.empty();
+  const std::string partial = partialKernelRegistrations(library, selected);
+  const std::string partial_includes = "#include <type_traits>\n#include <vector>\n\n#include \"NativeFunctions.h\"\n"
+                                       "#include \"switchyard/dispatcher/partial_kernels.h\"\n";
+  if (files.owns_operators) {
+    files.register_operators_cpp = std::string(kBanner) + "// The operators' schemas and their default kernels on the " +
+                                   library.dispatch_key + " key" + (partial.empty() ? "" : ", and the partial kernels") +
+                                   ".\n#include \"NativeFunctions.h\"\n#include \"switchyard/dispatcher/library.h\"\n" +
+                                   (partial.empty() ? "" : "#include \"switchyard/dispatcher/partial_kernels.h\"\n") +
+                                   schemaDefinitions(selected) + keyRegistrations(library, selected) + partial;
+  } else {
+    files.register_schema_cpp = std::string(kBanner) + "// The operators the kernel YAML defines with `func:`.\n"
+                                "#include \"switchyard/dispatcher/library.h\"\n" + schemaDefinitions(selected);
+    files.register_kernels_cpp = std::string(kBanner) + "// Registers every kernel key of the library with sy::PartialKernelRegistry.\n" +
+                                 partial_includes + partial;
   }
-
-  // NativeFunctions.h
-  {
-    std::ostringstream out;
-    out << kBanner << "// The kernels this library implements, with the C++ signatures their operators require.\n"
-        << "#pragma once\n\n" << includes;
-    std::map<std::string, std::vector<std::string>> blocks;
-    std::set<std::string> declared;
-    for (const OperatorEntry* op : selected) {
-      for (const Kernel& k : op->kernels) {
-        std::string decl = cppReturnType(op->schema) + " " + k.function + "(" + parameterList(op->schema) + ");\n";
-        if (!declared.insert(k.cpp_namespace + "|" + decl).second) continue;
-        blocks[k.cpp_namespace].push_back("// " + op->schema.operator_name().toString() + " (" + k.site.str() + ")\n" + decl);
-      }
-    }
-    forEachNamespace(out, blocks);
-    files.native_functions_h = out.str();
-  }
-
-  // RegisterKernels.cpp
-  {
-    std::ostringstream out;
-    out << kBanner << "// Registers every kernel key of the library with sy::PartialKernelRegistry.\n"
-        << "#include <type_traits>\n#include <vector>\n\n#include \"NativeFunctions.h\"\n#include \"switchyard/dispatcher/partial_kernels.h\"\n\n"
-        << "namespace {\n\nstruct Registrations {\n  std::vector<::sy::RegistrationHandle> handles;\n  Registrations() {\n"
-        << "    auto& registry = ::sy::PartialKernelRegistry::singleton();\n";
-    for (const OperatorEntry* op : selected) {
-      const OperatorName& name = op->schema.operator_name();
-      const std::string type = cppFunctionType(op->schema);
-      for (const Kernel& k : op->kernels) {
-        out << "    handles.push_back(registry.registerKernel(::sy::OperatorName{" << cppString(name.name) << ", "
-            << cppString(name.overload_name) << "}, " << keyLiteral(k.key) << ",\n        static_cast<::std::add_pointer_t<" << type
-            << ">>(&::" << k.qualifiedName() << "), " << cppString(k.qualifiedName()) << ", " << siteLiteral(k.site)
-            << "));\n";
-      }
-    }
-    out << "  }\n};\nconst Registrations registrations;\n\n}  // namespace\n";
-    files.register_kernels_cpp = out.str();
-  }
-
-  // Functions.h / Functions.cpp
-  {
-    std::ostringstream h, cpp;
-    h << kBanner << "// Helpers calling the library's operators through the dispatcher, out= first as in sy::ops.\n"
-      << "#pragma once\n\n" << includes;
-    cpp << kBanner << "#include \"Functions.h\"\n\n#include \"switchyard/dispatcher/dispatcher.h\"\n"
-        << "#include \"switchyard/dispatcher/operator_handle.h\"\n";
-    std::map<std::string, std::vector<std::string>> decls, defs;
-    for (const OperatorEntry* op : selected) {
-      if (!op->defines_schema) continue;
-      const FunctionSchema& s = op->schema;
-      std::vector<size_t> order;
-      for (size_t i = 0; i < s.arguments().size(); ++i) {
-        if (s.arguments()[i].is_out()) order.push_back(i);
-      }
-      for (size_t i = 0; i < s.arguments().size(); ++i) {
-        if (!s.arguments()[i].is_out()) order.push_back(i);
-      }
-      // C++ defaults must be a suffix: keep them from the last parameter back to the first without one.
-      std::vector<std::string> defaults(order.size());
-      for (size_t p = order.size(); p-- > 0;) {
-        defaults[p] = cppDefault(s.arguments()[order[p]]);
-        if (defaults[p].empty()) break;
-      }
-      std::string params, params_with_defaults, call_args;
-      for (size_t p = 0; p < order.size(); ++p) {
-        const Argument& a = s.arguments()[order[p]];
-        const std::string param = cppArgumentType(a) + " " + a.name;
-        params += (p ? ", " : "") + param;
-        params_with_defaults += (p ? ", " : "") + param + (defaults[p].empty() ? "" : " = " + defaults[p]);
-      }
-      for (size_t i = 0; i < s.arguments().size(); ++i) call_args += (i ? ", " : "") + s.arguments()[i].name;
-      const std::string name = helperName(s.operator_name());
-      const std::string ret = cppReturnType(s);
-      decls[helperNamespace(s.operator_name())].push_back("// " + s.toString() + "\n" + ret + " " + name + "(" + params_with_defaults + ");\n");
-      defs[helperNamespace(s.operator_name())].push_back(
-          "namespace {\nconst auto " + name + "_handle = ::sy::Dispatcher::singleton().staticTypedHandle<" +
-          cppFunctionType(s) + ">(" + cppString(s.operator_name().name) + ", " + cppString(s.operator_name().overload_name) + ");\n}\n" +
-          ret + " " + name + "(" + params + ") { return " + name + "_handle.call(" + call_args + "); }\n\n");
-    }
-    forEachNamespace(h, decls);
-    forEachNamespace(cpp, defs);
-    files.functions_h = h.str();
-    files.functions_cpp = cpp.str();
-  }
+  files.native_functions_h = nativeFunctions(selected);
+  helpers(selected, files);
   return files;
 }
 
 void writeGeneratedFiles(const GeneratedFiles& files, const std::string& dir) {
-  const std::pair<const char*, const std::string*> outputs[] = {
-      {"RegisterSchema.cpp", &files.register_schema_cpp}, {"NativeFunctions.h", &files.native_functions_h},
-      {"RegisterKernels.cpp", &files.register_kernels_cpp}, {"Functions.h", &files.functions_h},
-      {"Functions.cpp", &files.functions_cpp}};
+  std::vector<std::pair<const char*, const std::string*>> outputs = {
+      {"NativeFunctions.h", &files.native_functions_h}, {"Functions.h", &files.functions_h}, {"Functions.cpp", &files.functions_cpp}};
+  if (files.owns_operators) {
+    outputs.push_back({"RegisterOperators.cpp", &files.register_operators_cpp});
+  } else {
+    outputs.push_back({"RegisterSchema.cpp", &files.register_schema_cpp});
+    outputs.push_back({"RegisterKernels.cpp", &files.register_kernels_cpp});
+  }
   for (const auto& [name, content] : outputs) {
     const std::string path = dir + "/" + name;
     std::ifstream existing(path, std::ios::binary);

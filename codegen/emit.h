@@ -4,8 +4,11 @@
 //   NativeFunctions.h    the kernels the library must implement, e.g.
 //                          namespace custom::native { ::sy::Tensor& scale_out(const ::sy::Tensor& self, double factor, ::sy::Tensor& out); }
 //   RegisterKernels.cpp  one PartialKernelRegistry registration per kernel key
+//   RegisterOperators.cpp  instead of the two above, for the library that owns its operators
+//                        (--dispatch-key): schemas, default kernels on the key, partial kernels
 //   Functions.h/.cpp     helpers for the `func:` operators in `<ns>::ops` (aten: sy::ops), out first
-//                        as in sy::ops:  custom::ops::scale_out(out, self, 2.0)
+//                        as in sy::ops:  custom::ops::scale_out(out, self, 2.0); named as at::
+//                        names them (overloads share a name; out variants end in _out)
 //
 // Every registration names its YAML file and line, so dispatcher errors and table dumps point at
 // the YAML rather than at generated code. Kernel C++ types follow the CPU kernels' conventions
@@ -27,6 +30,11 @@ std::string cppReturnType(const FunctionSchema& schema);
 std::string cppFunctionType(const FunctionSchema& schema);
 
 struct GeneratedFiles {
+  // The owning library (KernelLibrary::dispatch_key set) writes RegisterOperators.cpp instead of
+  // RegisterSchema.cpp and RegisterKernels.cpp: one translation unit for the schemas and every
+  // registration. See Note [A library's own operators register their default kernels on its dispatch key].
+  bool owns_operators = false;
+  std::string register_operators_cpp;
   std::string register_schema_cpp;
   std::string native_functions_h;
   std::string register_kernels_cpp;

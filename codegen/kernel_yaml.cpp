@@ -102,6 +102,57 @@ void checkCustomOperatorRules(const FunctionSchema& schema, const YamlSite& site
   }
 }
 
+// The rules of a `func:` entry in the library that owns its operators (see Note [A library's own
+// operators register their default kernels on its dispatch key]): PyTorch's naming conventions,
+// which the sy::ops helpers and the tooling rely on.
+void checkLibraryOperatorRules(const FunctionSchema& schema, const YamlSite& site) {
+  const OperatorName& name = schema.operator_name();
+  const std::string op = name.toString();
+  const auto& args = schema.arguments();
+  bool has_out = false;
+  for (const Argument& a : args) has_out = has_out || a.is_out();
+  const std::string& overload = name.overload_name;
+  // PyTorch's spelling: `out` is a word of the overload name (out, Scalar_out, out_mode).
+  const bool named_out = ("_" + overload + "_").find("_out_") != std::string::npos;
+  if (named_out != has_out) {
+    fail(site, "out variant",
+         named_out ? op + " is named as an out variant but has no keyword-only written argument (`*, Tensor(a!) out`)"
+                   : op + " writes a keyword-only argument, so it is an out variant: name its overload `out`, `<name>_out` or `out_<name>`");
+  }
+  if (!name.name.empty() && name.name.back() == '_') {
+    const bool writes_self = !args.empty() && args[0].is_write() && !args[0].kwarg_only;
+    const bool returns_self = schema.returns().size() == 1 && schema.aliasedArgumentOfReturn(0) == 0;
+    if (!writes_self || !returns_self) {
+      fail(site, "in-place variant",
+           op + " ends in '_', so it works in place: its first argument must be written and returned, as in "
+                "`abs_(Tensor(a!) self) -> Tensor(a!)`");
+    }
+  }
+}
+
+std::set<std::string> readCppNoDefaultArgs(const std::string& file, const YAML::Node& node, const FunctionSchema& schema) {
+  const std::string op = schema.operator_name().toString();
+  if (!node.IsSequence()) fail(siteOf(file, node), "cpp_no_default_args", "expected a list of argument names such as [min]");
+  std::set<std::string> names;
+  for (const YAML::Node& n : node) {
+    const std::string name = n.IsScalar() ? n.as<std::string>() : "?";
+    std::optional<size_t> index = schema.argumentIndexWithName(name);
+    if (!index) fail(siteOf(file, n), "cpp_no_default_args", op + " has no argument '" + name + "'");
+    if (!schema.arguments()[*index].default_value) {
+      fail(siteOf(file, n), "cpp_no_default_args", "'" + name + "' of " + op + " has no default to leave out");
+    }
+    names.insert(name);
+  }
+  return names;
+}
+
+// `path` as registration sites show it: relative to `root` when under it.
+std::string displayPath(const std::string& path, const std::string& root) {
+  if (root.empty()) return path;
+  const std::string prefix = root.back() == '/' ? root : root + "/";
+  return path.compare(0, prefix.size(), prefix) == 0 ? path.substr(prefix.size()) : path;
+}
+
 std::vector<DimOrder> readDimOrders(const std::string& file, const std::string& alias, const YAML::Node& node) {
   auto readOne = [&](const YAML::Node& list) {
     DimOrder order;
@@ -284,10 +335,12 @@ void readSchemas(const std::string& path, SchemaIndex& index) {
   }
 }
 
-void parseKernelYaml(const std::string& path, const SchemaIndex& existing, KernelLibrary& library) {
+void parseKernelYaml(const std::string& file_path, const SchemaIndex& existing, KernelLibrary& library) {
+  const std::string path = displayPath(file_path, library.site_root);
+  const bool owns_operators = !library.dispatch_key.empty();
   YAML::Node root;
   try {
-    root = YAML::LoadFile(path);
+    root = YAML::LoadFile(file_path);
   } catch (const YAML::BadFile&) {
     throw CodegenError(path + ": error: cannot open the kernel YAML file");
   } catch (const YAML::ParserException& e) {
@@ -295,14 +348,16 @@ void parseKernelYaml(const std::string& path, const SchemaIndex& existing, Kerne
   }
   if (root.IsNull()) return;
   if (!root.IsSequence()) fail(siteOf(path, root), "kernel YAML", "the file must be a list of `- op:` / `- func:` entries");
-  static const std::set<std::string> kFields = {"op", "func", "kernels", "type_alias", "dim_order_alias"};
+  static const std::set<std::string> kFields = {"op", "func", "kernels", "type_alias", "dim_order_alias",
+                                                 "cpp_no_default_args"};
   for (const YAML::Node& entry : root) {
     const YamlSite site = siteOf(path, entry);
     if (!entry.IsMap()) fail(site, "kernel YAML", "each entry is a map with `op:` or `func:` and `kernels:`");
     for (const auto& kv : entry) {
       const std::string field = kv.first.as<std::string>();
       if (!kFields.count(field)) {
-        fail(siteOf(path, kv.first), "unknown field", "'" + field + "' (an entry has op or func, kernels, type_alias, dim_order_alias)");
+        fail(siteOf(path, kv.first), "unknown field",
+             "'" + field + "' (an entry has op or func, kernels, type_alias, dim_order_alias, cpp_no_default_args)");
       }
     }
     const YAML::Node op = entry["op"];
@@ -321,7 +376,11 @@ void parseKernelYaml(const std::string& path, const SchemaIndex& existing, Kerne
         fail(siteOf(path, func), "duplicate operator", schema->operator_name().toString() + " already exists; use `op: " +
                                                           schema->operator_name().toString() + "` to give it kernels");
       }
-      checkCustomOperatorRules(*schema, siteOf(path, func));
+      if (owns_operators) {
+        checkLibraryOperatorRules(*schema, siteOf(path, func));
+      } else {
+        checkCustomOperatorRules(*schema, siteOf(path, func));
+      }
     } else {
       const std::string name = qualifiedOperatorName(op.as<std::string>());
       auto it = existing.find(name);
@@ -335,9 +394,17 @@ void parseKernelYaml(const std::string& path, const SchemaIndex& existing, Kerne
         fail(site, "duplicate operator", schema->operator_name().toString() + " also has an entry at " + other.site.str());
       }
     }
-    OperatorEntry result{*schema, static_cast<bool>(func), site, {}};
+    OperatorEntry result{*schema, static_cast<bool>(func), site, {}, {}};
+    if (const YAML::Node no_defaults = entry["cpp_no_default_args"]) {
+      result.cpp_no_default_args = readCppNoDefaultArgs(path, no_defaults, *schema);
+    }
     const Aliases aliases = readAliases(path, entry);
     const YAML::Node kernels = entry["kernels"];
+    // The owning library may define an operator without kernels (they are registered by hand).
+    if (!kernels && owns_operators && func) {
+      library.operators.push_back(std::move(result));
+      continue;
+    }
     if (!kernels || !kernels.IsSequence() || kernels.size() == 0) {
       fail(site, "kernels", schema->operator_name().toString() + " needs `kernels:`, a list of {arg_meta, kernel_name}");
     }

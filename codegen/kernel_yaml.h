@@ -58,10 +58,33 @@ struct OperatorEntry {
   bool defines_schema = false;  // `func:` (a new operator) rather than `op:`
   YamlSite site;
   std::vector<Kernel> kernels;
+  // PyTorch's `cpp_no_default_args: [min]`: arguments whose default the C++ helper leaves out, so
+  // that overloads stay unambiguous (clamp(x) must not match both clamp and clamp.Tensor).
+  std::set<std::string> cpp_no_default_args;
 };
 
+// Note [A library's own operators register their default kernels on its dispatch key]
+// A kernel library (backends/optimized/, a user's custom ops) adds kernels to operators that exist
+// or that it defines as out variants; every kernel it has, the default one included, is a partial
+// kernel (sy::PartialKernelRegistry), consulted on the PartialKernels key above the portable ones.
+// The library that *owns* operators (the portable aten:: library, ops/*.yaml) is generated with a
+// dispatch key (`switchyard_codegen gen --dispatch-key CPU`, from switchyard_generate_operators in
+// cmake/SwitchyardCodegen.cmake): then
+//   - a `func:` entry defines an ordinary operator: functional, in-place or out variant, of any
+//     argument type the dispatcher has, with or without `kernels:` (an operator whose kernels are
+//     registered by hand, or only on other keys, has a schema-only entry);
+//   - the default kernel (`arg_meta: null`) is registered as the operator's ordinary kernel on that
+//     key (m.impl in SY_LIBRARY_IMPL(ns, CPU, m)), exactly like a hand-written registration;
+//     kernels with `arg_meta` still go to the partial kernel registry.
+// The key is a property of the build, not of each entry: ExecuTorch's format is a bare list of
+// entries with no file-level settings, and the same entries could be bound to another key.
 struct KernelLibrary {
   std::vector<OperatorEntry> operators;
+  // Empty for a kernel library; the owning library's key (e.g. "CPU") otherwise. See the Note above.
+  std::string dispatch_key;
+  // Registration sites name YAML files relative to this folder when they are under it (as
+  // -fmacro-prefix-map does for C++ sites), e.g. "ops/unary_ops.yaml:12".
+  std::string site_root;
 };
 
 // Existing operators an `op:` entry may name, by "ns::name.overload".

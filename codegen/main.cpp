@@ -2,17 +2,22 @@
 //
 //   switchyard_codegen gen --functions-yaml functions.yaml --custom-ops-yaml custom_ops.yaml \
 //       --schemas operator_schemas.yaml [--selected-ops selected_operators.yaml] --output-dir out/
+//   switchyard_codegen gen --dispatch-key CPU --functions-yaml ops/unary_ops.yaml --site-root SRC --output-dir out/
+//       (the library that owns the operators: see Note [A library's own operators register their
+//        default kernels on its dispatch key] in kernel_yaml.h)
 //   switchyard_codegen select --output selected_operators.yaml \
 //       [--root-ops aten::add.out,custom::scale.out] [--include-all-operators] [--ops-schema-yaml custom_ops.yaml]
 //
 // The CMake functions in cmake/SwitchyardCodegen.cmake run it; a broken rule prints
 // "file:line: error: <rule>: <detail>" and exits with status 1.
 #include <filesystem>
+#include <optional>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "switchyard/codegen/emit.h"
+#include "switchyard/dispatcher/dispatch_key.h"
 #include "switchyard/codegen/kernel_yaml.h"
 
 namespace {
@@ -24,6 +29,8 @@ struct Options {
   std::vector<std::string> kernel_yamls;  // functions.yaml, custom_ops.yaml, in that order
   std::vector<std::string> schemas;
   std::string selected_ops;
+  std::string dispatch_key;
+  std::string site_root;
   std::string output_dir;
   std::string output;
   std::string root_ops;
@@ -34,7 +41,7 @@ struct Options {
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "switchyard_codegen: " << why << "\n"
             << "usage: switchyard_codegen gen [--functions-yaml F] [--custom-ops-yaml F] [--schemas F]...\n"
-            << "                              [--selected-ops F] --output-dir DIR\n"
+            << "                              [--selected-ops F] [--dispatch-key KEY] [--site-root DIR] --output-dir DIR\n"
             << "       switchyard_codegen select --output F [--root-ops a,b] [--include-all-operators]\n"
             << "                              [--ops-schema-yaml F]...\n";
   std::exit(2);
@@ -56,6 +63,10 @@ Options parseOptions(int argc, char** argv) {
       o.schemas.push_back(value());
     } else if (arg == "--selected-ops") {
       o.selected_ops = value();
+    } else if (arg == "--dispatch-key") {
+      o.dispatch_key = value();
+    } else if (arg == "--site-root") {
+      o.site_root = value();
     } else if (arg == "--output-dir") {
       o.output_dir = value();
     } else if (arg == "--output") {
@@ -78,6 +89,12 @@ int generateCommand(const Options& o) {
   SchemaIndex existing;
   for (const std::string& path : o.schemas) readSchemas(path, existing);
   KernelLibrary library;
+  if (!o.dispatch_key.empty()) {
+    const std::optional<sy::DispatchKey> key = sy::parseDispatchKey(o.dispatch_key);
+    if (!key) usage("--dispatch-key " + o.dispatch_key + " is not a dispatch key");
+    library.dispatch_key = std::string(sy::toString(*key));  // the enumerator's own name, for SY_LIBRARY_IMPL
+  }
+  library.site_root = o.site_root;
   for (const std::string& path : o.kernel_yamls) parseKernelYaml(path, existing, library);
   OperatorSelection selection;
   if (!o.selected_ops.empty()) selection = readSelection(o.selected_ops);

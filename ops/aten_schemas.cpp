@@ -1,8 +1,9 @@
 // The schemas of the aten:: operators, spelled exactly as in PyTorch's native_functions.yaml so
 // that kernels, boxed fallbacks and programs written against PyTorch see the same signatures.
 //
-// This is the namespace's one SY_LIBRARY block; operators added later may be defined here or in a
-// SY_LIBRARY_FRAGMENT(aten, m) next to their kernels. Kernels live in backends/<backend>/, and the
+// This is the namespace's one SY_LIBRARY block; most operators are defined from ops/*.yaml (see
+// Note [The aten:: operators are generated from ops/*.yaml] in ops/CMakeLists.txt), the rest in
+// SY_LIBRARY_FRAGMENT(aten, m) blocks of the *_schemas.cpp files. Kernels live in backends/<backend>/, and the
 // C++ convenience functions that call these operators in ops/ops.h.
 #include "switchyard/dispatcher/library.h"
 
@@ -11,12 +12,6 @@ SY_LIBRARY(aten, m) {
   m.def(
       "empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
       "bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor");
-
-  // Unary elementwise.
-  m.def("acos(Tensor self) -> Tensor");
-  m.def("acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)");
-  m.def("sin(Tensor self) -> Tensor");
-  m.def("sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)");
 
   // Binary elementwise.
   m.def("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor");

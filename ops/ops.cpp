@@ -13,14 +13,8 @@ namespace {
 
 using EmptySignature = Tensor(IntArrayRef, std::optional<ScalarType>, std::optional<Layout>, std::optional<Device>,
                               std::optional<bool>, std::optional<MemoryFormat>);
-using UnarySignature = Tensor(const Tensor&);
-using UnaryOutSignature = Tensor&(const Tensor&, Tensor&);
 
 const auto empty_op = handle<EmptySignature>("aten::empty", "memory_format");
-const auto acos_op = handle<UnarySignature>("aten::acos", "");
-const auto acos_out_op = handle<UnaryOutSignature>("aten::acos", "out");
-const auto sin_op = handle<UnarySignature>("aten::sin", "");
-const auto sin_out_op = handle<UnaryOutSignature>("aten::sin", "out");
 const auto add_op = handle<Tensor(const Tensor&, const Tensor&, const Scalar&)>("aten::add", "Tensor");
 const auto add_out_op = handle<Tensor&(const Tensor&, const Tensor&, const Scalar&, Tensor&)>("aten::add", "out");
 const auto mul_op = handle<Tensor(const Tensor&, const Tensor&)>("aten::mul", "Tensor");
@@ -35,11 +29,6 @@ Tensor empty(IntArrayRef size, TensorOptions options) {
   if (options.has_dtype_) dtype = options.dtype_;
   return empty_op.call(size, dtype, std::nullopt, options.device_, std::nullopt, std::nullopt);
 }
-
-Tensor acos(const Tensor& self) { return acos_op.call(self); }
-Tensor& acos_out(Tensor& out, const Tensor& self) { return acos_out_op.call(self, out); }
-Tensor sin(const Tensor& self) { return sin_op.call(self); }
-Tensor& sin_out(Tensor& out, const Tensor& self) { return sin_out_op.call(self, out); }
 
 Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha) { return add_op.call(self, other, alpha); }
 Tensor& add_out(Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha) {

@@ -25,7 +25,6 @@
 #include <type_traits>
 
 #include "switchyard/backends/cpu/unary_kernels.h"
-#include "switchyard/dispatcher/library.h"
 #include "switchyard/ops/creation_ops.h"
 
 namespace sy::cpu {
@@ -293,6 +292,10 @@ Tensor& clampTensorInto(const char* op, const ClampTensorPlan& plan, const Tenso
 
 }  // namespace
 
+// ---- The kernels (registered from ops/unary_ops.yaml) ---------------------------------------------
+
+namespace native {
+
 Tensor sigmoid_cpu(const Tensor& self) {
   constexpr const char* op = "aten::sigmoid";
   return unaryNew<kFloatingDtypes>(op, self, checkedFloatingResult(op, self), applying(Sigmoid{}));
@@ -385,26 +388,5 @@ Tensor& clamp_tensor_inplace_cpu(Tensor& self, const std::optional<Tensor>& min,
   return clampTensorInto(op, planClampTensor(op, self, min, max), self, min, max, self, "self", /*in_place=*/true);
 }
 
+}  // namespace native
 }  // namespace sy::cpu
-
-SY_LIBRARY_IMPL(aten, CPU, m) {
-  using namespace sy::cpu;
-  m.impl("sigmoid", SY_FN(sigmoid_cpu));
-  m.impl("sigmoid.out", SY_FN(sigmoid_out_cpu));
-  m.impl("sigmoid_", SY_FN(sigmoid_inplace_cpu));
-  m.impl("relu", SY_FN(relu_cpu));
-  m.impl("relu.out", SY_FN(relu_out_cpu));
-  m.impl("relu_", SY_FN(relu_inplace_cpu));
-  m.impl("gelu", SY_FN(gelu_cpu));
-  m.impl("gelu.out", SY_FN(gelu_out_cpu));
-  m.impl("gelu_", SY_FN(gelu_inplace_cpu));
-  m.impl("hardtanh", SY_FN(hardtanh_cpu));
-  m.impl("hardtanh.out", SY_FN(hardtanh_out_cpu));
-  m.impl("hardtanh_", SY_FN(hardtanh_inplace_cpu));
-  m.impl("clamp", SY_FN(clamp_cpu));
-  m.impl("clamp.out", SY_FN(clamp_out_cpu));
-  m.impl("clamp_", SY_FN(clamp_inplace_cpu));
-  m.impl("clamp.Tensor", SY_FN(clamp_tensor_cpu));
-  m.impl("clamp.Tensor_out", SY_FN(clamp_tensor_out_cpu));
-  m.impl("clamp_.Tensor", SY_FN(clamp_tensor_inplace_cpu));
-}

@@ -1,9 +1,9 @@
 // The CPU kernels of the aten:: operators, as plain C++ functions.
 //
-// They are registered with the dispatcher in the file that defines each one
-// (SY_LIBRARY_IMPL(aten, CPU, m)); callers normally go through sy::ops::*. Code that must reach a
-// CPU kernel without dispatching (a backend fallback's last resort, a benchmark of the kernel
-// alone) can call these directly:
+// They are registered with the dispatcher from ops/*.yaml by the generator, or in the file that
+// defines each one (SY_LIBRARY_IMPL(aten, CPU, m)); callers normally go through sy::ops::*. Code
+// that must reach a CPU kernel without dispatching (a backend fallback's last resort, a benchmark
+// of the kernel alone) can call these directly:
 //
 //   sy::Tensor out = sy::empty({2, 3});
 //   sy::cpu::acos_out_cpu(x, out);
@@ -16,6 +16,7 @@
 
 #include "switchyard/ivalue/scalar.h"
 #include "switchyard/ivalue/tensor.h"
+#include "switchyard/ops/unary/NativeFunctions.h"
 
 namespace sy::cpu {
 
@@ -24,11 +25,9 @@ Tensor empty_memory_format_cpu(IntArrayRef size, std::optional<ScalarType> dtype
                                std::optional<Device> device, std::optional<bool> pin_memory,
                                std::optional<MemoryFormat> memory_format);
 
-// aten::acos, aten::sin and their out= forms (unary_ops.cpp)
-Tensor acos_cpu(const Tensor& self);
-Tensor& acos_out_cpu(const Tensor& self, Tensor& out);
-Tensor sin_cpu(const Tensor& self);
-Tensor& sin_out_cpu(const Tensor& self, Tensor& out);
+// aten::acos, aten::sin and the other unary kernels: declared from ops/unary_ops.yaml in
+// sy::cpu::native (switchyard/ops/unary/NativeFunctions.h), reachable as sy::cpu::acos_cpu.
+using namespace native;
 
 // aten::add, aten::mul and their out= forms (binary_ops.cpp)
 Tensor add_cpu(const Tensor& self, const Tensor& other, const Scalar& alpha);

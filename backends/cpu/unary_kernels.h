@@ -10,7 +10,8 @@
 //
 // Each signature is exactly the operator's C++ signature (the dispatcher requires every kernel and
 // every typed handle of an operator to agree): schema order, so out= comes last; in-place kernels
-// take `Tensor& self`. acos, sin and their out= forms are declared in kernels.h.
+// take `Tensor& self`. They are declared by the generated switchyard/ops/unary/NativeFunctions.h
+// (from ops/unary_ops.yaml) and defined in unary_ops.cpp and activation_ops.cpp.
 //
 // The driver at the bottom (unaryInto / unaryNew) is the whole life of a unary kernel apart from
 // the per-element function: argument checks, result dtype, out= resizing, conversion, aliasing.
@@ -23,60 +24,15 @@
 #include "switchyard/ivalue/scalar.h"
 #include "switchyard/ivalue/tensor.h"
 #include "switchyard/ops/creation_ops.h"
+#include "switchyard/ops/unary/NativeFunctions.h"
 
 namespace sy::cpu {
 
-// ---- Kernels (unary_ops.cpp) -------------------------------------------------------------------
+// ---- Kernels ------------------------------------------------------------------------------------
 
-Tensor abs_cpu(const Tensor& self);
-Tensor& abs_out_cpu(const Tensor& self, Tensor& out);
-Tensor& abs_inplace_cpu(Tensor& self);
-Tensor neg_cpu(const Tensor& self);
-Tensor& neg_out_cpu(const Tensor& self, Tensor& out);
-Tensor& neg_inplace_cpu(Tensor& self);
-Tensor exp_cpu(const Tensor& self);
-Tensor& exp_out_cpu(const Tensor& self, Tensor& out);
-Tensor& exp_inplace_cpu(Tensor& self);
-Tensor log_cpu(const Tensor& self);
-Tensor& log_out_cpu(const Tensor& self, Tensor& out);
-Tensor& log_inplace_cpu(Tensor& self);
-Tensor sqrt_cpu(const Tensor& self);
-Tensor& sqrt_out_cpu(const Tensor& self, Tensor& out);
-Tensor& sqrt_inplace_cpu(Tensor& self);
-Tensor rsqrt_cpu(const Tensor& self);
-Tensor& rsqrt_out_cpu(const Tensor& self, Tensor& out);
-Tensor& rsqrt_inplace_cpu(Tensor& self);
-Tensor& sin_inplace_cpu(Tensor& self);
-Tensor cos_cpu(const Tensor& self);
-Tensor& cos_out_cpu(const Tensor& self, Tensor& out);
-Tensor& cos_inplace_cpu(Tensor& self);
-Tensor tanh_cpu(const Tensor& self);
-Tensor& tanh_out_cpu(const Tensor& self, Tensor& out);
-Tensor& tanh_inplace_cpu(Tensor& self);
-Tensor& acos_inplace_cpu(Tensor& self);
-
-// ---- Kernels (activation_ops.cpp) --------------------------------------------------------------
-
-Tensor sigmoid_cpu(const Tensor& self);
-Tensor& sigmoid_out_cpu(const Tensor& self, Tensor& out);
-Tensor& sigmoid_inplace_cpu(Tensor& self);
-Tensor relu_cpu(const Tensor& self);
-Tensor& relu_out_cpu(const Tensor& self, Tensor& out);
-Tensor& relu_inplace_cpu(Tensor& self);
-Tensor gelu_cpu(const Tensor& self, std::string_view approximate);
-Tensor& gelu_out_cpu(const Tensor& self, std::string_view approximate, Tensor& out);
-Tensor& gelu_inplace_cpu(Tensor& self, std::string_view approximate);
-Tensor hardtanh_cpu(const Tensor& self, const Scalar& min_val, const Scalar& max_val);
-Tensor& hardtanh_out_cpu(const Tensor& self, const Scalar& min_val, const Scalar& max_val, Tensor& out);
-Tensor& hardtanh_inplace_cpu(Tensor& self, const Scalar& min_val, const Scalar& max_val);
-Tensor clamp_cpu(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max);
-Tensor& clamp_out_cpu(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max,
-                      Tensor& out);
-Tensor& clamp_inplace_cpu(Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max);
-Tensor clamp_tensor_cpu(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max);
-Tensor& clamp_tensor_out_cpu(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max,
-                             Tensor& out);
-Tensor& clamp_tensor_inplace_cpu(Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max);
+// The kernels' declarations are generated from ops/unary_ops.yaml, in sy::cpu::native (a kernel_name
+// sy::cpu::abs_cpu binds sy::cpu::native::abs_cpu, as in ExecuTorch); sy::cpu::abs_cpu names them too.
+using namespace native;
 
 // ---- The shared unary driver -------------------------------------------------------------------
 

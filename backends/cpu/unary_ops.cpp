@@ -13,22 +13,15 @@
 // - An out= tensor of another dtype receives the result converted, if canCast(result, out) allows;
 //   an out= of the wrong shape is resized; out may be the input itself.
 //
-// Adding an operator: a functor, three one-line kernels, three m.impl lines.
+// Adding an operator: its three entries in ops/unary_ops.yaml (schemas and kernel names), and here
+// a functor and three one-line kernels in namespace native, whose declarations the generator wrote
+// (switchyard/ops/unary/NativeFunctions.h) and whose registrations it makes.
 #include <cmath>
 #include <type_traits>
 
-#include "switchyard/backends/cpu/kernels.h"
 #include "switchyard/backends/cpu/unary_kernels.h"
-#include "switchyard/dispatcher/library.h"
 
 namespace sy::cpu {
-
-// ---- The unary driver's out-of-line parts -------------------------------------------------------
-
-namespace unary {
-
-
-}  // namespace unary
 
 namespace {
 
@@ -140,6 +133,10 @@ constexpr unsigned kNumericDtypes = kIntegralDtypes | kFloatingDtypes;
 
 }  // namespace
 
+// ---- The kernels (registered from ops/unary_ops.yaml) ---------------------------------------------
+
+namespace native {
+
 Tensor abs_cpu(const Tensor& self) { return sameDtypeOp<kAllDtypes>("aten::abs", self, Abs{}); }
 Tensor& abs_out_cpu(const Tensor& self, Tensor& out) {
   return sameDtypeOpInto<kAllDtypes>("aten::abs.out", self, out, "out", Abs{});
@@ -191,38 +188,5 @@ Tensor acos_cpu(const Tensor& self) { return floatingOp("aten::acos", self, Acos
 Tensor& acos_out_cpu(const Tensor& self, Tensor& out) { return floatingOpOut("aten::acos.out", self, out, Acos{}); }
 Tensor& acos_inplace_cpu(Tensor& self) { return floatingOpInplace("aten::acos_", self, Acos{}); }
 
+}  // namespace native
 }  // namespace sy::cpu
-
-SY_LIBRARY_IMPL(aten, CPU, m) {
-  using namespace sy::cpu;
-  m.impl("abs", SY_FN(abs_cpu));
-  m.impl("abs.out", SY_FN(abs_out_cpu));
-  m.impl("abs_", SY_FN(abs_inplace_cpu));
-  m.impl("neg", SY_FN(neg_cpu));
-  m.impl("neg.out", SY_FN(neg_out_cpu));
-  m.impl("neg_", SY_FN(neg_inplace_cpu));
-  m.impl("exp", SY_FN(exp_cpu));
-  m.impl("exp.out", SY_FN(exp_out_cpu));
-  m.impl("exp_", SY_FN(exp_inplace_cpu));
-  m.impl("log", SY_FN(log_cpu));
-  m.impl("log.out", SY_FN(log_out_cpu));
-  m.impl("log_", SY_FN(log_inplace_cpu));
-  m.impl("sqrt", SY_FN(sqrt_cpu));
-  m.impl("sqrt.out", SY_FN(sqrt_out_cpu));
-  m.impl("sqrt_", SY_FN(sqrt_inplace_cpu));
-  m.impl("rsqrt", SY_FN(rsqrt_cpu));
-  m.impl("rsqrt.out", SY_FN(rsqrt_out_cpu));
-  m.impl("rsqrt_", SY_FN(rsqrt_inplace_cpu));
-  m.impl("sin", SY_FN(sin_cpu));
-  m.impl("sin.out", SY_FN(sin_out_cpu));
-  m.impl("sin_", SY_FN(sin_inplace_cpu));
-  m.impl("cos", SY_FN(cos_cpu));
-  m.impl("cos.out", SY_FN(cos_out_cpu));
-  m.impl("cos_", SY_FN(cos_inplace_cpu));
-  m.impl("tanh", SY_FN(tanh_cpu));
-  m.impl("tanh.out", SY_FN(tanh_out_cpu));
-  m.impl("tanh_", SY_FN(tanh_inplace_cpu));
-  m.impl("acos", SY_FN(acos_cpu));
-  m.impl("acos.out", SY_FN(acos_out_cpu));
-  m.impl("acos_", SY_FN(acos_inplace_cpu));
-}

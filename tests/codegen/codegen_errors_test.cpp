@@ -30,7 +30,7 @@ class KernelYamlRules : public ::testing::Test {
   }
   // The error parsing `yaml` raises ("" when it parses).
   std::string errorOf(const std::string& yaml) {
-    KernelLibrary library;
+    KernelLibrary library = empty();
     try {
       parseKernelYaml(write(yaml), existing_, library);
     } catch (const CodegenError& e) {
@@ -39,13 +39,34 @@ class KernelYamlRules : public ::testing::Test {
     return "";
   }
   KernelLibrary parse(const std::string& yaml) {
-    KernelLibrary library;
+    KernelLibrary library = empty();
     parseKernelYaml(write(yaml), existing_, library);
+    return library;
+  }
+
+  // A kernel library, or the library owning its operators when dispatch_key_ is set.
+  KernelLibrary empty() const {
+    KernelLibrary library;
+    library.dispatch_key = dispatch_key_;
+    library.site_root = site_root_;
     return library;
   }
 
   std::filesystem::path dir_;
   SchemaIndex existing_;
+  std::string dispatch_key_;
+  std::string site_root_;
+};
+
+// The YAML of a library that owns its operators, as ops/*.yaml is for the aten:: operators. See
+// Note [A library's own operators register their default kernels on its dispatch key].
+class OwnedOperatorYaml : public KernelYamlRules {
+ protected:
+  void SetUp() override {
+    KernelYamlRules::SetUp();
+    dispatch_key_ = "CPU";
+    site_root_ = dir_.string();
+  }
 };
 
 constexpr const char* kScale = "- func: my::scale.out(Tensor self, float factor, *, Tensor(a!) out) -> Tensor(a!)\n";
@@ -170,6 +191,88 @@ TEST_F(KernelYamlRules, RejectUnknownFieldsAndBadKernelNames) {
 
 TEST_F(KernelYamlRules, ReportYamlSyntaxErrorsWithTheLine) {
   EXPECT_THAT(errorOf("- op: mul.out\n  kernels: [{arg_meta: null\n"), HasSubstr("kernels.yaml:3: error: YAML syntax"));
+}
+
+constexpr const char* kAbs =
+    "# The unary operators.\n"
+    "- func: abs(Tensor self) -> Tensor\n"
+    "  kernels: [{arg_meta: null, kernel_name: sy::cpu::abs_cpu}]\n"
+    "- func: abs_(Tensor(a!) self) -> Tensor(a!)\n"
+    "  kernels: [{arg_meta: null, kernel_name: sy::cpu::abs_inplace_cpu}]\n"
+    "- func: abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"
+    "  kernels: [{arg_meta: null, kernel_name: sy::cpu::abs_out_cpu}]\n";
+
+TEST_F(OwnedOperatorYaml, RegistersDefaultKernelsOnTheKeyWithTheYamlLine) {
+  GeneratedFiles files = generate(parse(kAbs), OperatorSelection{});
+  EXPECT_TRUE(files.owns_operators);
+  EXPECT_THAT(files.register_operators_cpp,
+              HasSubstr("m.def(\"aten::abs_(Tensor(a!) self) -> Tensor(a!)\", ::sy::SourceLocation{\"kernels.yaml\", 4});"));
+  EXPECT_THAT(files.register_operators_cpp,
+              HasSubstr("SY_LIBRARY_IMPL(aten, CPU, m) {\n"
+                        "  m.impl(\"aten::abs\", SY_FN(::sy::cpu::native::abs_cpu), ::sy::SourceLocation{\"kernels.yaml\", 3});"));
+  // No partial kernel registry for default kernels, and one translation unit for everything.
+  EXPECT_THAT(files.register_operators_cpp, ::testing::Not(HasSubstr("PartialKernelRegistry")));
+  EXPECT_EQ(files.register_kernels_cpp, "");
+  EXPECT_THAT(files.native_functions_h, HasSubstr("namespace sy::cpu::native {"));
+  EXPECT_THAT(files.native_functions_h, HasSubstr("::sy::Tensor& abs_out_cpu(const ::sy::Tensor& self, ::sy::Tensor& out);"));
+}
+
+TEST_F(OwnedOperatorYaml, NamesHelpersAsAtDoesWithCachedHandles) {
+  GeneratedFiles files = generate(parse(std::string(kAbs) +
+                                        "- func: clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor\n"
+                                        "  cpp_no_default_args: [min]\n"
+                                        "- func: clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor\n"),
+                                  OperatorSelection{});
+  EXPECT_THAT(files.functions_h, HasSubstr("::sy::Tensor abs(const ::sy::Tensor& self);"));
+  EXPECT_THAT(files.functions_h, HasSubstr("::sy::Tensor& abs_(::sy::Tensor& self);"));
+  EXPECT_THAT(files.functions_h, HasSubstr("::sy::Tensor& abs_out(::sy::Tensor& out, const ::sy::Tensor& self);"));
+  EXPECT_THAT(files.functions_h, HasSubstr("::sy::Tensor clamp(const ::sy::Tensor& self, const ::std::optional<::sy::Scalar>& min, "
+                                           "const ::std::optional<::sy::Scalar>& max = ::std::nullopt);"));
+  EXPECT_THAT(files.functions_h, HasSubstr("::sy::Tensor clamp(const ::sy::Tensor& self, const ::std::optional<::sy::Tensor>& min = "
+                                           "::std::nullopt, const ::std::optional<::sy::Tensor>& max = ::std::nullopt);"));
+  // The handle is made once, at namespace scope; the helper is one call through it.
+  EXPECT_THAT(files.functions_cpp, HasSubstr("const auto handle_abs_inplace = ::sy::Dispatcher::singleton().staticTypedHandle<"
+                                             "::sy::Tensor&(::sy::Tensor&)>(\"aten::abs_\", \"\");"));
+  EXPECT_THAT(files.functions_cpp, HasSubstr("::sy::Tensor& abs_out(::sy::Tensor& out, const ::sy::Tensor& self) { return "
+                                             "handle_abs_out.call(self, out); }"));
+  // Schema-only entries (kernels registered by hand) still get their helper.
+  EXPECT_THAT(files.register_operators_cpp, HasSubstr("\"aten::clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor\""));
+}
+
+TEST_F(OwnedOperatorYaml, ReportBrokenRulesWithTheFileAndLine) {
+  EXPECT_THAT(errorOf("\n- func: abs_(Tensor self) -> Tensor\n"),
+              HasSubstr("kernels.yaml:2: error: in-place variant: aten::abs_ ends in '_', so it works in place"));
+  EXPECT_THAT(errorOf("- func: abs.out(Tensor self, Tensor out) -> Tensor\n"),
+              HasSubstr("kernels.yaml:1: error: out variant: aten::abs.out is named as an out variant"));
+  EXPECT_THAT(errorOf("- func: abs.result(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"),
+              HasSubstr("kernels.yaml:1: error: out variant: aten::abs.result writes a keyword-only argument"));
+  EXPECT_THAT(errorOf("- func: clamp(Tensor self, Scalar? min=None) -> Tensor\n  cpp_no_default_args: [mn]\n"),
+              HasSubstr("kernels.yaml:2: error: cpp_no_default_args: aten::clamp has no argument 'mn'"));
+  EXPECT_THAT(errorOf("- func: clamp(Tensor self, Scalar? min) -> Tensor\n  cpp_no_default_args: [min]\n"),
+              HasSubstr("kernels.yaml:2: error: cpp_no_default_args: 'min' of aten::clamp has no default"));
+  EXPECT_THAT(errorOf(std::string(kAbs) + "- func: abs(Tensor self) -> Tensor\n"),
+              HasSubstr("kernels.yaml:8: error: duplicate operator: aten::abs also has an entry at kernels.yaml:2"));
+  EXPECT_THAT(errorOf("- func: abs(Tensor self) -> Tensor\n  kernels: [{arg_meta: null, kernel_name: 'sy::cpu::abs-cpu'}]\n"),
+              HasSubstr("kernels.yaml:2: error: kernel_name: "));
+  EXPECT_THAT(errorOf("- func: abs(Tensor self) -> Tensor\n  kernels: [{arg_meta: null, kernel_name: sy::cpu::a}, "
+                      "{arg_meta: null, kernel_name: sy::cpu::b}]\n"),
+              HasSubstr("kernels.yaml:2: error: duplicate kernel key: aten::abs key default"));
+  // A kernel library may not define a schema-only operator.
+  dispatch_key_ = "";
+  EXPECT_THAT(errorOf("- func: my::f.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"),
+              HasSubstr("kernels.yaml:1: error: kernels: my::f.out needs `kernels:`"));
+}
+
+TEST_F(OwnedOperatorYaml, RejectHelpersCppCannotTellApart) {
+  KernelLibrary library = parse("- func: fill.Scalar(Tensor self, Scalar value) -> Tensor\n"
+                                "- func: fill.Value(Tensor self, Scalar value=0) -> Tensor\n");
+  try {
+    generate(library, OperatorSelection{});
+    ADD_FAILURE() << "two helpers fill(const Tensor&, const Scalar&) were generated";
+  } catch (const CodegenError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("kernels.yaml:2: error: helper overload: aten::fill.Value and aten::fill.Scalar "
+                                    "(kernels.yaml:1) both give sy::ops::fill(const ::sy::Tensor&, const ::sy::Scalar&)"));
+  }
 }
 
 }  // namespace

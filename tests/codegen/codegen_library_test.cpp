@@ -5,6 +5,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "switchyard/dispatcher/partial_kernels.h"
+#include "sytest_owned/Functions.h"
 #include "switchyard/switchyard.h"
 
 namespace sytest_yaml::native {
@@ -99,6 +100,27 @@ TEST(YamlKernelLibrary, PassesEveryArgumentTypeThroughTheGeneratedHelper) {
                   sy::IValue(), sy::ScalarType::Double, sy::IValue(), int64_t{0}, sy::IValue(), sy::kCPU, sy::IValue(), out};
   op.callBoxed(&stack);
   EXPECT_EQ(sytest_yaml::native::every_type_calls, before + 2);
+}
+
+// owned_ops.yaml + owned_kernels.cpp: an operator defined, bound to its CPU kernel and given a
+// helper from its YAML entries alone, as the aten:: operators are from ops/*.yaml.
+TEST(YamlOwnedOperators, RegisterTheirDefaultKernelsOnCpuWithTheirYamlSite) {
+  auto op = sy::Dispatcher::singleton().findSchemaOrThrow("sytest_owned::square", "out");
+  const std::string table = op.dumpComputedTable();
+  EXPECT_THAT(table, HasSubstr("CPU: kernel"));
+  EXPECT_THAT(table, HasSubstr("tests/codegen/owned_ops.yaml:7"));
+  EXPECT_THAT(table, ::testing::Not(HasSubstr("PartialKernels: kernel")));
+}
+
+TEST(YamlOwnedOperators, CallTheirKernelsThroughTheGeneratedHelpers) {
+  sy::Tensor x = sy::full({2, 2}, 3.0);
+  sy::Tensor y = sytest_owned::ops::square(x);
+  EXPECT_EQ(y.data_ptr<float>()[3], 9.0f);
+  sy::Tensor out = sy::empty({0});
+  sy::Tensor& result = sytest_owned::ops::square_out(out, x);
+  EXPECT_EQ(&result, &out);
+  EXPECT_EQ(out.sizes(), x.sizes());
+  EXPECT_EQ(out.data_ptr<float>()[0], 9.0f);
 }
 
 }  // namespace
