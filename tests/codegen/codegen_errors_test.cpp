@@ -214,7 +214,9 @@ TEST_F(OwnedOperatorYaml, RegistersDefaultKernelsOnTheKeyWithTheYamlLine) {
   EXPECT_THAT(files.register_operators_cpp, ::testing::Not(HasSubstr("PartialKernelRegistry")));
   EXPECT_EQ(files.register_kernels_cpp, "");
   EXPECT_THAT(files.native_functions_h, HasSubstr("namespace sy::cpu::native {"));
-  EXPECT_THAT(files.native_functions_h, HasSubstr("::sy::Tensor& abs_out_cpu(const ::sy::Tensor& self, ::sy::Tensor& out);"));
+  // Protected visibility: see Note [Owned kernels bind directly inside their library].
+  EXPECT_THAT(files.native_functions_h,
+              HasSubstr("SY_NATIVE_KERNEL ::sy::Tensor& abs_out_cpu(const ::sy::Tensor& self, ::sy::Tensor& out);"));
 }
 
 TEST_F(OwnedOperatorYaml, NamesHelpersAsAtDoesWithCachedHandles) {
