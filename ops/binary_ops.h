@@ -10,6 +10,10 @@
 //
 // Every function is one call through the dispatcher; out and in-place forms return the caller's
 // own Tensor object.
+//
+// The declarations are generated from ops/binary_ops.yaml into the build tree
+// (switchyard/ops/binary/Functions.h); see Note [The aten:: operators are generated from
+// ops/*.yaml] in ops/CMakeLists.txt.
 #pragma once
 
 #include <optional>
@@ -18,91 +22,4 @@
 #include "switchyard/ivalue/scalar.h"
 #include "switchyard/ivalue/tensor.h"
 #include "switchyard/ivalue/tensor_factories.h"
-
-namespace sy::ops {
-
-// aten::add.Tensor / aten::add.out: self + alpha * other, broadcasting, with type promotion.
-Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
-Tensor& add_out(Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
-
-// aten::mul.Tensor / aten::mul.out: self * other, broadcasting, with type promotion.
-Tensor mul(const Tensor& self, const Tensor& other);
-Tensor& mul_out(Tensor& out, const Tensor& self, const Tensor& other);
-
-// ---- add: self + alpha * other ----
-Tensor add(const Tensor& self, const Scalar& other, const Scalar& alpha = 1);
-Tensor& add_out(Tensor& out, const Tensor& self, const Scalar& other, const Scalar& alpha = 1);
-Tensor& add_(Tensor& self, const Tensor& other, const Scalar& alpha = 1);
-Tensor& add_(Tensor& self, const Scalar& other, const Scalar& alpha = 1);
-
-// ---- sub: self - alpha * other (Bool operands are an error) ----
-Tensor sub(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
-Tensor& sub_out(Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
-Tensor sub(const Tensor& self, const Scalar& other, const Scalar& alpha = 1);
-Tensor& sub_out(Tensor& out, const Tensor& self, const Scalar& other, const Scalar& alpha = 1);
-Tensor& sub_(Tensor& self, const Tensor& other, const Scalar& alpha = 1);
-Tensor& sub_(Tensor& self, const Scalar& other, const Scalar& alpha = 1);
-
-// ---- mul ----
-Tensor mul(const Tensor& self, const Scalar& other);
-Tensor& mul_out(Tensor& out, const Tensor& self, const Scalar& other);
-Tensor& mul_(Tensor& self, const Tensor& other);
-Tensor& mul_(Tensor& self, const Scalar& other);
-
-// ---- div: true division (integral inputs give Float), or rounding_mode "trunc" / "floor" ----
-Tensor div(const Tensor& self, const Tensor& other);
-Tensor& div_out(Tensor& out, const Tensor& self, const Tensor& other);
-Tensor div(const Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode);
-Tensor& div_out(Tensor& out, const Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode);
-Tensor div(const Tensor& self, const Scalar& other);
-Tensor& div_out(Tensor& out, const Tensor& self, const Scalar& other);
-Tensor div(const Tensor& self, const Scalar& other, std::optional<std::string_view> rounding_mode);
-Tensor& div_out(Tensor& out, const Tensor& self, const Scalar& other, std::optional<std::string_view> rounding_mode);
-Tensor& div_(Tensor& self, const Tensor& other);
-Tensor& div_(Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode);
-Tensor& div_(Tensor& self, const Scalar& other);
-Tensor& div_(Tensor& self, const Scalar& other, std::optional<std::string_view> rounding_mode);
-
-// ---- maximum, minimum (elementwise; NaN propagates) ----
-Tensor maximum(const Tensor& self, const Tensor& other);
-Tensor& maximum_out(Tensor& out, const Tensor& self, const Tensor& other);
-Tensor minimum(const Tensor& self, const Tensor& other);
-Tensor& minimum_out(Tensor& out, const Tensor& self, const Tensor& other);
-
-// ---- Comparisons: Bool results; out= may have any dtype; in place keeps self's dtype ----
-Tensor eq(const Tensor& self, const Tensor& other);
-Tensor eq(const Tensor& self, const Scalar& other);
-Tensor& eq_out(Tensor& out, const Tensor& self, const Tensor& other);
-Tensor& eq_out(Tensor& out, const Tensor& self, const Scalar& other);
-Tensor& eq_(Tensor& self, const Tensor& other);
-Tensor& eq_(Tensor& self, const Scalar& other);
-
-Tensor ne(const Tensor& self, const Tensor& other);
-Tensor ne(const Tensor& self, const Scalar& other);
-Tensor& ne_out(Tensor& out, const Tensor& self, const Tensor& other);
-Tensor& ne_out(Tensor& out, const Tensor& self, const Scalar& other);
-Tensor& ne_(Tensor& self, const Tensor& other);
-Tensor& ne_(Tensor& self, const Scalar& other);
-
-Tensor lt(const Tensor& self, const Tensor& other);
-Tensor lt(const Tensor& self, const Scalar& other);
-Tensor& lt_out(Tensor& out, const Tensor& self, const Tensor& other);
-Tensor& lt_out(Tensor& out, const Tensor& self, const Scalar& other);
-Tensor& lt_(Tensor& self, const Tensor& other);
-Tensor& lt_(Tensor& self, const Scalar& other);
-
-Tensor gt(const Tensor& self, const Tensor& other);
-Tensor gt(const Tensor& self, const Scalar& other);
-Tensor& gt_out(Tensor& out, const Tensor& self, const Tensor& other);
-Tensor& gt_out(Tensor& out, const Tensor& self, const Scalar& other);
-Tensor& gt_(Tensor& self, const Tensor& other);
-Tensor& gt_(Tensor& self, const Scalar& other);
-
-// ---- where: condition ? self : other (condition must be Bool) ----
-Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other);
-Tensor& where_out(Tensor& out, const Tensor& condition, const Tensor& self, const Tensor& other);
-Tensor where(const Tensor& condition, const Scalar& self, const Tensor& other);
-Tensor where(const Tensor& condition, const Tensor& self, const Scalar& other);
-Tensor where(const Tensor& condition, const Scalar& self, const Scalar& other);
-
-}  // namespace sy::ops
+#include "switchyard/ops/binary/Functions.h"

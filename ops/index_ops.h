@@ -8,21 +8,14 @@
 //
 // `index` is Long, has self's number of dimensions and is no larger than self along every other
 // dimension; its values must lie in [0, self.size(dim)). Every function is one dispatch.
+//
+// The declarations are generated from ops/index_ops.yaml into the build tree
+// (switchyard/ops/index/Functions.h); see Note [The aten:: operators are generated from
+// ops/*.yaml] in ops/CMakeLists.txt.
 #pragma once
 
 #include <cstdint>
 
 #include "switchyard/ivalue/scalar.h"
 #include "switchyard/ivalue/tensor.h"
-
-namespace sy::ops {
-
-// aten::gather / gather.out: out[i][j] = self[i][index[i][j]] (for dim = 1); index's shape.
-Tensor gather(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad = false);
-Tensor& gather_out(Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad = false);
-
-// aten::scatter.value / scatter.value_out: self with out[i][index[i][j]] = value (for dim = 1).
-Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value);
-Tensor& scatter_out(Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value);
-
-}  // namespace sy::ops
+#include "switchyard/ops/index/Functions.h"

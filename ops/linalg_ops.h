@@ -10,6 +10,10 @@
 //
 // Every function is one call through the dispatcher. Semantics (dtypes, broadcasting of addmm's
 // self and linear's bias) are described in backends/cpu/linalg_ops.cpp.
+//
+// The declarations are generated from ops/linalg_ops.yaml into the build tree
+// (switchyard/ops/linalg/Functions.h); see Note [The aten:: operators are generated from
+// ops/*.yaml] in ops/CMakeLists.txt.
 #pragma once
 
 #include <optional>
@@ -17,28 +21,4 @@
 #include "switchyard/ivalue/scalar.h"
 #include "switchyard/ivalue/tensor.h"
 #include "switchyard/ivalue/tensor_factories.h"
-
-namespace sy::ops {
-
-// aten::mm / aten::mm.out: the product of two matrices.
-Tensor mm(const Tensor& self, const Tensor& mat2);
-Tensor& mm_out(Tensor& out, const Tensor& self, const Tensor& mat2);
-
-// aten::bmm / aten::bmm.out: the products of two batches of matrices.
-Tensor bmm(const Tensor& self, const Tensor& mat2);
-Tensor& bmm_out(Tensor& out, const Tensor& self, const Tensor& mat2);
-
-// aten::addmm / aten::addmm.out / aten::addmm_: beta * self + alpha * (mat1 @ mat2), self broadcast
-// to the product's shape (in place: self must have it).
-Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1,
-             const Scalar& alpha = 1);
-Tensor& addmm_out(Tensor& out, const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1,
-                  const Scalar& alpha = 1);
-Tensor& addmm_(Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1, const Scalar& alpha = 1);
-
-// aten::linear / aten::linear.out: input @ weight.T + bias over any leading dims of input.
-Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias = std::nullopt);
-Tensor& linear_out(Tensor& out, const Tensor& input, const Tensor& weight,
-                   const std::optional<Tensor>& bias = std::nullopt);
-
-}  // namespace sy::ops
+#include "switchyard/ops/linalg/Functions.h"

@@ -15,7 +15,6 @@
 #include "switchyard/backends/cpu/binary_kernels.h"
 #include "switchyard/backends/cpu/elementwise.h"
 #include "switchyard/backends/cpu/kernels.h"
-#include "switchyard/dispatcher/library.h"
 
 namespace sy::cpu {
 namespace {
@@ -140,6 +139,10 @@ Tensor arithmetic(const char* op, const Tensor& self, const BinaryOperands& oper
 
 }  // namespace
 
+// ---- The kernels (registered from ops/binary_ops.yaml) --------------------------------------
+
+namespace native {
+
 // ---- add ----
 
 Tensor add_cpu(const Tensor& self, const Tensor& other, const Scalar& alpha) {
@@ -240,32 +243,5 @@ Tensor& minimum_out_cpu(const Tensor& self, const Tensor& other, Tensor& out) {
   return arithmeticInto<Arithmetic::Minimum>(op, self, binaryOperands(op, self, other), 1, out, OutputRole::Out);
 }
 
+}  // namespace native
 }  // namespace sy::cpu
-
-SY_LIBRARY_IMPL(aten, CPU, m) {
-  m.impl("add.Tensor", SY_FN(sy::cpu::add_cpu));
-  m.impl("add.out", SY_FN(sy::cpu::add_out_cpu));
-  m.impl("add.Scalar", SY_FN(sy::cpu::add_scalar_cpu));
-  m.impl("add.Scalar_out", SY_FN(sy::cpu::add_scalar_out_cpu));
-  m.impl("add_.Tensor", SY_FN(sy::cpu::add_inplace_cpu));
-  m.impl("add_.Scalar", SY_FN(sy::cpu::add_scalar_inplace_cpu));
-
-  m.impl("sub.Tensor", SY_FN(sy::cpu::sub_cpu));
-  m.impl("sub.out", SY_FN(sy::cpu::sub_out_cpu));
-  m.impl("sub.Scalar", SY_FN(sy::cpu::sub_scalar_cpu));
-  m.impl("sub.Scalar_out", SY_FN(sy::cpu::sub_scalar_out_cpu));
-  m.impl("sub_.Tensor", SY_FN(sy::cpu::sub_inplace_cpu));
-  m.impl("sub_.Scalar", SY_FN(sy::cpu::sub_scalar_inplace_cpu));
-
-  m.impl("mul.Tensor", SY_FN(sy::cpu::mul_cpu));
-  m.impl("mul.out", SY_FN(sy::cpu::mul_out_cpu));
-  m.impl("mul.Scalar", SY_FN(sy::cpu::mul_scalar_cpu));
-  m.impl("mul.Scalar_out", SY_FN(sy::cpu::mul_scalar_out_cpu));
-  m.impl("mul_.Tensor", SY_FN(sy::cpu::mul_inplace_cpu));
-  m.impl("mul_.Scalar", SY_FN(sy::cpu::mul_scalar_inplace_cpu));
-
-  m.impl("maximum", SY_FN(sy::cpu::maximum_cpu));
-  m.impl("maximum.out", SY_FN(sy::cpu::maximum_out_cpu));
-  m.impl("minimum", SY_FN(sy::cpu::minimum_cpu));
-  m.impl("minimum.out", SY_FN(sy::cpu::minimum_out_cpu));
-}

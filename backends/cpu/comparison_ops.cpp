@@ -10,7 +10,6 @@
 
 #include "switchyard/backends/cpu/binary_kernels.h"
 #include "switchyard/backends/cpu/elementwise.h"
-#include "switchyard/dispatcher/library.h"
 
 namespace sy::cpu {
 namespace {
@@ -57,6 +56,10 @@ Tensor compare(const char* op, const Tensor& self, const BinaryOperands& operand
 
 }  // namespace
 
+// ---- The kernels (registered from ops/binary_ops.yaml) --------------------------------------
+
+namespace native {
+
 // Six entry points per comparison, differing only in the operator name and the form.
 #define SY_DEFINE_COMPARISON_KERNELS(name, Compare)                                                          \
   Tensor name##_tensor_cpu(const Tensor& self, const Tensor& other) {                                       \
@@ -90,20 +93,5 @@ SY_DEFINE_COMPARISON_KERNELS(lt, Less)
 SY_DEFINE_COMPARISON_KERNELS(gt, Greater)
 #undef SY_DEFINE_COMPARISON_KERNELS
 
+}  // namespace native
 }  // namespace sy::cpu
-
-#define SY_REGISTER_COMPARISON_KERNELS(m, name)                             \
-  m.impl(#name ".Tensor", SY_FN(sy::cpu::name##_tensor_cpu));              \
-  m.impl(#name ".Tensor_out", SY_FN(sy::cpu::name##_tensor_out_cpu));      \
-  m.impl(#name ".Scalar", SY_FN(sy::cpu::name##_scalar_cpu));              \
-  m.impl(#name ".Scalar_out", SY_FN(sy::cpu::name##_scalar_out_cpu));      \
-  m.impl(#name "_.Tensor", SY_FN(sy::cpu::name##_tensor_inplace_cpu));     \
-  m.impl(#name "_.Scalar", SY_FN(sy::cpu::name##_scalar_inplace_cpu))
-
-SY_LIBRARY_IMPL(aten, CPU, m) {
-  SY_REGISTER_COMPARISON_KERNELS(m, eq);
-  SY_REGISTER_COMPARISON_KERNELS(m, ne);
-  SY_REGISTER_COMPARISON_KERNELS(m, lt);
-  SY_REGISTER_COMPARISON_KERNELS(m, gt);
-}
-#undef SY_REGISTER_COMPARISON_KERNELS

@@ -18,7 +18,6 @@
 
 #include "switchyard/backends/cpu/binary_kernels.h"
 #include "switchyard/backends/cpu/elementwise.h"
-#include "switchyard/dispatcher/library.h"
 
 namespace sy::cpu {
 namespace {
@@ -118,6 +117,10 @@ Tensor divide(const char* op, const Tensor& self, const BinaryOperands& operands
 
 }  // namespace
 
+// ---- The kernels (registered from ops/binary_ops.yaml) --------------------------------------
+
+namespace native {
+
 // ---- Tensor divisor ----
 
 Tensor div_cpu(const Tensor& self, const Tensor& other) {
@@ -183,19 +186,5 @@ Tensor& div_scalar_mode_inplace_cpu(Tensor& self, const Scalar& other, std::opti
   return divideInto(op, self, binaryOperands(op, self, other), rounding, self, OutputRole::InPlace);
 }
 
+}  // namespace native
 }  // namespace sy::cpu
-
-SY_LIBRARY_IMPL(aten, CPU, m) {
-  m.impl("div.Tensor", SY_FN(sy::cpu::div_cpu));
-  m.impl("div.out", SY_FN(sy::cpu::div_out_cpu));
-  m.impl("div.Tensor_mode", SY_FN(sy::cpu::div_mode_cpu));
-  m.impl("div.out_mode", SY_FN(sy::cpu::div_out_mode_cpu));
-  m.impl("div.Scalar", SY_FN(sy::cpu::div_scalar_cpu));
-  m.impl("div.Scalar_out", SY_FN(sy::cpu::div_scalar_out_cpu));
-  m.impl("div.Scalar_mode", SY_FN(sy::cpu::div_scalar_mode_cpu));
-  m.impl("div.Scalar_mode_out", SY_FN(sy::cpu::div_scalar_mode_out_cpu));
-  m.impl("div_.Tensor", SY_FN(sy::cpu::div_inplace_cpu));
-  m.impl("div_.Tensor_mode", SY_FN(sy::cpu::div_mode_inplace_cpu));
-  m.impl("div_.Scalar", SY_FN(sy::cpu::div_scalar_inplace_cpu));
-  m.impl("div_.Scalar_mode", SY_FN(sy::cpu::div_scalar_mode_inplace_cpu));
-}

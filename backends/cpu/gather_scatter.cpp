@@ -15,7 +15,6 @@
 
 #include "switchyard/backends/cpu/elementwise.h"
 #include "switchyard/backends/cpu/index_kernels.h"
-#include "switchyard/dispatcher/library.h"
 #include "switchyard/ivalue/wrap_dim.h"
 #include "switchyard/ops/creation_ops.h"
 
@@ -128,6 +127,10 @@ void scatterValueInto(const char* op, int64_t dim, const Tensor& index, const Sc
 
 }  // namespace
 
+// ---- The kernels (registered from ops/index_ops.yaml) ---------------------------------------
+
+namespace native {
+
 Tensor& gather_out_cpu(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad, Tensor& out) {
   constexpr const char* op = "aten::gather.out";
   const int64_t d = checkIndexArguments(op, self, dim, index);
@@ -184,11 +187,5 @@ Tensor scatter_value_cpu(const Tensor& self, int64_t dim, const Tensor& index, c
   return out;
 }
 
+}  // namespace native
 }  // namespace sy::cpu
-
-SY_LIBRARY_IMPL(aten, CPU, m) {
-  m.impl("gather", SY_FN(sy::cpu::gather_cpu));
-  m.impl("gather.out", SY_FN(sy::cpu::gather_out_cpu));
-  m.impl("scatter.value", SY_FN(sy::cpu::scatter_value_cpu));
-  m.impl("scatter.value_out", SY_FN(sy::cpu::scatter_value_out_cpu));
-}

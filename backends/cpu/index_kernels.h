@@ -6,19 +6,18 @@
 //   sy::cpu::gather_out_cpu(x, /*dim=*/1, index, /*sparse_grad=*/false, out);
 //
 // Every signature is exactly the operator's C++ signature (arguments in schema order, out= last).
-// All live in gather_scatter.cpp.
+// They are declared from ops/index_ops.yaml (switchyard/ops/index/NativeFunctions.h, in
+// sy::cpu::native) and defined in gather_scatter.cpp.
 #pragma once
 
 #include <cstdint>
 
 #include "switchyard/ivalue/scalar.h"
 #include "switchyard/ivalue/tensor.h"
+#include "switchyard/ops/index/NativeFunctions.h"
 
 namespace sy::cpu {
 
-Tensor gather_cpu(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad);
-Tensor& gather_out_cpu(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad, Tensor& out);
-Tensor scatter_value_cpu(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value);
-Tensor& scatter_value_out_cpu(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value, Tensor& out);
+using namespace native;
 
 }  // namespace sy::cpu

@@ -16,6 +16,7 @@
 
 #include "switchyard/ivalue/scalar.h"
 #include "switchyard/ivalue/tensor.h"
+#include "switchyard/ops/binary/NativeFunctions.h"
 #include "switchyard/ops/unary/NativeFunctions.h"
 
 namespace sy::cpu {
@@ -25,15 +26,10 @@ Tensor empty_memory_format_cpu(IntArrayRef size, std::optional<ScalarType> dtype
                                std::optional<Device> device, std::optional<bool> pin_memory,
                                std::optional<MemoryFormat> memory_format);
 
-// aten::acos, aten::sin and the other unary kernels: declared from ops/unary_ops.yaml in
-// sy::cpu::native (switchyard/ops/unary/NativeFunctions.h), reachable as sy::cpu::acos_cpu.
+// aten::acos, aten::sin, aten::add, aten::mul and the other kernels generated from ops/*.yaml:
+// declared in sy::cpu::native (switchyard/ops/<family>/NativeFunctions.h), reachable as
+// sy::cpu::acos_cpu.
 using namespace native;
-
-// aten::add, aten::mul and their out= forms (binary_ops.cpp)
-Tensor add_cpu(const Tensor& self, const Tensor& other, const Scalar& alpha);
-Tensor& add_out_cpu(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out);
-Tensor mul_cpu(const Tensor& self, const Tensor& other);
-Tensor& mul_out_cpu(const Tensor& self, const Tensor& other, Tensor& out);
 
 // aten::copy_ (copy.cpp)
 Tensor& copy_cpu(Tensor& self, const Tensor& src, bool non_blocking);

@@ -2,7 +2,8 @@
 // the composite kernels of linear and linear.out, which run on every backend by calling addmm / mm
 // through the dispatcher.
 //
-// They are registered in linalg_ops.cpp; callers normally go through sy::ops::mm(...) and friends
+// The product kernels are declared from ops/linalg_ops.yaml (switchyard/ops/linalg/NativeFunctions.h,
+// in sy::cpu::native) and registered from it; linear's are registered in linalg_ops.cpp. Callers normally go through sy::ops::mm(...) and friends
 // (ops/linalg_ops.h). Code that must reach a CPU kernel without dispatching can call one directly:
 //
 //   sy::Tensor out = sy::empty({2, 5});
@@ -16,22 +17,12 @@
 
 #include "switchyard/ivalue/scalar.h"
 #include "switchyard/ivalue/tensor.h"
+#include "switchyard/ops/linalg/NativeFunctions.h"
 
 namespace sy::cpu {
 
-// aten::mm, aten::mm.out
-Tensor mm_cpu(const Tensor& self, const Tensor& mat2);
-Tensor& mm_out_cpu(const Tensor& self, const Tensor& mat2, Tensor& out);
-
-// aten::bmm, aten::bmm.out
-Tensor bmm_cpu(const Tensor& self, const Tensor& mat2);
-Tensor& bmm_out_cpu(const Tensor& self, const Tensor& mat2, Tensor& out);
-
-// aten::addmm, aten::addmm.out, aten::addmm_
-Tensor addmm_cpu(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta, const Scalar& alpha);
-Tensor& addmm_out_cpu(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
-                      const Scalar& alpha, Tensor& out);
-Tensor& addmm__cpu(Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta, const Scalar& alpha);
+// aten::mm, bmm, addmm and their out= and in-place forms: generated declarations.
+using namespace native;
 
 // aten::linear (CompositeImplicit) and aten::linear.out (CompositeExplicit): input @ weight.T + bias
 // over any leading batch dims, through aten::addmm / aten::mm.

@@ -305,6 +305,10 @@ const Tensor* definedOrNull(const std::optional<Tensor>& t) { return t.has_value
 
 }  // namespace
 
+// ---- The kernels (registered from ops/linalg_ops.yaml) --------------------------------------
+
+namespace native {
+
 Tensor& mm_out_cpu(const Tensor& self, const Tensor& mat2, Tensor& out) {
   constexpr const char* op = "aten::mm.out";
   const SizesVector sizes = checkProductOperands(op, "self", self, "mat2", mat2, 2);
@@ -355,6 +359,10 @@ Tensor& addmm__cpu(Tensor& self, const Tensor& mat1, const Tensor& mat2, const S
            " cannot hold the result of size ", formatSizes(sizes), " in place");
   return productOut(op, &self, mat1, mat2, beta, alpha, sizes, self);
 }
+
+}  // namespace native
+
+// ---- linear: composite kernels, registered by hand on CompositeImplicit / CompositeExplicit -------
 
 Tensor linear_composite(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias_opt) {
   const Tensor* bias = definedOrNull(bias_opt);
@@ -407,16 +415,6 @@ Tensor& linear_out_composite(const Tensor& input, const Tensor& weight, const st
 }
 
 }  // namespace sy::cpu
-
-SY_LIBRARY_IMPL(aten, CPU, m) {
-  m.impl("mm", SY_FN(sy::cpu::mm_cpu));
-  m.impl("mm.out", SY_FN(sy::cpu::mm_out_cpu));
-  m.impl("bmm", SY_FN(sy::cpu::bmm_cpu));
-  m.impl("bmm.out", SY_FN(sy::cpu::bmm_out_cpu));
-  m.impl("addmm", SY_FN(sy::cpu::addmm_cpu));
-  m.impl("addmm.out", SY_FN(sy::cpu::addmm_out_cpu));
-  m.impl("addmm_", SY_FN(sy::cpu::addmm__cpu));
-}
 
 SY_LIBRARY_IMPL(aten, CompositeImplicit, m) { m.impl("linear", SY_FN(sy::cpu::linear_composite)); }
 

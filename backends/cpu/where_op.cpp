@@ -8,7 +8,6 @@
 // broadcast shape. Values are copied, not computed, so NaN and infinities pass through unchanged.
 #include "switchyard/backends/cpu/binary_kernels.h"
 #include "switchyard/backends/cpu/elementwise.h"
-#include "switchyard/dispatcher/library.h"
 #include "switchyard/ops/creation_ops.h"
 
 namespace sy::cpu {
@@ -61,6 +60,10 @@ Tensor select(const char* op, const Tensor& condition, const Tensor& self, const
 
 }  // namespace
 
+// ---- The kernels (registered from ops/binary_ops.yaml) --------------------------------------
+
+namespace native {
+
 Tensor where_self_cpu(const Tensor& condition, const Tensor& self, const Tensor& other) {
   constexpr const char* op = "aten::where.self";
   checkCondition(op, condition);
@@ -100,12 +103,5 @@ Tensor where_scalar_cpu(const Tensor& condition, const Scalar& self, const Scala
   return select(op, condition, scalarTensor(self, result), scalarTensor(other, result), result);
 }
 
+}  // namespace native
 }  // namespace sy::cpu
-
-SY_LIBRARY_IMPL(aten, CPU, m) {
-  m.impl("where.self", SY_FN(sy::cpu::where_self_cpu));
-  m.impl("where.self_out", SY_FN(sy::cpu::where_self_out_cpu));
-  m.impl("where.ScalarSelf", SY_FN(sy::cpu::where_scalar_self_cpu));
-  m.impl("where.ScalarOther", SY_FN(sy::cpu::where_scalar_other_cpu));
-  m.impl("where.Scalar", SY_FN(sy::cpu::where_scalar_cpu));
-}
