@@ -11,7 +11,8 @@
 //
 // The names are aliases of the sy:: ones (c10::DispatchKey is sy::DispatchKey), so both spellings
 // mix freely. at::empty, at::zeros, at::ones and at::full are operator calls through the
-// dispatcher, as in PyTorch, so modes and fallbacks see them.
+// dispatcher, as in PyTorch, so modes and fallbacks see them. c10::ArrayRef has a file of its own
+// (compat/array_ref.h).
 //
 // Note [Keys free for a backend of your own]
 // Only the dispatch keys Switchyard has exist. The library's own backends and fallbacks take CPU,
@@ -19,7 +20,8 @@
 // PrivateUse3 (and its autograd key on AutogradPrivateUse1..3). PyTorch's other device types
 // (c10::DeviceType::CUDA, HIP, XLA, MPS, XPU, Meta, Lazy) name no backend here: allocating on one
 // or registering a kernel with `torch::dispatch(c10::DeviceType::CUDA, fn)` raises an error that
-// says so. Port such code by naming PrivateUse1 where it names CUDA.
+// says so, and `TORCH_LIBRARY_IMPL(ns, CUDA, m)` does not compile (DispatchKey has no CUDA). Port
+// such code by naming PrivateUse1 where it names CUDA.
 #pragma once
 
 #include <initializer_list>
@@ -29,6 +31,7 @@
 #include <utility>
 #include <vector>
 
+#include "switchyard/compat/array_ref.h"
 #include "switchyard/switchyard.h"
 
 namespace c10 {
@@ -58,14 +61,17 @@ using sy::toString;
 template <class T>
 using optional = std::optional<T>;
 using std::nullopt;
-template <class T>
-using ArrayRef = absl::Span<const T>;
 
 inline constexpr DeviceType kCPU = DeviceType::CPU;
 inline constexpr DeviceType kPrivateUse1 = DeviceType::PrivateUse1;
 // Device types without a backend here (see Note [Keys free for a backend of your own]).
 inline constexpr DeviceType kCUDA = DeviceType::CUDA;
+inline constexpr DeviceType kHIP = DeviceType::HIP;
+inline constexpr DeviceType kXLA = DeviceType::XLA;
+inline constexpr DeviceType kMPS = DeviceType::MPS;
+inline constexpr DeviceType kXPU = DeviceType::XPU;
 inline constexpr DeviceType kMeta = DeviceType::Meta;
+inline constexpr DeviceType kLazy = DeviceType::Lazy;
 
 // Every autograd key: what at::AutoDispatchBelowAutograd excludes.
 inline constexpr DispatchKeySet autograd_dispatch_keyset = sy::kAutogradKeys;
@@ -206,6 +212,24 @@ using sy::InferenceMode;
 }  // namespace c10
 
 namespace sy {
+namespace detail {
+// Kernel parameters spelled c10::ArrayRef<T> (see Note [c10::ArrayRef is an absl::Span with PyTorch's members]).
+template <class T>
+struct SchemaTypeOf<c10::ArrayRef<T>> : SchemaTypeOf<absl::Span<const T>> {};
+template <>
+struct IValueToArg<c10::ArrayRef<int64_t>> {
+  static c10::ArrayRef<int64_t> get(IValue& v) { return v.toIntList(); }
+};
+template <>
+struct IValueToArg<c10::ArrayRef<double>> {
+  static c10::ArrayRef<double> get(IValue& v) { return c10::ArrayRef<double>(v.toDoubleList()); }
+};
+template <>
+struct IValueToArg<c10::ArrayRef<Tensor>> {
+  static c10::ArrayRef<Tensor> get(IValue& v) { return v.toTensorList(); }
+};
+}  // namespace detail
+
 // IValue::to<c10::List<T>>().
 template <class T>
 struct IValueTo<c10::List<T>> {

@@ -25,7 +25,8 @@ std::string_view toString(DeviceType t) {
 void checkHasBackend(DeviceType t, std::string_view what) {
   SY_CHECK(hasBackend(t), what, ": Switchyard has no backend for device type '", toString(t),
            "'. Map your backend to one of the free keys PrivateUse1, PrivateUse2, PrivateUse3 "
-           "(DeviceType::PrivateUse1, DispatchKey::PrivateUse1); CPU and Accel are the library's own backends.");
+           "(DeviceType::PrivateUse1, DispatchKey::PrivateUse1): CPU and Accel are the library's own backends, and "
+           "ZeroTensor and Profiler hold its own fallbacks.");
 }
 
 std::string Device::str() const {

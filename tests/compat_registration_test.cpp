@@ -159,4 +159,25 @@ TEST(TorchRegistration, DeviceTypesWithoutABackendAreRefusedNamingTheFreeKeys) {
   EXPECT_FALSE(compatHandle("compat_cuda::f").hasKernelForDispatchKey(DispatchKey::CPU));
 }
 
+TEST(TorchRegistration, EveryPyTorchDeviceTypeWithoutABackendIsRefusedByName) {
+  auto def = MAKE_TORCH_LIBRARY(compat_devices);
+  def.def("f(Tensor self) -> Tensor");
+  const std::pair<c10::DeviceType, const char*> refused[] = {
+      {c10::kCUDA, "'cuda'"}, {c10::kHIP, "'hip'"},   {c10::kXLA, "'xla'"},   {c10::kMPS, "'mps'"},
+      {c10::kXPU, "'xpu'"},   {c10::kMeta, "'meta'"}, {c10::kLazy, "'lazy'"},
+  };
+  for (const auto& [device_type, name] : refused) {
+    const std::string error = errorOf([&] { def.impl("f", device_type, &negated); });
+    EXPECT_THAT(error, HasSubstr(std::string("no backend for device type ") + name));
+    // Which keys are free, and why the others are not.
+    EXPECT_THAT(error, HasSubstr("PrivateUse1, PrivateUse2, PrivateUse3"));
+    EXPECT_THAT(error, HasSubstr("ZeroTensor and Profiler hold its own fallbacks"));
+    EXPECT_THAT(errorOf([&] { at::empty({1}, at::TensorOptions().device(c10::Device(device_type))); }),
+                HasSubstr("no backend here"));
+  }
+  // The free key takes the kernel the refused one would have.
+  def.impl("f", c10::kPrivateUse1, &negated);
+  EXPECT_TRUE(compatHandle("compat_devices::f").hasKernelForDispatchKey(DispatchKey::PrivateUse1));
+}
+
 }  // namespace

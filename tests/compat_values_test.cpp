@@ -133,6 +133,73 @@ TEST(TorchValues, ArrayRefIsTheSpanTensorsHandOut) {
   c10::ArrayRef<int64_t> sizes = t.sizes();
   EXPECT_EQ(sizes.size(), 2u);
   EXPECT_EQ(sizes[1], 3);
+  sy::IntArrayRef back_to_a_span = sizes;
+  EXPECT_EQ(back_to_a_span.data(), t.sizes().data());
+}
+
+TEST(TorchValues, ArrayRefVecCopiesTheElementsOut) {
+  at::Tensor t = at::zeros({2, 3});
+  c10::ArrayRef<int64_t> sizes = t.sizes();
+  std::vector<int64_t> grown = sizes.vec();
+  grown.push_back(4);
+  EXPECT_EQ(grown, (std::vector<int64_t>{2, 3, 4}));
+  EXPECT_EQ(t.dim(), 2);  // the copy is the caller's own
+  EXPECT_EQ(c10::ArrayRef<int64_t>(t.sizes()).vec(), (std::vector<int64_t>{2, 3}));
+}
+
+TEST(TorchValues, ArrayRefHasPyTorchsMembers) {
+  const std::vector<int64_t> values{5, 6, 7, 8};
+  c10::ArrayRef<int64_t> all(values);
+  EXPECT_FALSE(all.empty());
+  EXPECT_EQ(all.data(), values.data());
+  EXPECT_EQ(all.front(), 5);
+  EXPECT_EQ(all.back(), 8);
+  EXPECT_EQ(all.slice(1, 2).vec(), (std::vector<int64_t>{6, 7}));
+  EXPECT_EQ(all.slice(3).vec(), (std::vector<int64_t>{8}));
+  EXPECT_TRUE(all.slice(4).empty());
+  EXPECT_TRUE(all.slice(1, 2).equals({6, 7}));
+  EXPECT_FALSE(all.equals({5, 6, 7}));
+  EXPECT_TRUE(all == c10::ArrayRef<int64_t>(values.data(), values.data() + values.size()));
+  EXPECT_TRUE(all != all.slice(1));
+  int64_t sum = 0;
+  for (int64_t v : all) sum += v;
+  EXPECT_EQ(sum, 26);
+  EXPECT_EQ(std::vector<int64_t>(all.begin(), all.end()), values);
+  const int64_t one = 9;
+  EXPECT_EQ(c10::ArrayRef<int64_t>(one).vec(), (std::vector<int64_t>{9}));
+  EXPECT_TRUE(c10::ArrayRef<at::Tensor>().empty());
+}
+
+TEST(TorchValues, ArrayRefRefusesOutOfRangeSlicesAndIndices) {
+  const std::vector<int64_t> values{1, 2, 3};
+  c10::ArrayRef<int64_t> all(values);
+  EXPECT_THROW(all.slice(2, 2), c10::Error);
+  EXPECT_THROW(all.slice(4), c10::Error);
+  EXPECT_THROW(all.slice(1, SIZE_MAX), c10::Error);  // n + m would overflow
+  EXPECT_THROW(all.at(3), c10::Error);
+  EXPECT_THROW(c10::ArrayRef<int64_t>().front(), c10::Error);
+  EXPECT_THROW(c10::ArrayRef<int64_t>().back(), c10::Error);
+  EXPECT_EQ(all.at(2), 3);
+}
+
+at::Tensor sumOfSizes(const at::Tensor& self, c10::ArrayRef<int64_t> sizes, c10::ArrayRef<at::Tensor> others) {
+  int64_t total = 0;
+  for (int64_t s : sizes.vec()) total += s;
+  return at::full({1}, self.item<double>() + static_cast<double>(total) + static_cast<double>(others.size()));
+}
+
+TEST(TorchValues, AKernelTakesArrayRefParametersBoxedAndUnboxed) {
+  auto m = MAKE_TORCH_LIBRARY(compat_array_ref);
+  m.def("sum_of_sizes", &sumOfSizes);
+  auto op = c10::Dispatcher::singleton().findSchemaOrThrow("compat_array_ref::sum_of_sizes", "");
+  EXPECT_EQ(op.schema().toString(), "compat_array_ref::sum_of_sizes(Tensor _0, int[] _1, Tensor[] _2) -> Tensor");
+  const std::vector<int64_t> sizes{2, 3};
+  const std::vector<at::Tensor> others{at::ones({1})};
+  auto typed = op.typed<at::Tensor(const at::Tensor&, c10::ArrayRef<int64_t>, c10::ArrayRef<at::Tensor>)>();
+  EXPECT_EQ(typed.call(at::ones({1}), sizes, others).item<double>(), 7);
+  torch::jit::Stack stack{at::ones({1}), c10::IValue(sizes), c10::IValue(others)};
+  op.callBoxed(&stack);
+  EXPECT_EQ(torch::jit::pop(stack).toTensor().item<double>(), 7);
 }
 
 }  // namespace
