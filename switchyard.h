@@ -11,6 +11,7 @@
 #include "switchyard/dispatcher/library.h"
 #include "switchyard/dispatcher/local_dispatch_key_set.h"
 #include "switchyard/dispatcher/operator_handle.h"
+#include "switchyard/ivalue/generic_dict.h"
 #include "switchyard/ivalue/ivalue.h"
 #include "switchyard/ivalue/stack.h"
 #include "switchyard/ivalue/tensor.h"

@@ -11,8 +11,9 @@
 //
 // The names are aliases of the sy:: ones (c10::DispatchKey is sy::DispatchKey), so both spellings
 // mix freely. at::empty, at::zeros, at::ones and at::full are operator calls through the
-// dispatcher, as in PyTorch, so modes and fallbacks see them. c10::ArrayRef has a file of its own
-// (compat/array_ref.h).
+// dispatcher, as in PyTorch, so modes and fallbacks see them. c10::ArrayRef (compat/array_ref.h)
+// and c10::Dict (compat/dict.h, schema type `Dict(K, V)`) have files of their own. What differs
+// from PyTorch is listed in README.md, "Porting PyTorch backend code".
 //
 // Note [Keys free for a backend of your own]
 // Only the dispatch keys Switchyard has exist. The library's own backends and fallbacks take CPU,
@@ -32,6 +33,7 @@
 #include <vector>
 
 #include "switchyard/compat/array_ref.h"
+#include "switchyard/compat/dict.h"
 #include "switchyard/switchyard.h"
 
 namespace c10 {
@@ -141,72 +143,6 @@ class List {
   std::shared_ptr<std::vector<T>> elements_;
 };
 
-// c10::Dict<K, V>: an insertion-ordered map with PyTorch's interface. Switchyard's IValue has no
-// dict type, so a Dict holds kernel-local data only; it cannot be an operator argument or result.
-template <class Key, class Value>
-class Dict {
- public:
-  class Entry {
-   public:
-    Entry(Key key, Value value) : key_(std::move(key)), value_(std::move(value)) {}
-    const Key& key() const { return key_; }
-    const Value& value() const { return value_; }
-    void setValue(Value value) { value_ = std::move(value); }
-
-   private:
-    Key key_;
-    Value value_;
-  };
-  using iterator = typename std::vector<Entry>::iterator;
-  using const_iterator = typename std::vector<Entry>::const_iterator;
-
-  size_t size() const { return entries_.size(); }
-  bool empty() const { return entries_.empty(); }
-  iterator begin() { return entries_.begin(); }
-  iterator end() { return entries_.end(); }
-  const_iterator begin() const { return entries_.begin(); }
-  const_iterator end() const { return entries_.end(); }
-
-  iterator find(const Key& key) {
-    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
-      if (it->key() == key) return it;
-    }
-    return entries_.end();
-  }
-  const_iterator find(const Key& key) const { return const_cast<Dict*>(this)->find(key); }
-  bool contains(const Key& key) const { return find(key) != end(); }
-  Value at(const Key& key) const {
-    auto it = find(key);
-    SY_CHECK(it != end(), "c10::Dict::at: no such key");
-    return it->value();
-  }
-  // Adds the entry unless the key is present; returns where it is and whether it was added.
-  std::pair<iterator, bool> insert(Key key, Value value) {
-    auto it = find(key);
-    if (it != end()) return {it, false};
-    entries_.emplace_back(std::move(key), std::move(value));
-    return {entries_.end() - 1, true};
-  }
-  std::pair<iterator, bool> insert_or_assign(Key key, Value value) {
-    auto it = find(key);
-    if (it != end()) {
-      it->setValue(std::move(value));
-      return {it, false};
-    }
-    entries_.emplace_back(std::move(key), std::move(value));
-    return {entries_.end() - 1, true};
-  }
-  size_t erase(const Key& key) {
-    auto it = find(key);
-    if (it == end()) return 0;
-    entries_.erase(it);
-    return 1;
-  }
-  void clear() { entries_.clear(); }
-
- private:
-  std::vector<Entry> entries_;
-};
 // Autograd's guard (autograd/autograd.h): nothing is recorded while it lives.
 using sy::InferenceMode;
 }  // namespace c10

@@ -2,6 +2,7 @@
 #include "switchyard/dispatcher/boxing.h"
 
 #include "switchyard/dispatcher/operator_handle.h"
+#include "switchyard/ivalue/generic_dict.h"
 
 namespace sy::detail {
 namespace {
@@ -29,8 +30,26 @@ bool fitsType(const IValue& v, const Type& type) {
         case TypeKind::Tensor: return v.isTensorList();
         default: return v.isList();
       }
+    case TypeKind::Dict:
+      if (!v.isGenericDict()) return false;
+      for (const GenericDict::Entry& e : v.toGenericDict()) {
+        if (!fitsType(e.key(), *type.key()) || !fitsType(e.value(), *type.element())) return false;
+      }
+      return true;
   }
   return false;
+}
+
+// What of `v` does not fit `type`, for a dict: " (its key 'a' is a str)".
+std::string whereItDoesNotFit(const IValue& v, const Type& type) {
+  if (type.kind() != TypeKind::Dict || !v.isGenericDict()) return "";
+  for (const GenericDict::Entry& e : v.toGenericDict()) {
+    if (!fitsType(e.key(), *type.key())) return str(" whose key ", e.key(), " is a ", e.key().typeName());
+    if (!fitsType(e.value(), *type.element())) {
+      return str(" whose value for key ", e.key(), " is a ", e.value().typeName());
+    }
+  }
+  return "";
 }
 
 std::string opName(const OperatorHandle& op) { return op.operator_name().toString(); }
@@ -49,7 +68,7 @@ void throwArgumentTypeError(const OperatorHandle& op, const IValue* args, size_t
       if (!fitsType(args[i], *schema_args[i].type)) {
         SY_ERROR_KIND(Type, opName(op), ": argument '", schema_args[i].name, "' (position ", i, ") must be ",
                       schema_args[i].type->str(), " but the stack holds a value of type ", args[i].typeName(),
-                      "; schema: ", op.schema().toString());
+                      whereItDoesNotFit(args[i], *schema_args[i].type), "; schema: ", op.schema().toString());
       }
     }
   }

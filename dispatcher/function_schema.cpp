@@ -15,7 +15,7 @@ namespace {
 
 constexpr size_t kMaxArguments = 64;
 
-bool isLeaf(TypeKind kind) { return kind != TypeKind::List && kind != TypeKind::Optional; }
+bool isLeaf(TypeKind kind) { return kind != TypeKind::List && kind != TypeKind::Optional && kind != TypeKind::Dict; }
 
 std::string_view leafName(TypeKind kind) {
   switch (kind) {
@@ -31,7 +31,8 @@ std::string_view leafName(TypeKind kind) {
     case TypeKind::Layout: return "Layout";
     case TypeKind::MemoryFormat: return "MemoryFormat";
     case TypeKind::List:
-    case TypeKind::Optional: break;
+    case TypeKind::Optional:
+    case TypeKind::Dict: break;
   }
   return "<not a leaf>";
 }
@@ -156,6 +157,13 @@ void printType(std::ostream& os, const Type& type, const std::optional<AliasInfo
       printType(os, *type.element(), alias);
       os << '?';
       return;
+    case TypeKind::Dict:
+      os << "Dict(";
+      printType(os, *type.key(), std::nullopt);
+      os << ", ";
+      printType(os, *type.element(), alias);
+      os << ')';
+      return;
     default:
       os << leafName(type.kind());
       if (alias) printAliasInfo(os, *alias);
@@ -193,6 +201,15 @@ TypePtr Type::optional(TypePtr element) {
   return TypePtr(new Type(TypeKind::Optional, std::move(element), std::nullopt));
 }
 
+TypePtr Type::dict(TypePtr key, TypePtr value) {
+  SY_CHECK(key != nullptr && value != nullptr, "Type::dict needs a key type and a value type");
+  const TypeKind k = key->kind();
+  SY_CHECK(k == TypeKind::Str || k == TypeKind::Int || k == TypeKind::SymInt || k == TypeKind::Bool ||
+               k == TypeKind::Float || k == TypeKind::Tensor,
+           "a Dict's key type must be str, int, bool, float or Tensor, not ", key->str());
+  return TypePtr(new Type(TypeKind::Dict, std::move(value), std::nullopt, std::move(key)));
+}
+
 std::string Type::str() const {
   std::ostringstream os;
   printType(os, *this, std::nullopt);
@@ -202,6 +219,7 @@ std::string Type::str() const {
 bool Type::matches(const Type& other) const {
   auto canonical = [](TypeKind kind) { return kind == TypeKind::SymInt ? TypeKind::Int : kind; };
   if (canonical(kind_) != canonical(other.kind_)) return false;
+  if (kind_ == TypeKind::Dict && !key_->matches(*other.key_)) return false;
   if (element_ == nullptr || other.element_ == nullptr) return element_ == other.element_;
   return element_->matches(*other.element_);
 }

@@ -5,7 +5,7 @@
 //   s.arguments()[3].is_out();    // true
 //
 // Supported: overload names, the kwarg-only marker `*`, defaults, `T?` (optional), `T[]` and
-// `T[N]` (lists), alias annotations `Tensor(a)`, `Tensor(a!)`, `Tensor!`, named and tuple returns.
+// `T[N]` (lists), `Dict(K, V)` (dicts, without defaults), alias annotations `Tensor(a)`, `Tensor(a!)`, `Tensor!`, named and tuple returns.
 // A malformed string raises sy::Error naming the column (see parseSchema below).
 #pragma once
 
@@ -54,33 +54,39 @@ enum class TypeKind : uint8_t {
   MemoryFormat,
   List,      // element() and optional fixedSize()
   Optional,  // element()
+  Dict,      // key() and element() (the value type): `Dict(str, Tensor)`
 };
 
 class Type;
 using TypePtr = std::shared_ptr<const Type>;
 
-// An argument or return type: a leaf kind, or a list/optional of another type.
+// An argument or return type: a leaf kind, or a list/optional of another type, or a dict.
 class Type {
  public:
   static TypePtr get(TypeKind leaf);
   static TypePtr list(TypePtr element, std::optional<int64_t> fixed_size = std::nullopt);
   static TypePtr optional(TypePtr element);
+  // Dict(key, value); the key is str, int, bool, float or Tensor (as PyTorch allows).
+  static TypePtr dict(TypePtr key, TypePtr value);
 
   TypeKind kind() const { return kind_; }
   const TypePtr& element() const { return element_; }
+  const TypePtr& key() const { return key_; }  // a Dict's key type; null otherwise
   std::optional<int64_t> fixedSize() const { return fixed_size_; }
 
-  // Schema spelling: "Tensor", "int", "SymInt[]", "int[2]", "Tensor?", "Tensor?[]", "float".
+  // Schema spelling: "Tensor", "int", "SymInt[]", "int[2]", "Tensor?", "Tensor?[]", "float",
+  // "Dict(str, Tensor)".
   std::string str() const;
   // Equality ignoring list sizes and treating SymInt as int (what kernel signatures can express).
   bool matches(const Type& other) const;
   bool isTensorLike() const;  // Tensor, Tensor?, Tensor[], Tensor?[], Tensor[]? (one list level at most)
 
  private:
-  Type(TypeKind kind, TypePtr element, std::optional<int64_t> fixed_size)
-      : kind_(kind), element_(std::move(element)), fixed_size_(fixed_size) {}
+  Type(TypeKind kind, TypePtr element, std::optional<int64_t> fixed_size, TypePtr key = nullptr)
+      : kind_(kind), element_(std::move(element)), key_(std::move(key)), fixed_size_(fixed_size) {}
   TypeKind kind_;
   TypePtr element_;
+  TypePtr key_;
   std::optional<int64_t> fixed_size_;
 };
 

@@ -94,7 +94,8 @@ std::optional<IValue> fitDefault(const Type& type, const SchemaLiteral& literal)
     case TypeKind::Layout:
     case TypeKind::MemoryFormat: return fitNamedConstant(type.kind(), literal);
     case TypeKind::Tensor:
-    case TypeKind::Device: return std::nullopt;
+    case TypeKind::Device:
+    case TypeKind::Dict: return std::nullopt;  // PyTorch's schemas give dicts no defaults either
   }
   return std::nullopt;
 }

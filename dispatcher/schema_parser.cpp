@@ -4,7 +4,7 @@
 //   opname    := ident '::' ident [ '.' ident ]
 //   param     := '*' | type ident [ '=' literal ]
 //   returns   := '(' ')' | '(' type [ident] (',' type [ident])* ')' | type [ident]
-//   type      := leaf [ '(' ident ['!'] ')' | '!' ] ( '?' | '[' [int] ']' )*
+//   type      := ( leaf [ '(' ident ['!'] ')' | '!' ] | 'Dict' '(' leaf ',' type ')' ) ( '?' | '[' [int] ']' )*
 //   literal   := ['-'] number | string | ident | '[' [ literal (',' literal)* ] ']'
 #include <charconv>
 #include <cmath>
@@ -166,10 +166,16 @@ class SchemaParser {
   TypePtr parseType(std::optional<AliasInfo>* alias) {
     if (lexer_.peek().kind != Tok::Identifier) failExpected("a type");
     const SchemaToken leaf_token = lexer_.next();
-    const std::optional<TypeKind> leaf = leafTypeNamed(leaf_token.text);
-    if (!leaf) fail(leaf_token.offset, str("unknown type '", leaf_token.text, "'"));
-    TypePtr type = Type::get(*leaf);
-    *alias = parseAliasAnnotation(leaf_token);
+    std::optional<TypeKind> leaf;
+    TypePtr type;
+    if (leaf_token.text == "Dict" && lexer_.peek().kind == Tok::LeftParen) {
+      type = parseDictType(leaf_token);
+    } else {
+      leaf = leafTypeNamed(leaf_token.text);
+      if (!leaf) fail(leaf_token.offset, str("unknown type '", leaf_token.text, "'"));
+      type = Type::get(*leaf);
+      *alias = parseAliasAnnotation(leaf_token);
+    }
     for (int depth = 0;; ++depth) {
       const SchemaToken& suffix = lexer_.peek();
       if ((suffix.kind == Tok::Question || suffix.kind == Tok::LeftBracket) && depth == kMaxListNesting) {
@@ -192,11 +198,38 @@ class SchemaParser {
       }
     }
     const SchemaToken& misplaced = lexer_.peek();
-    if (*leaf == TypeKind::Tensor && (misplaced.kind == Tok::LeftParen || misplaced.kind == Tok::Bang)) {
+    if (leaf == TypeKind::Tensor && (misplaced.kind == Tok::LeftParen || misplaced.kind == Tok::Bang)) {
       fail(misplaced.offset, *alias ? "a type takes a single alias annotation"
                                     : "an alias annotation must follow 'Tensor' directly, as in 'Tensor(a!)[]'");
     }
     return type;
+  }
+
+  // After 'Dict': "(key, value)". The key is a bare leaf type, the value any type; neither takes an
+  // alias annotation.
+  TypePtr parseDictType(const SchemaToken& dict_token) {
+    if (dict_depth_ == kMaxListNesting) {
+      fail(dict_token.offset, str("Dict types are nested too deeply (at most ", kMaxListNesting, ")"));
+    }
+    ++dict_depth_;
+    expect(Tok::LeftParen, "'('");
+    const SchemaToken key_token = lexer_.peek();
+    std::optional<AliasInfo> key_alias;
+    TypePtr key = parseType(&key_alias);
+    const TypeKind k = key->kind();
+    if (k != TypeKind::Str && k != TypeKind::Int && k != TypeKind::SymInt && k != TypeKind::Bool &&
+        k != TypeKind::Float && k != TypeKind::Tensor) {
+      fail(key_token.offset, str("a Dict's key type must be str, int, bool, float or Tensor, not '", key->str(), "'"));
+    }
+    if (key_alias) fail(key_token.offset, "a Dict's key type takes no alias annotation");
+    expect(Tok::Comma, "',' between a Dict's key and value types");
+    const SchemaToken value_token = lexer_.peek();
+    std::optional<AliasInfo> value_alias;
+    TypePtr value = parseType(&value_alias);
+    if (value_alias) fail(value_token.offset, "a Dict's value type takes no alias annotation");
+    expect(Tok::RightParen, "')' to close the Dict type");
+    --dict_depth_;
+    return Type::dict(std::move(key), std::move(value));
   }
 
   std::optional<AliasInfo> parseAliasAnnotation(const SchemaToken& leaf_token) {
@@ -315,6 +348,7 @@ class SchemaParser {
   }
 
   SchemaLexer lexer_;
+  int dict_depth_ = 0;  // Dict types being parsed, one inside another
 };
 
 }  // namespace

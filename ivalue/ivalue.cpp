@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "absl/strings/str_join.h"
+#include "switchyard/ivalue/generic_dict.h"
 
 namespace sy {
 
@@ -20,12 +21,26 @@ IValue::IValue(std::vector<IValue> v) : IValue() {
   *this = IValue(Tag::GenericList, new ListImpl<IValue>(std::move(v), depth));
 }
 
+IValue::IValue(GenericDict d) : IValue() {
+  uint32_t deepest = 0;
+  for (const GenericDict::Entry& e : d) deepest = std::max(deepest, e.value().nestingDepth());
+  SY_CHECK(deepest < kMaxIValueNesting, "a dict nested ", deepest + 1, " levels deep is too deep (at most ",
+           kMaxIValueNesting, "); comparing, printing and destroying values recurse that deep");
+  *this = IValue(Tag::GenericDict, new DictImpl(std::move(d), deepest + 1));
+}
+
+uint32_t IValue::nestingDepth() const {
+  switch (tag()) {
+    case Tag::GenericList: return static_cast<ListImpl<IValue>*>(payload_.as_intrusive)->depth;
+    case Tag::Tuple: return static_cast<TupleImpl*>(payload_.as_intrusive)->depth;
+    case Tag::GenericDict: return static_cast<DictImpl*>(payload_.as_intrusive)->depth;
+    default: return 0;
+  }
+}
+
 uint32_t IValue::nestingDepthOf(const std::vector<IValue>& elements) {
   uint32_t deepest = 0;
-  for (const IValue& e : elements) {
-    if (e.tag() == Tag::GenericList) deepest = std::max(deepest, static_cast<ListImpl<IValue>*>(e.payload_.as_intrusive)->depth);
-    if (e.tag() == Tag::Tuple) deepest = std::max(deepest, static_cast<TupleImpl*>(e.payload_.as_intrusive)->depth);
-  }
+  for (const IValue& e : elements) deepest = std::max(deepest, e.nestingDepth());
   SY_CHECK(deepest < kMaxIValueNesting, "a list or tuple nested ", deepest + 1, " levels deep is too deep (at most ",
            kMaxIValueNesting, "); comparing, printing and destroying values recurse that deep");
   return deepest + 1;
@@ -51,6 +66,7 @@ IValue IValue::tuple(std::vector<IValue> elements) {
 
 const std::vector<IValue>& IValue::toList() const { return heap<ListImpl<IValue>>(Tag::GenericList)->elements; }
 const std::vector<IValue>& IValue::toTupleElements() const { return heap<TupleImpl>(Tag::Tuple)->elements; }
+const GenericDict& IValue::toGenericDict() const { return heap<DictImpl>(Tag::GenericDict)->dict; }
 
 Scalar IValue::toScalar() const {
   switch (tag()) {
@@ -80,6 +96,7 @@ std::string_view toString(IValue::Tag tag) {
     case Tag::GenericList: return "list";
     case Tag::Tuple: return "tuple";
     case Tag::Object: return "object";
+    case Tag::GenericDict: return "Dict";
   }
   return "unknown";
 }
@@ -121,6 +138,7 @@ bool operator==(const IValue& a, const IValue& b) {
     case Tag::GenericList: return a.toList() == b.toList();
     case Tag::Tuple: return a.toTupleElements() == b.toTupleElements();
     case Tag::Object: return a.payload_.as_intrusive == b.payload_.as_intrusive;
+    case Tag::GenericDict: return a.toGenericDict() == b.toGenericDict();
   }
   return false;
 }
@@ -158,6 +176,15 @@ std::ostream& operator<<(std::ostream& os, const IValue& v) {
       return os << (v.isTuple() ? ')' : ']');
     }
     case Tag::Object: return os << "<object>";
+    case Tag::GenericDict: {
+      os << '{';
+      bool first = true;
+      for (const GenericDict::Entry& e : v.toGenericDict()) {
+        os << (first ? "" : ", ") << e.key() << ": " << e.value();
+        first = false;
+      }
+      return os << '}';
+    }
   }
   return os;
 }

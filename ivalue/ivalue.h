@@ -1,9 +1,10 @@
 // IValue: the 16-byte tagged value that boxed kernels and fallbacks see on the Stack.
 //
 // Holds None, Tensor, Int, Double, Bool, String, Device, ScalarType, lists (of int, double, bool,
-// Tensor, or any IValue), Tuple, and opaque objects (`CustomObject`, for backend handles). The
-// payload is one word; heap payloads (tensors, strings, lists, tuples, objects) are intrusive
-// pointers, so moving an IValue copies two words and never touches a refcount.
+// Tensor, or any IValue), Tuple, dicts (GenericDict, ivalue/generic_dict.h) and opaque objects
+// (`CustomObject`, for backend handles). The payload is one word; heap payloads (tensors, strings,
+// lists, tuples, dicts, objects) are intrusive pointers, so moving an IValue copies two words and
+// never touches a refcount.
 //
 // Note [Borrowing tensors from IValues]
 // The payload union has a real `Tensor` member, so `toTensor() const&` hands out a reference to
@@ -58,6 +59,7 @@
 namespace sy {
 
 class IValue;
+class GenericDict;
 
 // How IValue::to<T>() converts, per T; specialize it to make to<T>() work for a type of your own.
 template <class T, class Enable = void>
@@ -81,10 +83,12 @@ struct ListImpl final : IntrusiveTarget {
 };
 
 // Note [Generic lists and tuples are nested at most 1000 deep]
-// Comparing, printing and destroying an IValue recurse into the lists and tuples it holds, so the
-// depth of that nesting is bounded where a list or tuple is built: each records its depth (one
-// more than its deepest element's), and building one deeper than kMaxIValueNesting raises. Their
-// elements cannot be replaced afterwards, so the recorded depth stays true.
+// Comparing, printing and destroying an IValue recurse into the lists, tuples and dicts it holds,
+// so the depth of that nesting is bounded where a list, tuple or dict IValue is built: each records
+// its depth (one more than its deepest element's or value's), and building one deeper than
+// kMaxIValueNesting raises. Their elements cannot be replaced afterwards (an IValue's dict is a
+// copy of the GenericDict it was made from), so the recorded depth stays true and no value can
+// contain itself.
 inline constexpr uint32_t kMaxIValueNesting = 1000;
 
 template <>
@@ -138,6 +142,7 @@ class IValue {
     GenericList,
     Tuple,
     Object,
+    GenericDict,
   };
 
   IValue() noexcept {
@@ -192,6 +197,7 @@ class IValue {
   IValue(std::vector<Tensor> v) : IValue(Tag::TensorList, new ListImpl<Tensor>(std::move(v))) {}  // NOLINT
   IValue(TensorList v) : IValue(std::vector<Tensor>(v.begin(), v.end())) {}                        // NOLINT
   IValue(std::vector<IValue> v);  // NOLINT: a generic list
+  IValue(GenericDict d);          // NOLINT: a dict (the IValue keeps its own copy; ivalue/generic_dict.h)
   template <class T>
   IValue(intrusive_ptr<T> obj) : IValue(Tag::Object, obj.release()) {  // NOLINT
     static_assert(std::is_base_of_v<CustomObject, T>, "only CustomObject subclasses can be held");
@@ -287,6 +293,7 @@ class IValue {
   bool isList() const { return tag() == Tag::GenericList; }
   bool isTuple() const { return tag() == Tag::Tuple; }
   bool isObject() const { return tag() == Tag::Object; }
+  bool isGenericDict() const { return tag() == Tag::GenericDict; }
 
   // See Note [Borrowing tensors from IValues] and see Note [Borrowed IValues].
   const Tensor& toTensor() const& {
@@ -353,6 +360,8 @@ class IValue {
   // A generic list's elements, as PyTorch's toListRef.
   absl::Span<const IValue> toListRef() const { return toList(); }
   const std::vector<IValue>& toTupleElements() const;
+  // A dict's entries in insertion order (ivalue/generic_dict.h).
+  const GenericDict& toGenericDict() const;
   // The value as C++ type T (Tensor, int64_t, double, bool, std::string, Scalar, ScalarType,
   // Device, std::vector<...> of those, std::optional<...>, IValue), as PyTorch's to<T>().
   template <class T>
@@ -449,6 +458,8 @@ class IValue {
   // See Note [Generic lists and tuples are nested at most 1000 deep]: the depth of a list or tuple of
   // `elements`, checked against the bound.
   static uint32_t nestingDepthOf(const std::vector<IValue>& elements);
+  // The recorded depth of a list, tuple or dict; 0 for any other value.
+  uint32_t nestingDepth() const;
   template <class T>
   T* heap(Tag t) const {
     expect(t);

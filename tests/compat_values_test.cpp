@@ -1,6 +1,6 @@
 // Values through compat/torch.h, spelled as PyTorch code spells them: a backend's own tensors
 // (make_tensor, the TensorImpl(DispatchKeySet, dtype, device) constructor), schema names,
-// c10::List, c10::Dict, c10::ArrayRef and the IValue accessors to<T>, toListRef, toStringRef.
+// c10::List, c10::ArrayRef and the IValue accessors to<T>, toListRef, toStringRef.
 #include <gtest/gtest.h>
 
 #include <switchyard/compat/torch.h>
@@ -110,22 +110,6 @@ TEST(TorchValues, ToConvertsToTheRequestedType) {
   EXPECT_EQ(c10::IValue(5).to<c10::optional<int64_t>>(), 5);
   EXPECT_EQ(c10::IValue(at::ones({3})).to<at::Tensor>().numel(), 3);
   EXPECT_THROW(c10::IValue(1.5).to<int64_t>(), c10::Error);
-}
-
-TEST(TorchValues, DictKeepsInsertionOrderAndPyTorchsInterface) {
-  c10::Dict<std::string, int64_t> dict;
-  EXPECT_TRUE(dict.insert("b", 2).second);
-  EXPECT_TRUE(dict.insert("a", 1).second);
-  EXPECT_FALSE(dict.insert("b", 20).second);
-  dict.insert_or_assign("a", 10);
-  EXPECT_EQ(dict.size(), 2u);
-  EXPECT_EQ(dict.at("a"), 10);
-  EXPECT_TRUE(dict.contains("b"));
-  std::vector<std::string> keys;
-  for (const auto& entry : dict) keys.push_back(entry.key());
-  EXPECT_EQ(keys, (std::vector<std::string>{"b", "a"}));
-  EXPECT_EQ(dict.erase("b"), 1u);
-  EXPECT_THROW(dict.at("b"), c10::Error);
 }
 
 TEST(TorchValues, ArrayRefIsTheSpanTensorsHandOut) {
