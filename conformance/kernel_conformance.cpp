@@ -139,7 +139,7 @@ std::string compareOutcomes(const Outcome& got, const Outcome& want, const Funct
 }
 
 // Every case of one key variant: each shape, dense and strided, edge and random values, with the
-// other arguments as Note [How the harness picks the other arguments] says.
+// other arguments chosen as their Note says (see Note [How the harness picks the other arguments]).
 absl::StatusOr<std::vector<Case>> casesFor(const PartialKernel& kernel, const FunctionSchema& schema,
                                            const std::vector<TensorMeta>& metas, const Options& options) {
   const auto& arguments = schema.arguments();
