@@ -10,16 +10,29 @@ endif()
 if(SWITCHYARD_BUILD_BENCH)
   find_package(benchmark REQUIRED)   # libbenchmark-dev
 endif()
-# SLEEF (libsleef-dev), for the optimized kernels (backends/optimized/); Debian ships no CMake
-# package for it, only pkg-config's sleef.pc. Without it the optimized library is not built.
+# SLEEF (libsleef-dev) and OpenBLAS (libopenblas-dev), for the optimized kernels
+# (backends/optimized/); Debian ships no CMake package for SLEEF, only pkg-config's sleef.pc, and
+# openblas.pc names the pthread build's headers (its own cblas.h) and library, which the kernels
+# need rather than whichever cblas.h the alternatives system picked. Without both the optimized
+# library is not built. Only the optimized library links them, never libswitchyard.
 find_package(PkgConfig QUIET)        # pkg-config
 if(PkgConfig_FOUND)
   pkg_check_modules(SLEEF QUIET IMPORTED_TARGET sleef)
+  pkg_check_modules(OPENBLAS QUIET IMPORTED_TARGET openblas)
 endif()
-option(SWITCHYARD_WITH_SLEEF "Build the optimized kernel library (backends/optimized/, needs libsleef-dev)" ${SLEEF_FOUND})
-if(SWITCHYARD_WITH_SLEEF AND NOT TARGET PkgConfig::SLEEF)
-  message(FATAL_ERROR "SWITCHYARD_WITH_SLEEF is ON but SLEEF was not found: install libsleef-dev and pkg-config, "
-                      "or configure with -DSWITCHYARD_WITH_SLEEF=OFF")
+# pthreadpool (libpthreadpool-dev): the optimized kernels' threads, and XNNPACK's.
+find_path(SWITCHYARD_PTHREADPOOL_INCLUDE_DIR pthreadpool.h)
+find_library(SWITCHYARD_PTHREADPOOL_LIBRARY pthreadpool)
+set(SWITCHYARD_OPTIMIZED_DEPENDENCIES_FOUND OFF)
+if(SLEEF_FOUND AND OPENBLAS_FOUND AND SWITCHYARD_PTHREADPOOL_INCLUDE_DIR AND SWITCHYARD_PTHREADPOOL_LIBRARY)
+  set(SWITCHYARD_OPTIMIZED_DEPENDENCIES_FOUND ON)
+endif()
+option(SWITCHYARD_WITH_SLEEF "Build the optimized kernel library (backends/optimized/, needs libsleef-dev, libopenblas-dev and libpthreadpool-dev)"
+       ${SWITCHYARD_OPTIMIZED_DEPENDENCIES_FOUND})
+if(SWITCHYARD_WITH_SLEEF AND NOT SWITCHYARD_OPTIMIZED_DEPENDENCIES_FOUND)
+  message(FATAL_ERROR "SWITCHYARD_WITH_SLEEF is ON but SLEEF, OpenBLAS or pthreadpool was not found: install "
+                      "libsleef-dev, libopenblas-dev, libpthreadpool-dev and pkg-config, or configure with "
+                      "-DSWITCHYARD_WITH_SLEEF=OFF")
 endif()
 
 # The XNNPACK delegate (backends/xnnpack/): libxnnpack-dev and libpthreadpool-dev. On by default
@@ -27,9 +40,7 @@ endif()
 option(SWITCHYARD_WITH_XNNPACK "Build the XNNPACK delegate (backends/xnnpack/)" ON)
 if(SWITCHYARD_WITH_XNNPACK)
   find_path(SWITCHYARD_XNNPACK_INCLUDE_DIR xnnpack.h)
-  find_path(SWITCHYARD_PTHREADPOOL_INCLUDE_DIR pthreadpool.h)
   find_library(SWITCHYARD_XNNPACK_LIBRARY XNNPACK)
-  find_library(SWITCHYARD_PTHREADPOOL_LIBRARY pthreadpool)
   if(SWITCHYARD_XNNPACK_INCLUDE_DIR AND SWITCHYARD_PTHREADPOOL_INCLUDE_DIR AND SWITCHYARD_XNNPACK_LIBRARY
      AND SWITCHYARD_PTHREADPOOL_LIBRARY)
     set(SWITCHYARD_XNNPACK_INCLUDE_DIRS ${SWITCHYARD_XNNPACK_INCLUDE_DIR} ${SWITCHYARD_PTHREADPOOL_INCLUDE_DIR})

@@ -138,15 +138,48 @@ std::string compareOutcomes(const Outcome& got, const Outcome& want, const Funct
   return "";
 }
 
+// The sizes of the key's tensors in each case: Options::tensor_sizes for the operator (the entries
+// whose ranks fit the key), else every tensor in each of shapesForRank's shapes in turn.
+std::vector<std::vector<std::vector<int64_t>>> sizesFor(const std::string& op, const std::vector<TensorMeta>& metas,
+                                                        const Options& options) {
+  std::vector<std::vector<std::vector<int64_t>>> sets;
+  if (auto it = options.tensor_sizes.find(op); it != options.tensor_sizes.end()) {
+    for (const auto& set : it->second) {
+      bool fits = set.size() == metas.size();
+      for (size_t t = 0; fits && t < metas.size(); ++t) fits = set[t].size() == metas[t].dim_order.size();
+      if (fits) sets.push_back(set);
+    }
+    return sets;
+  }
+  for (size_t shape = 0; shape < 3; ++shape) {
+    std::vector<std::vector<int64_t>> set;
+    for (const TensorMeta& meta : metas) {
+      const auto shapes = shapesForRank(meta.dim_order.size());
+      if (shape >= shapes.size()) break;
+      set.push_back(shapes[shape]);
+    }
+    if (set.size() == metas.size()) sets.push_back(std::move(set));
+  }
+  return sets;
+}
+
 // Every case of one key variant: each shape, dense and strided, edge and random values, with the
 // other arguments chosen as their Note says (see Note [How the harness picks the other arguments]).
 absl::StatusOr<std::vector<Case>> casesFor(const PartialKernel& kernel, const FunctionSchema& schema,
                                            const std::vector<TensorMeta>& metas, const Options& options) {
   const auto& arguments = schema.arguments();
   std::vector<std::optional<TensorMeta>> meta_of(arguments.size());
+  // A key names the tensors a call passes: every required one, and as many optional ones (the
+  // first ones) as it has metadata left for; the others are None.
+  size_t required = 0;
+  for (const Argument& a : arguments) required += a.type->kind() == TypeKind::Tensor ? 1 : 0;
+  size_t optionals_present = metas.size() > required ? metas.size() - required : 0;
   size_t next = 0;
   for (size_t i = 0; i < arguments.size(); ++i) {
     if (!isTensorType(*arguments[i].type)) continue;
+    const bool optional = arguments[i].type->kind() == TypeKind::Optional;
+    if (optional && optionals_present == 0) continue;
+    if (optional) --optionals_present;
     if (next < metas.size()) {
       meta_of[i] = metas[next++];
     } else if (arguments[i].type->kind() != TypeKind::Optional) {
@@ -180,21 +213,17 @@ absl::StatusOr<std::vector<Case>> casesFor(const PartialKernel& kernel, const Fu
     }
   }
   std::vector<Case> cases;
-  for (size_t shape = 0; shape < 3; ++shape) {
+  for (const auto& sizes : sizesFor(kernel.op.toString(), metas, options)) {
     for (bool strided : {false, true}) {
       for (Fill fill : {Fill::EdgeValues, Fill::Random}) {
         for (const auto& other : others) {
           Case c{std::vector<std::optional<TensorSpec>>(arguments.size()), other};
-          bool possible = true;
-          for (size_t i = 0; i < arguments.size(); ++i) {
+          for (size_t i = 0, t = 0; i < arguments.size(); ++i) {
             if (!meta_of[i]) continue;
-            const auto shapes = shapesForRank(meta_of[i]->dim_order.size());
-            if (shape >= shapes.size()) possible = false;
-            if (!possible) break;
             // Written arguments stay dense: the kernel may resize them.
-            c.tensors[i] = TensorSpec{*meta_of[i], shapes[shape], strided && !arguments[i].is_out(), fill};
+            c.tensors[i] = TensorSpec{*meta_of[i], sizes[t++], strided && !arguments[i].is_out(), fill};
           }
-          if (possible) cases.push_back(std::move(c));
+          cases.push_back(std::move(c));
         }
       }
     }
@@ -218,13 +247,17 @@ Report checkKernel(const PartialKernel& kernel, const Options& options) {
     return report;
   }
   const FunctionSchema& schema = op->schema();
+  Options effective = options;
+  if (auto it = options.float_tolerances.find(kernel.op.toString()); it != options.float_tolerances.end()) {
+    effective.float_tolerance = it->second;
+  }
   size_t tensor_arguments = 0;
   for (const Argument& a : schema.arguments()) tensor_arguments += isTensorType(*a.type) ? 1 : 0;
   // The inputs are made, and the portable kernel runs, with partial kernels out of the way.
   ExcludeDispatchKeyGuard no_partial_kernels(DispatchKey::PartialKernels);
   std::string first_refusal;
   for (const std::vector<TensorMeta>& metas : keyVariants(kernel, tensor_arguments)) {
-    absl::StatusOr<std::vector<Case>> cases = casesFor(kernel, schema, metas, options);
+    absl::StatusOr<std::vector<Case>> cases = casesFor(kernel, schema, metas, effective);
     if (!cases.ok()) {
       report.failure = str(report.kernel, ": ", cases.status().message());
       return report;
@@ -239,7 +272,7 @@ Report checkKernel(const PartialKernel& kernel, const Options& options) {
         if (first_refusal.empty()) first_refusal = str(*want.error, "\n  on the inputs:", c.describe(schema));
         continue;
       }
-      if (std::string difference = compareOutcomes(got, want, schema, options); !difference.empty()) {
+      if (std::string difference = compareOutcomes(got, want, schema, effective); !difference.empty()) {
         report.failure = str(report.kernel, "\ndisagrees with the portable kernel: ", difference,
                              "\n  on the inputs:", c.describe(schema));
         return report;

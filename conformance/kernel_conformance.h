@@ -16,7 +16,7 @@
 //
 // For each key the harness builds tensors of exactly the key's dtypes and dim orders in several
 // shapes (a small one, one whose innermost size is not a multiple of any vector width, an empty
-// one), dense and strided (every other element of the innermost dimension, which keeps the dim
+// one; or the operator's Options::tensor_sizes), dense and strided (every other element of the innermost dimension, which keeps the dim
 // order), filled with edge values (zeros of both signs, negatives, NaN and infinities for the
 // floating dtypes, extremes for the integer ones) and seeded pseudo-random ones. See Note [How the
 // harness picks the other arguments]. Each case runs the kernel directly and the operator through
@@ -53,6 +53,14 @@ struct Options {
   // argument name alone ("dim"); they replace the harness's own choice. See Note [How the harness
   // picks the other arguments].
   std::map<std::string, std::vector<IValue>> argument_values;
+  // Sizes for an operator's tensors, by operator ("aten::mm.out"): each entry gives the sizes of
+  // every tensor a key names, in argument order, and together they replace the harness's shapes
+  // (which give all tensors one shape: right for elementwise operators, never valid for a matrix
+  // product). For each key only the entries whose ranks match its dim orders are used.
+  //   options.tensor_sizes["aten::mm.out"] = {{{3, 4}, {4, 5}, {3, 5}}, {{2, 0}, {0, 3}, {1}}};
+  std::map<std::string, std::vector<std::vector<std::vector<int64_t>>>> tensor_sizes;
+  // float_tolerance for one operator, by operator: for kernels that sum in another order.
+  std::map<std::string, Tolerance> float_tolerances;
 };
 
 struct Report {

@@ -9,7 +9,7 @@ SWITCHYARD_PACKAGES=(
   libflatbuffers-dev flatbuffers-compiler
   nlohmann-json3-dev
   libyaml-cpp-dev
-  pkg-config libsleef-dev
+  pkg-config libsleef-dev libopenblas-dev
   libxnnpack-dev libpthreadpool-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   valgrind python3 ccache

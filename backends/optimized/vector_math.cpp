@@ -2,6 +2,10 @@
 // the entry points over it.
 #include "switchyard/backends/optimized/vector_math.h"
 
+#include <algorithm>
+
+#include "switchyard/backends/optimized/threads.h"
+
 #include <initializer_list>
 
 namespace sy::optimized {
@@ -74,7 +78,8 @@ UnaryLoop unaryLoop(UnaryFunction f, InstructionSet set) {
 }
 
 void applyUnary(UnaryFunction f, const float* in, float* out, int64_t n) {
-  activeLoops().unary[static_cast<int>(f)](in, out, n);
+  const UnaryLoop loop = activeLoops().unary[static_cast<int>(f)];
+  parallelFor(n, kParallelGrain, [&](int64_t begin, int64_t end) { loop(in + begin, out + begin, end - begin); });
 }
 
 RowLoop rowLoop(RowFunction f, InstructionSet set) {
@@ -82,7 +87,11 @@ RowLoop rowLoop(RowFunction f, InstructionSet set) {
 }
 
 void applyRows(RowFunction f, const float* in, float* out, int64_t rows, int64_t length) {
-  activeLoops().rows[static_cast<int>(f)](in, out, rows, length);
+  const RowLoop loop = activeLoops().rows[static_cast<int>(f)];
+  const int64_t grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(length, 1));  // rows
+  parallelFor(rows, grain, [&](int64_t begin, int64_t end) {
+    loop(in + begin * length, out + begin * length, end - begin, length);
+  });
 }
 
 }  // namespace sy::optimized

@@ -40,7 +40,8 @@ InstructionSet activeInstructionSet();
 // set the machine has).
 UnaryLoop unaryLoop(UnaryFunction f, InstructionSet set);
 
-// out[i] = f(in[i]) with the active instruction set's loop.
+// out[i] = f(in[i]) with the active instruction set's loop; a large n is split over the optimized
+// kernels' threads (threads.h).
 void applyUnary(UnaryFunction f, const float* in, float* out, int64_t n);
 
 // Functions of whole rows: softmax and log_softmax of `rows` consecutive rows of `length` floats
@@ -50,6 +51,7 @@ enum class RowFunction : uint8_t { Softmax, LogSoftmax };
 inline constexpr int kNumRowFunctions = 2;
 using RowLoop = void (*)(const float* in, float* out, int64_t rows, int64_t length);
 RowLoop rowLoop(RowFunction f, InstructionSet set);
+// The active instruction set's loop; many rows are split over the optimized kernels' threads.
 void applyRows(RowFunction f, const float* in, float* out, int64_t rows, int64_t length);
 
 namespace detail {

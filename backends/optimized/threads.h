@@ -1,0 +1,49 @@
+// The number of threads the optimized kernels (switchyard::optimized) use inside one operator:
+// a pthreadpool for the elementwise and softmax kernels, and OpenBLAS's own threads for the matrix
+// products and the convolution. The default is one thread per core.
+//
+//   #include <switchyard/backends/optimized/threads.h>
+//   sy::set_num_threads(2);       // at most two threads per operator from now on
+//   int n = sy::get_num_threads();
+//
+// Small operators always run on the calling thread (see Note [Only large operators use the
+// thread pool]); results do not depend on the thread count. The portable CPU kernels of
+// libswitchyard use the calling thread only, whatever the setting.
+//
+// Note [Only large operators use the thread pool]
+// Waking the pool's threads and joining them costs a few microseconds, as much as exp takes on a
+// few thousand Floats, so parallelFor splits a range only when it has at least kParallelGrain
+// elements per thread it would use (about 30 microseconds of the slowest vectorised function, acos,
+// per thread); smaller ranges run inline. Each chunk is a whole multiple of the grain, apart from
+// the last, and a chunk's result never depends on where the range was split (each element is
+// computed by the same vector function; see Note [Vector tails go through the vector function]),
+// so one thread and many give identical results. Concurrent operators on different caller threads
+// share the pool; pthreadpool runs their parallel sections one after another.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+namespace sy {
+
+// Sets the number of threads an optimized operator may use (OpenBLAS's too); raises when `n` < 1.
+// Takes effect for operators that start after it returns.
+void set_num_threads(int n);
+
+// The number of threads an optimized operator may use: the last set_num_threads, else the number
+// of cores.
+int get_num_threads();
+
+namespace optimized {
+
+// Elements per thread below which a range is not split (see Note [Only large operators use the
+// thread pool]).
+inline constexpr int64_t kParallelGrain = 32768;
+
+// Calls fn(begin, end) over disjoint chunks covering [0, n): inline as one chunk when n is small or
+// one thread is set, else on the pool. `grain` is the smallest chunk worth a thread, in elements of
+// the range. fn must not throw.
+void parallelFor(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn);
+
+}  // namespace optimized
+}  // namespace sy
