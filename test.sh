@@ -2,7 +2,10 @@
 # One command on a fresh Debian 12 machine: install what is missing, build, and run every test:
 #   1. the GoogleTest suites in a Release build (through ctest);
 #   2. every dispatch-overhead and program-runtime target, under callgrind (bench/README.md);
-#   3. a downstream project using find_package(switchyard), against the install and the build tree;
+#   3. a downstream project using find_package(switchyard), against the install and the build tree,
+#      and one using the kernel-YAML and selective-build CMake functions (tests/selective_consumer:
+#      a custom kernel library running a program, and add.pte's selectively built executable, whose
+#      size must be under a fifth of libswitchyard's), against both too;
 #   4. the suites again under AddressSanitizer + UndefinedBehaviorSanitizer (the library with both,
 #      the test files with ASan only);
 #   5. the concurrency suites under ThreadSanitizer.
@@ -50,6 +53,16 @@ cmake --build build/consumer-installed
 cmake -S tests/consumer -B build/consumer-buildtree -G Ninja -Dswitchyard_DIR="$root/build/release" > /dev/null
 cmake --build build/consumer-buildtree
 ./build/consumer-buildtree/consumer
+# Prints the selective executable's size beside libswitchyard's (and fails over a fifth).
+selective_consumer() {
+  local dir=$1; shift
+  cmake -S tests/selective_consumer -B "$dir" -G Ninja "$@" > /dev/null
+  cmake --build "$dir"
+  "./$dir/run_add_custom" "$dir/add.pte"
+  "./$dir/run_add_selective" "$dir/add.pte"
+}
+selective_consumer build/selective-consumer-installed -DCMAKE_PREFIX_PATH="$root/build/install"
+selective_consumer build/selective-consumer-buildtree -Dswitchyard_DIR="$root/build/release"
 
 step "AddressSanitizer + UndefinedBehaviorSanitizer build (build/asan)"
 # Library and tests at -O0: on 2 cores compiling is this stage's cost, and the suites still run in

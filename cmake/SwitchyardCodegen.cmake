@@ -1,7 +1,7 @@
 # Kernel libraries from kernel YAML, with ExecuTorch's CMake function names and arguments:
 #
 #   gen_selected_ops(LIB_NAME my_ops ROOT_OPS "custom::scale.out,aten::mul.out")  # or INCLUDE_ALL_OPS ON,
-#                                                                                  # or OPS_SCHEMA_YAML a.yaml
+#                                                  # or OPS_SCHEMA_YAML a.yaml, or OPS_FROM_MODEL add.pte
 #   generate_bindings_for_kernels(LIB_NAME my_ops FUNCTIONS_YAML functions.yaml CUSTOM_OPS_YAML custom_ops.yaml)
 #   add_library(my_kernels STATIC my_kernels.cpp)          # may #include "NativeFunctions.h"
 #   gen_operators_lib(LIB_NAME my_ops KERNEL_LIBS my_kernels DEPS ...)
@@ -11,7 +11,14 @@
 # files). Without gen_selected_ops, every operator in the YAML is generated. FUNCTIONS_YAML holds
 # `op:` entries for existing operators, CUSTOM_OPS_YAML `func:` entries defining new ones; either
 # file may hold either kind. The library links whole-archive, so its static registrations run.
-# Selecting operators from a program file (.pte) is not supported yet.
+# OPS_FROM_MODEL selects the operators a program calls and, of each, only the kernels its calls'
+# kernel keys resolve to; a key no kernel serves fails the build (See Note [Selective build keeps
+# the kernels a program's keys resolve to] in codegen/program_operators.h). With the portable
+# library's YAML, that is a program's selective build (selective/CMakeLists.txt):
+#
+#   gen_selected_ops(LIB_NAME add_ops OPS_FROM_MODEL add.pte)
+#   generate_bindings_for_kernels(LIB_NAME add_ops FUNCTIONS_YAML ${SWITCHYARD_PORTABLE_OPS_YAML} DISPATCH_KEY CPU)
+#   gen_operators_lib(LIB_NAME add_ops KERNEL_LIBS switchyard::portable_kernels DEPS switchyard::runtime)
 
 set(_SWITCHYARD_CODEGEN_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR})
 
@@ -39,10 +46,11 @@ function(_switchyard_operator_schemas out_var)
 endfunction()
 
 # Writes <LIB_NAME>/selected_operators.yaml: the operators in ROOT_OPS (comma-separated; "add.out"
-# means aten::add.out), every operator with an entry in the OPS_SCHEMA_YAML files, or all of them
-# with INCLUDE_ALL_OPS.
+# means aten::add.out), every operator with an entry in the OPS_SCHEMA_YAML files, the operators
+# the programs in OPS_FROM_MODEL call (with the kernel keys they need), or all of them with
+# INCLUDE_ALL_OPS. A program may be a file the build makes: the selection is redone when it changes.
 function(gen_selected_ops)
-  cmake_parse_arguments(GEN "" "" "LIB_NAME;OPS_SCHEMA_YAML;ROOT_OPS;INCLUDE_ALL_OPS" ${ARGN})
+  cmake_parse_arguments(GEN "" "" "LIB_NAME;OPS_SCHEMA_YAML;ROOT_OPS;INCLUDE_ALL_OPS;OPS_FROM_MODEL" ${ARGN})
   if(NOT GEN_LIB_NAME)
     message(FATAL_ERROR "gen_selected_ops needs LIB_NAME")
   endif()
@@ -61,18 +69,31 @@ function(gen_selected_ops)
   foreach(_yaml ${GEN_OPS_SCHEMA_YAML})
     list(APPEND _command --ops-schema-yaml ${_yaml})
   endforeach()
+  set(_models)
+  if(GEN_OPS_FROM_MODEL)
+    _switchyard_operator_schemas(_schemas)
+    list(APPEND _command --schemas ${_schemas})
+    foreach(_model ${GEN_OPS_FROM_MODEL})
+      get_filename_component(_model ${_model} ABSOLUTE)
+      list(APPEND _command --model ${_model})
+      list(APPEND _models ${_model} ${_schemas})
+    endforeach()
+  endif()
   add_custom_command(OUTPUT ${_oplist_yaml}
     COMMAND ${_command}
-    DEPENDS ${GEN_OPS_SCHEMA_YAML} ${_tool}
+    DEPENDS ${GEN_OPS_SCHEMA_YAML} ${_models} ${_tool}
     COMMENT "Selecting operators for ${GEN_LIB_NAME}"
     VERBATIM)
   set_property(GLOBAL PROPERTY SWITCHYARD_SELECTED_OPS_${GEN_LIB_NAME} ${_oplist_yaml})
 endfunction()
 
 # Generates the bindings for the kernels in FUNCTIONS_YAML and CUSTOM_OPS_YAML into <LIB_NAME>/;
-# sets gen_command_sources in the caller to the generated files.
+# sets gen_command_sources in the caller to the generated files. With DISPATCH_KEY, the YAML files
+# (FUNCTIONS_YAML may list several) are a library owning its `func:` operators, as the portable
+# library's ${SWITCHYARD_PORTABLE_OPS_YAML} are: their schemas and default kernels register on that
+# key (See Note [A library's own operators register their default kernels on its dispatch key]).
 function(generate_bindings_for_kernels)
-  cmake_parse_arguments(GEN "" "LIB_NAME;FUNCTIONS_YAML;CUSTOM_OPS_YAML" "" ${ARGN})
+  cmake_parse_arguments(GEN "" "LIB_NAME;CUSTOM_OPS_YAML;DISPATCH_KEY" "FUNCTIONS_YAML" ${ARGN})
   if(NOT GEN_LIB_NAME)
     message(FATAL_ERROR "generate_bindings_for_kernels needs LIB_NAME")
   endif()
@@ -82,18 +103,26 @@ function(generate_bindings_for_kernels)
   _switchyard_codegen_tool(_tool)
   _switchyard_operator_schemas(_schemas)
   set(_out_dir ${CMAKE_CURRENT_BINARY_DIR}/${GEN_LIB_NAME})
-  set(_sources ${_out_dir}/RegisterSchema.cpp ${_out_dir}/RegisterKernels.cpp ${_out_dir}/Functions.cpp
-               ${_out_dir}/NativeFunctions.h ${_out_dir}/Functions.h)
-  set(_command ${_tool} gen --schemas ${_schemas} --output-dir ${_out_dir})
+  set(_sources ${_out_dir}/Functions.cpp ${_out_dir}/NativeFunctions.h ${_out_dir}/Functions.h)
+  set(_command ${_tool} gen --output-dir ${_out_dir})
+  if(GEN_DISPATCH_KEY)
+    # The YAML defines its operators: libswitchyard's schemas would be duplicates.
+    list(APPEND _sources ${_out_dir}/RegisterOperators.cpp)
+    list(APPEND _command --dispatch-key ${GEN_DISPATCH_KEY})
+  else()
+    list(APPEND _sources ${_out_dir}/RegisterSchema.cpp ${_out_dir}/RegisterKernels.cpp)
+    list(APPEND _command --schemas ${_schemas})
+  endif()
+  set_property(GLOBAL PROPERTY SWITCHYARD_DISPATCH_KEY_${GEN_LIB_NAME} "${GEN_DISPATCH_KEY}")
   set(_depends ${_tool} ${_schemas})
   foreach(_kind FUNCTIONS_YAML CUSTOM_OPS_YAML)
-    if(GEN_${_kind})
-      get_filename_component(_yaml ${GEN_${_kind}} ABSOLUTE)
-      string(TOLOWER ${_kind} _flag)
-      string(REPLACE "_" "-" _flag ${_flag})
+    string(TOLOWER ${_kind} _flag)
+    string(REPLACE "_" "-" _flag ${_flag})
+    foreach(_yaml ${GEN_${_kind}})
+      get_filename_component(_yaml ${_yaml} ABSOLUTE)
       list(APPEND _command --${_flag} ${_yaml})
       list(APPEND _depends ${_yaml})
-    endif()
+    endforeach()
   endforeach()
   get_property(_oplist_yaml GLOBAL PROPERTY SWITCHYARD_SELECTED_OPS_${GEN_LIB_NAME})
   if(_oplist_yaml)
@@ -110,8 +139,11 @@ function(generate_bindings_for_kernels)
 endfunction()
 
 # Makes LIB_NAME: the generated registrations, linked whole-archive, with the kernels of
-# KERNEL_LIBS and the DEPS they need. The KERNEL_LIBS targets get the generated headers' directory
-# and are built after the bindings.
+# KERNEL_LIBS and the DEPS they need. The KERNEL_LIBS targets of this build get the generated
+# headers' directory and are built after the bindings. The registrations link switchyard::switchyard,
+# or, when DEPS names switchyard::runtime (a selective build, selective/CMakeLists.txt), that static
+# runtime instead. A library owning its operators (DISPATCH_KEY) compiles only its registrations:
+# the sy::ops helpers of its operators are already in the library its kernels come from.
 function(gen_operators_lib)
   cmake_parse_arguments(GEN "" "" "LIB_NAME;KERNEL_LIBS;DEPS" ${ARGN})
   if(NOT GEN_LIB_NAME)
@@ -121,16 +153,32 @@ function(gen_operators_lib)
     message(FATAL_ERROR "gen_operators_lib(${GEN_LIB_NAME}): call generate_bindings_for_kernels(LIB_NAME ${GEN_LIB_NAME} ...) first")
   endif()
   set(_out_dir ${CMAKE_CURRENT_BINARY_DIR}/${GEN_LIB_NAME})
-  add_library(${GEN_LIB_NAME}_registrations STATIC
-    ${_out_dir}/RegisterSchema.cpp ${_out_dir}/RegisterKernels.cpp ${_out_dir}/Functions.cpp)
+  get_property(_dispatch_key GLOBAL PROPERTY SWITCHYARD_DISPATCH_KEY_${GEN_LIB_NAME})
+  if(_dispatch_key)
+    set(_registration_sources ${_out_dir}/RegisterOperators.cpp)
+  else()
+    set(_registration_sources ${_out_dir}/RegisterSchema.cpp ${_out_dir}/RegisterKernels.cpp ${_out_dir}/Functions.cpp)
+  endif()
+  set(_runtime switchyard::switchyard)
+  if("switchyard::runtime" IN_LIST GEN_DEPS OR "switchyard_runtime" IN_LIST GEN_DEPS)
+    set(_runtime)
+  endif()
+  add_library(${GEN_LIB_NAME}_registrations STATIC ${_registration_sources})
+  add_dependencies(${GEN_LIB_NAME}_registrations ${GEN_LIB_NAME}_bindings)
   set_target_properties(${GEN_LIB_NAME}_registrations PROPERTIES POSITION_INDEPENDENT_CODE ON)
   target_include_directories(${GEN_LIB_NAME}_registrations PUBLIC $<BUILD_INTERFACE:${_out_dir}>)
-  target_link_libraries(${GEN_LIB_NAME}_registrations PUBLIC switchyard::switchyard ${GEN_KERNEL_LIBS} ${GEN_DEPS})
+  target_link_libraries(${GEN_LIB_NAME}_registrations PUBLIC ${_runtime} ${GEN_KERNEL_LIBS} ${GEN_DEPS})
   foreach(_kernel_lib ${GEN_KERNEL_LIBS})
-    if(TARGET ${_kernel_lib})
+    if(NOT TARGET ${_kernel_lib})
+      continue()
+    endif()
+    # The package's own archives (switchyard::portable_kernels) are built already.
+    get_target_property(_imported ${_kernel_lib} IMPORTED)
+    get_target_property(_aliased ${_kernel_lib} ALIASED_TARGET)
+    if(NOT _imported AND NOT _aliased)
       add_dependencies(${_kernel_lib} ${GEN_LIB_NAME}_bindings)
       target_include_directories(${_kernel_lib} PUBLIC $<BUILD_INTERFACE:${_out_dir}>)
-      target_link_libraries(${_kernel_lib} PUBLIC switchyard::switchyard)
+      target_link_libraries(${_kernel_lib} PUBLIC ${_runtime})
     endif()
   endforeach()
   add_library(${GEN_LIB_NAME} INTERFACE)

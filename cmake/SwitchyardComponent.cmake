@@ -54,9 +54,12 @@ endfunction()
 set(SWITCHYARD_WARNING_FLAGS
   $<$<CXX_COMPILER_ID:GNU,Clang,AppleClang>:-Wall -Wextra -Wno-unused-parameter>)
 # -fno-semantic-interposition: calls between the library's own functions (a kernel trampoline
-# jumping to its kernel) go direct instead of through the PLT.
+# jumping to its kernel) go direct instead of through the PLT. -ffunction-sections and
+# -fdata-sections: the same objects also make the static archives of selective builds, whose
+# executables keep only the functions they reach (See Note [A selective build links only what its
+# program reaches] in selective/CMakeLists.txt).
 set(SWITCHYARD_LIBRARY_FLAGS
-  $<$<CXX_COMPILER_ID:GNU,Clang>:-fno-semantic-interposition>)
+  $<$<CXX_COMPILER_ID:GNU,Clang>:-fno-semantic-interposition -ffunction-sections -fdata-sections>)
 
 function(switchyard_component name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPENDS" ${ARGN})

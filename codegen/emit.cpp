@@ -7,6 +7,8 @@
 #include <set>
 #include <sstream>
 
+#include "switchyard/codegen/program_operators.h"
+
 namespace sy::codegen {
 namespace {
 
@@ -344,11 +346,11 @@ void helpers(const std::vector<const OperatorEntry*>& selected, GeneratedFiles& 
 
 }  // namespace
 
-GeneratedFiles generate(const KernelLibrary& library, const OperatorSelection& selection) {
+GeneratedFiles generate(const KernelLibrary& full_library, const OperatorSelection& selection) {
+  // See Note [Selective build keeps the kernels a program's keys resolve to] in program_operators.h.
+  const KernelLibrary library = selectedKernels(full_library, selection);
   std::vector<const OperatorEntry*> selected;
-  for (const OperatorEntry& op : library.operators) {
-    if (selection.selects(op.schema.operator_name())) selected.push_back(&op);
-  }
+  for (const OperatorEntry& op : library.operators) selected.push_back(&op);
   GeneratedFiles files;
   files.owns_operators = !library.dispatch_key.empty();
   const std::string partial = partialKernelRegistrations(library, selected);

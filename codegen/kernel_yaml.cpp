@@ -467,6 +467,16 @@ OperatorSelection readSelection(const std::string& path) {
   if (const YAML::Node ops = root["operators"]) {
     for (const auto& kv : ops) selection.operators.insert(qualifiedOperatorName(kv.first.as<std::string>()));
   }
+  // ExecuTorch's name for the kernel keys each operator needs.
+  if (const YAML::Node keys = root["et_kernel_metadata"]) {
+    for (const auto& kv : keys) {
+      std::set<std::string>& op_keys = selection.kernel_keys[qualifiedOperatorName(kv.first.as<std::string>())];
+      for (const YAML::Node& key : kv.second) op_keys.insert(key.as<std::string>());
+    }
+  }
+  if (const YAML::Node programs = root["programs"]) {
+    for (const YAML::Node& program : programs) selection.programs.push_back(program.as<std::string>());
+  }
   return selection;
 }
 
@@ -478,7 +488,22 @@ void writeSelection(const std::string& path, const OperatorSelection& selection)
     out << YAML::Key << op << YAML::Value << YAML::BeginMap << YAML::Key << "is_root_operator" << YAML::Value << true
         << YAML::Key << "include_all_overloads" << YAML::Value << false << YAML::EndMap;
   }
-  out << YAML::EndMap << YAML::EndMap;
+  out << YAML::EndMap;
+  if (!selection.kernel_keys.empty()) {
+    out << YAML::Key << "et_kernel_metadata" << YAML::Value << YAML::BeginMap;
+    for (const auto& [op, keys] : selection.kernel_keys) {
+      out << YAML::Key << op << YAML::Value << YAML::BeginSeq;
+      for (const std::string& key : keys) out << key;
+      out << YAML::EndSeq;
+    }
+    out << YAML::EndMap;
+  }
+  if (!selection.programs.empty()) {
+    out << YAML::Key << "programs" << YAML::Value << YAML::BeginSeq;
+    for (const std::string& program : selection.programs) out << program;
+    out << YAML::EndSeq;
+  }
+  out << YAML::EndMap;
   std::ofstream file(path);
   if (!file) throw CodegenError(path + ": error: cannot write the selected operators");
   file << out.c_str() << "\n";

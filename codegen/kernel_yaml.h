@@ -96,10 +96,16 @@ void readSchemas(const std::string& path, SchemaIndex& index);
 // Parses one kernel YAML file and appends its operators to `library`. Raises CodegenError.
 void parseKernelYaml(const std::string& path, const SchemaIndex& existing, KernelLibrary& library);
 
-// The operators to generate: all of them, or the names listed.
+// The operators to generate: all of them, or the names listed; for an operator a program selected
+// (See Note [A program selects operators and the kernel keys of its calls] in program_operators.h),
+// only the kernels its calls need (See Note [Selective build keeps the kernels a program's keys resolve to]).
 struct OperatorSelection {
   bool include_all = true;
   std::set<std::string> operators;  // "ns::name.overload"
+  // Per operator, the kernel keys ("v1/6;0,1|6;0,1") its calls need; an operator absent here keeps
+  // every kernel (listed by name, or by a kernel YAML).
+  std::map<std::string, std::set<std::string>> kernel_keys;
+  std::vector<std::string> programs;  // the programs the kernel keys came from, named in errors
   bool selects(const OperatorName& name) const { return include_all || operators.count(name.toString()) > 0; }
 };
 OperatorSelection readSelection(const std::string& path);

@@ -7,11 +7,13 @@
 //        default kernels on its dispatch key] in kernel_yaml.h)
 //   switchyard_codegen select --output selected_operators.yaml \
 //       [--root-ops aten::add.out,custom::scale.out] [--include-all-operators] [--ops-schema-yaml custom_ops.yaml]
+//       [--model add.pte --schemas operator_schemas.yaml]   (the operators add.pte calls, with their kernel keys)
 //
 // The CMake functions in cmake/SwitchyardCodegen.cmake run it; a broken rule prints
 // "file:line: error: <rule>: <detail>" and exits with status 1.
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -19,6 +21,7 @@
 #include "switchyard/codegen/emit.h"
 #include "switchyard/dispatcher/dispatch_key.h"
 #include "switchyard/codegen/kernel_yaml.h"
+#include "switchyard/codegen/program_operators.h"
 
 namespace {
 
@@ -36,6 +39,7 @@ struct Options {
   std::string root_ops;
   bool include_all = false;
   std::vector<std::string> ops_schema_yamls;
+  std::vector<std::string> models;
 };
 
 [[noreturn]] void usage(const std::string& why) {
@@ -43,7 +47,7 @@ struct Options {
             << "usage: switchyard_codegen gen [--functions-yaml F] [--custom-ops-yaml F] [--schemas F]...\n"
             << "                              [--selected-ops F] [--dispatch-key KEY] [--site-root DIR] --output-dir DIR\n"
             << "       switchyard_codegen select --output F [--root-ops a,b] [--include-all-operators]\n"
-            << "                              [--ops-schema-yaml F]...\n";
+            << "                              [--ops-schema-yaml F]... [--model PROGRAM.pte --schemas F]...\n";
   std::exit(2);
 }
 
@@ -77,6 +81,8 @@ Options parseOptions(int argc, char** argv) {
       o.include_all = true;
     } else if (arg == "--ops-schema-yaml") {
       o.ops_schema_yamls.push_back(value());
+    } else if (arg == "--model") {
+      o.models.push_back(value());
     } else {
       usage("unknown option " + arg);
     }
@@ -107,19 +113,39 @@ int selectCommand(const Options& o) {
   if (o.output.empty()) usage("select needs --output");
   OperatorSelection selection;
   selection.include_all = o.include_all;
+  if (!o.models.empty()) {
+    // The programs' operators: libswitchyard's schemas and the `func:` entries of the kernel YAML
+    // tell each call's tensor arguments from its results.
+    SchemaIndex schemas;
+    for (const std::string& path : o.schemas) readSchemas(path, schemas);
+    for (const std::string& path : o.ops_schema_yamls) {
+      KernelLibrary library;
+      parseKernelYaml(path, schemas, library);
+      for (const OperatorEntry& op : library.operators) {
+        if (op.defines_schema) schemas.emplace(op.schema.operator_name().toString(), op.schema);
+      }
+    }
+    for (const std::string& path : o.models) selectProgramOperators(path, schemas, selection);
+  }
+  std::set<std::string> named;
   size_t start = 0;
   while (start < o.root_ops.size()) {
     size_t comma = o.root_ops.find(',', start);
     std::string name = o.root_ops.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     name.erase(0, name.find_first_not_of(" \t"));
     name.erase(name.find_last_not_of(" \t") + 1);
-    if (!name.empty()) selection.operators.insert(qualifiedOperatorName(name));
+    if (!name.empty()) named.insert(qualifiedOperatorName(name));
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
   // Every operator a kernel YAML lists is selected (schemas of `op:` entries are not needed here).
   for (const std::string& path : o.ops_schema_yamls) {
-    for (const std::string& name : operatorNamesIn(path)) selection.operators.insert(name);
+    for (const std::string& name : operatorNamesIn(path)) named.insert(name);
+  }
+  // An operator selected by name keeps every kernel, whatever a program needs of it.
+  for (const std::string& name : named) {
+    selection.operators.insert(name);
+    selection.kernel_keys.erase(name);
   }
   writeSelection(o.output, selection);
   return 0;
