@@ -1,15 +1,24 @@
 // The optimized kernels (backends/optimized/) against the portable ones (bench/README.md,
 // "Optimized kernels"): each unary function's out= form on 1M contiguous Float elements, and
-// softmax / log_softmax of a 256x1024 matrix along its rows, once through
-// the portable CPU kernel called directly and once through the dispatcher, which takes the
-// optimized kernel because this binary links switchyard::optimized. Run on one thread:
-//   build/release/bench/optimized_kernel_bench
+// softmax / log_softmax of a 256x1024 matrix along its rows, and the cases issue 13 measured
+// against libtorch: mm 256, linear (the MLP's first layer, 32x784 by 512x784 plus bias), conv2d
+// 1x32x56x56 with 64 3x3 filters (padding 1), and mm 1024; once through the portable CPU kernel
+// called directly and once through the dispatcher, which takes the optimized kernel because this
+// binary links switchyard::optimized. bench/torch_kernel_bench.cpp runs the same cases in libtorch.
+// --sy_threads=N sets sy::set_num_threads (default 1):
+//   build/release/bench/optimized_kernel_bench --sy_threads=2 --benchmark_filter=Mm1024
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
+#include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "switchyard/backends/cpu/kernels.h"
+#include "switchyard/backends/cpu/linalg_kernels.h"
+#include "switchyard/backends/cpu/nn_kernels.h"
+#include "switchyard/backends/optimized/threads.h"
 #include "switchyard/backends/cpu/reduction_kernels.h"
 #include "switchyard/backends/cpu/unary_kernels.h"
 #include "switchyard/switchyard.h"
@@ -76,6 +85,55 @@ void softmaxBench(benchmark::State& state) {
 void BM_SoftmaxOut(benchmark::State& s) { softmaxBench<false>(s); }
 void BM_LogSoftmaxOut(benchmark::State& s) { softmaxBench<true>(s); }
 
+// The matrix products and the convolution: `portable` calls the CPU kernel directly (with the
+// partial kernels excluded, since the composite linear dispatches to addmm), `dispatched` goes
+// through sy::ops (the optimized kernel).
+template <class Portable, class Dispatched>
+void productBench(benchmark::State& state, Portable&& portable, Dispatched&& dispatched, double flops) {
+  const bool optimized = state.range(0) == 1;
+  if (optimized) {
+    for (auto _ : state) {
+      dispatched();
+      benchmark::ClobberMemory();
+    }
+  } else {
+    sy::ExcludeDispatchKeyGuard portable_only(sy::DispatchKey::PartialKernels);
+    for (auto _ : state) {
+      portable();
+      benchmark::ClobberMemory();
+    }
+  }
+  state.counters["GFLOPS"] = benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel(optimized ? "optimized" : "portable");
+}
+
+void mmBench(benchmark::State& s, int64_t n) {
+  Tensor a = sy::ops::reshape(inputs(n * n, -1, 1), {n, n}), b = sy::ops::reshape(inputs(n * n, -1, 1), {n, n});
+  Tensor out = sy::empty({n, n});
+  productBench(s, [&] { sy::cpu::mm_out_cpu(a, b, out); }, [&] { sy::ops::mm_out(out, a, b); }, 2.0 * n * n * n);
+}
+void BM_Mm256(benchmark::State& s) { mmBench(s, 256); }
+void BM_Mm1024(benchmark::State& s) { mmBench(s, 1024); }
+
+void BM_Linear(benchmark::State& s) {
+  Tensor input = sy::ops::reshape(inputs(32 * 784, -1, 1), {32, 784});
+  Tensor weight = sy::ops::reshape(inputs(512 * 784, -0.05f, 0.05f), {512, 784});
+  Tensor bias = inputs(512, -0.1f, 0.1f);
+  Tensor out = sy::empty({32, 512});
+  productBench(s, [&] { sy::cpu::linear_out_composite(input, weight, bias, out); },
+               [&] { sy::ops::linear_out(out, input, weight, bias); }, 2.0 * 32 * 784 * 512);
+}
+
+void BM_Conv2d(benchmark::State& s) {
+  Tensor input = sy::ops::reshape(inputs(32 * 56 * 56, -1, 1), {1, 32, 56, 56});
+  Tensor weight = sy::ops::reshape(inputs(64 * 32 * 9, -0.1f, 0.1f), {64, 32, 3, 3});
+  Tensor out = sy::empty({1, 64, 56, 56});
+  productBench(s,
+               [&] { sy::cpu::convolution_out_cpu(input, weight, std::nullopt, {1}, {1}, {1}, false, {0}, 1, out); },
+               [&] { sy::ops::convolution_out(out, input, weight, std::nullopt, {1}, {1}, {1}, false, {0}, 1); },
+               2.0 * 64 * 32 * 9 * 56 * 56);
+}
+
 // Arg 0: the portable kernel; arg 1: the optimized kernel through the dispatcher.
 BENCHMARK(BM_AcosOut)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_ExpOut)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
@@ -86,7 +144,30 @@ BENCHMARK(BM_CosOut)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_TanhOut)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SoftmaxOut)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_LogSoftmaxOut)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Mm256)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Linear)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Conv2d)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Mm1024)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+// --sy_threads=N (default 1) before Google Benchmark reads the other flags.
+int main(int argc, char** argv) {
+  int threads = 1;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--sy_threads=", 13) == 0) {
+      threads = std::atoi(argv[i] + 13);
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  argc = kept;
+  sy::set_num_threads(threads);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::AddCustomContext("sy_threads", std::to_string(sy::get_num_threads()));
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

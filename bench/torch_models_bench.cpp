@@ -6,7 +6,6 @@
 // Built only with -DSWITCHYARD_BENCH_LIBTORCH=ON.
 //
 //   build/torch/bench/torch_models_bench --benchmark_min_time=0.5
-#include <dlfcn.h>
 #include <torch/torch.h>
 
 #include <benchmark/benchmark.h>
@@ -17,6 +16,7 @@
 #include <vector>
 
 #include "bench_models.h"
+#include "torch_threads.h"
 
 namespace {
 
@@ -45,14 +45,6 @@ torch::Tensor mlp(const std::vector<torch::Tensor>& w, const torch::Tensor& x) {
   return torch::linear(h, w[4], w[5]);
 }
 
-// at::set_num_threads sets OpenMP's (and MKL's) thread count; libtorch's linear layers call
-// OpenBLAS, whose pthread build keeps its own.
-void setThreads(int n) {
-  at::set_num_threads(n);
-  using SetThreads = void (*)(int);
-  if (auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) set(n);
-}
-
 std::string firstValues(const torch::Tensor& out) {
   const torch::Tensor flat = out.contiguous().view({-1});
   char text[96];
@@ -65,7 +57,7 @@ using Forward = torch::Tensor (*)(const std::vector<torch::Tensor>&, const torch
 
 void torchEager(benchmark::State& state, Forward forward, std::vector<bench_models::Parameter> (*parameters)(),
                 bench_models::Parameter (*input)()) {
-  setThreads(static_cast<int>(state.range(0)));
+  setTorchThreads(static_cast<int>(state.range(0)));
   torch::InferenceMode inference;
   const std::vector<torch::Tensor> w = tensorsOf(parameters());
   const torch::Tensor x = tensorOf(input());
