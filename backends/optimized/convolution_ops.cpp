@@ -132,7 +132,11 @@ void unfold(const Conv& c, const float* group_input, int64_t row_first, int64_t 
           }
           const float* in = plane + ih * c.width;  // in[ow * stride_w + w_offset] is column ow's input
           std::fill(out, out + lo, 0.0f);
-          for (int64_t ow = lo; ow < hi; ++ow) out[ow] = in[ow * c.stride_w + w_offset];
+          if (c.stride_w == 1) {
+            std::copy(in + lo + w_offset, in + hi + w_offset, out + lo);
+          } else {
+            for (int64_t ow = lo; ow < hi; ++ow) out[ow] = in[ow * c.stride_w + w_offset];
+          }
           std::fill(out + hi, out + c.out_w, 0.0f);
         }
       }

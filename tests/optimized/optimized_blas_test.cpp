@@ -10,6 +10,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "switchyard/backends/cpu/linalg_kernels.h"
+#include "switchyard/backends/optimized/blas_gemm.h"
 #include "switchyard/switchyard.h"
 #include "test_support.h"
 
@@ -142,6 +143,32 @@ TEST(OptimizedBlas, BadArgumentsRaiseThePortableKernelsErrors) {
               ::testing::HasSubstr("cannot be broadcast"));
   EXPECT_THAT(sy::testing::errorMessageOf([] { ops::convolution(empty({1, 3, 5, 5}), empty({2, 2, 3, 3}), std::nullopt, {1}, {0}, {1}, false, {0}, 1); }),
               ::testing::HasSubstr("channels"));
+}
+
+// See Note [BLAS sizes are checked, never narrowed].
+TEST(OptimizedBlas, SizesBeyondBlasIntegersAreRefusedNotNarrowed) {
+  const int64_t too_big = int64_t{1} << 31;
+  EXPECT_TRUE(optimized::fitsBlasInt({0, (int64_t{1} << 31) - 1}));
+  EXPECT_FALSE(optimized::fitsBlasInt({3, too_big}));
+  EXPECT_FALSE(optimized::fitsBlasInt({-1}));
+  const optimized::BlasMatrix m{nullptr, false, 1};
+  EXPECT_THAT(sy::testing::errorMessageOf([&] { optimized::sgemm(too_big, 1, 1, 1.0f, m, m, 0.0f, nullptr, 1); }),
+              ::testing::HasSubstr("does not fit OpenBLAS's 32-bit integers"));
+}
+
+TEST(OptimizedBlas, BlasReadsRowMajorAndTransposedMatricesButNotDoublyStridedOnes) {
+  const float data[1] = {0};
+  const auto row_major = optimized::blasMatrix(data, 3, 4, 6, 1);  // every other row's start
+  ASSERT_TRUE(row_major.has_value());
+  EXPECT_FALSE(row_major->transposed);
+  EXPECT_EQ(row_major->ld, 6);
+  const auto transposed = optimized::blasMatrix(data, 3, 4, 1, 3);
+  ASSERT_TRUE(transposed.has_value());
+  EXPECT_TRUE(transposed->transposed);
+  EXPECT_EQ(transposed->ld, 3);
+  EXPECT_TRUE(optimized::blasMatrix(data, 1, 4, 0, 5).has_value());  // one row: its stride says nothing
+  EXPECT_FALSE(optimized::blasMatrix(data, 3, 4, 8, 2).has_value());   // every other column
+  EXPECT_FALSE(optimized::blasMatrix(data, 3, 4, 0, 1).has_value());   // an expanded row
 }
 
 struct ConvCase {
