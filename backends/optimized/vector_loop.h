@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "switchyard/backends/optimized/reduction_loop.h"
 #include "switchyard/backends/optimized/vector_math.h"
 
 // SLEEF's 1.0-ULP functions for one register type, as static members exp, log, sin, cos, tanh and
@@ -202,7 +203,7 @@ struct UnaryLoopTable {
 
 template <class V>
 LoopTables loopTablesOf() {
-  return LoopTables{UnaryLoopTable<V>::kLoops, UnaryLoopTable<V>::kRowLoops};
+  return LoopTables{UnaryLoopTable<V>::kLoops, UnaryLoopTable<V>::kRowLoops, &blockSum<V>};
 }
 
 }  // namespace sy::optimized::detail

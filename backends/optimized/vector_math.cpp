@@ -35,7 +35,7 @@ detail::LoopTables loopsOf(InstructionSet set) {
     case InstructionSet::Sse2: return detail::sse2Loops();
     case InstructionSet::Avx2: return detail::avx2Loops();
   }
-  return {nullptr, nullptr};
+  return {nullptr, nullptr, nullptr};
 }
 
 bool available(InstructionSet set) { return loopsOf(set).unary != nullptr && cpuHas(set); }
@@ -85,6 +85,8 @@ void applyUnary(UnaryFunction f, const float* in, float* out, int64_t n) {
 RowLoop rowLoop(RowFunction f, InstructionSet set) {
   return available(set) ? loopsOf(set).rows[static_cast<int>(f)] : nullptr;
 }
+
+BlockSumLoop blockSumLoop(InstructionSet set) { return available(set) ? loopsOf(set).block_sum : nullptr; }
 
 void applyRows(RowFunction f, const float* in, float* out, int64_t rows, int64_t length) {
   const RowLoop loop = activeLoops().rows[static_cast<int>(f)];

@@ -54,12 +54,18 @@ RowLoop rowLoop(RowFunction f, InstructionSet set);
 // The active instruction set's loop; many rows are split over the optimized kernels' threads.
 void applyRows(RowFunction f, const float* in, float* out, int64_t rows, int64_t length);
 
+// The sum of at most detail::kSumBlock floats (reduction_loop.h); reduction_math.h builds longer
+// sums from it.
+using BlockSumLoop = float (*)(const float* x, int64_t n);
+BlockSumLoop blockSumLoop(InstructionSet set);
+
 namespace detail {
-// Each instruction set's tables, indexed by UnaryFunction and RowFunction; null where the build
-// has no such set.
+// Each instruction set's tables, indexed by UnaryFunction and RowFunction, and its block sum; null
+// where the build has no such set.
 struct LoopTables {
   const UnaryLoop* unary;
   const RowLoop* rows;
+  BlockSumLoop block_sum;
 };
 LoopTables scalarLoops();
 LoopTables sse2Loops();

@@ -36,7 +36,7 @@ LoopTables avx2Loops() { return loopTablesOf<Avx2>(); }
 #else
 
 namespace sy::optimized::detail {
-LoopTables avx2Loops() { return {nullptr, nullptr}; }
+LoopTables avx2Loops() { return {nullptr, nullptr, nullptr}; }
 }  // namespace sy::optimized::detail
 
 #endif

@@ -36,7 +36,7 @@ LoopTables sse2Loops() { return loopTablesOf<Sse2>(); }
 #else
 
 namespace sy::optimized::detail {
-LoopTables sse2Loops() { return {nullptr, nullptr}; }
+LoopTables sse2Loops() { return {nullptr, nullptr, nullptr}; }
 }  // namespace sy::optimized::detail
 
 #endif

@@ -58,6 +58,18 @@ sy::conformance::Options optimizedConformanceOptions() {
     options.argument_values[name + "/dilation"] = {std::vector<int64_t>{1}, std::vector<int64_t>{2}};
     options.argument_values[name + "/groups"] = {int64_t{1}, int64_t{2}};
   }
+  // sum and mean: rows (the last dim), every dim, and a dim list the kernels hand on (dim 0), with
+  // and without keepdim, and a dtype they take (Float) or hand on (Double). Float sums in another
+  // order than the portable kernel's Double ones, of edge values up to 100 in magnitude: see Note
+  // [Float sums add blocks pairwise].
+  for (const char* op : {"aten::sum", "aten::sum.out", "aten::sum.dim_IntList", "aten::sum.IntList_out", "aten::mean",
+                         "aten::mean.dtype_out", "aten::mean.dim", "aten::mean.out"}) {
+    const std::string name = op;
+    options.argument_values[name + "/dim"] = {sy::IValue(), std::vector<int64_t>{-1}, std::vector<int64_t>{0}};
+    options.argument_values[name + "/keepdim"] = {false, true};
+    options.argument_values[name + "/dtype"] = {sy::IValue(), sy::ScalarType::Float, sy::ScalarType::Double};
+    options.float_tolerances[name] = {1e-5, 1e-4};
+  }
   return options;
 }
 
