@@ -94,10 +94,13 @@ void fillWithAddend(const ProductPlan& p, const Addend& addend, float* c) {
   }
 }
 
-// c = beta * addend + alpha * a @ b, batch by batch.
+// c = beta * addend + alpha * a @ b, batch by batch. An empty operand's data may be null, so no
+// pointer into one is formed.
 void runProduct(const ProductPlan& p, const Addend& addend, float alpha, float* c) {
+  if (p.batches == 0 || p.M == 0 || p.N == 0) return;
   const bool accumulate = addend.tensor != nullptr && addend.beta != 0.0;
   if (accumulate || p.K == 0) fillWithAddend(p, addend, c);
+  if (p.K == 0) return;
   for (int64_t batch = 0; batch < p.batches; ++batch) {
     BlasMatrix a = p.a, b = p.b;
     a.data += batch * p.a_batch_stride;
