@@ -9,12 +9,12 @@
 // The portable kernels add Float in Double, which makes a Float sum correctly rounded in practice
 // but halves the vector width and converts every element. These sums stay in Float, as PyTorch's
 // vectorised CPU sum does, and keep the error small by their order instead: an array is cut into
-// blocks of kSumBlock (1024) floats; a block is added in 4 registers of lanes (32 lanes with AVX2,
-// 16 with SSE2, 1 with the scalar loops), each lane adding at most kSumBlock / lanes elements in a
-// row, then the lanes pairwise (reduction_loop.h); the blocks are added pairwise as a balanced tree
-// over block indices. The rounding error is then at most about
-// (kSumBlock / lanes + log2(lanes) + log2(blocks)) * 2^-24 * sum(|x|): 4.2e-7 * sum(|x|) for a
-// block with AVX2, 2.8e-6 * sum(|x|) for 1M floats, where one running Float total could be off by
+// blocks of kSumBlock (4096) floats; a block is added in 8 registers of lanes (64 lanes with AVX2,
+// 32 with SSE2, 8 with the scalar loops), each lane adding at most kSumBlock / lanes elements in a
+// row, then the registers and lanes pairwise (reduction_loop.h); the blocks are added pairwise as a
+// balanced tree over block indices. The rounding error is then at most about
+// (kSumBlock / lanes + log2(lanes) + log2(blocks)) * 2^-24 * sum(|x|): 4.2e-6 * sum(|x|) for a
+// block with AVX2, 4.6e-6 * sum(|x|) for 1M floats, where one running Float total could be off by
 // n * 2^-24 = 6% of it. Without cancellation that is within the conformance harness's relative
 // Float tolerance (1e-5); sums that cancel are compared with an absolute tolerance scaled to the
 // inputs (tests/optimized/optimized_reduction_test.cpp).
