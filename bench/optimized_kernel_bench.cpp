@@ -85,6 +85,34 @@ void softmaxBench(benchmark::State& state) {
 void BM_SoftmaxOut(benchmark::State& s) { softmaxBench<false>(s); }
 void BM_LogSoftmaxOut(benchmark::State& s) { softmaxBench<true>(s); }
 
+// sum and mean (the reductions of reduction_ops.cpp): of all 1M floats into a 0-dim out, and of
+// each row of a 256x1024 matrix. The portable kernels add in Double, the optimized ones in Float
+// blocks (see Note [Float sums add blocks pairwise]).
+template <class Portable, class Dispatched>
+void reductionBench(benchmark::State& state, const Tensor& x, Portable&& portable, Dispatched&& dispatched) {
+  const bool optimized = state.range(0) == 1;
+  for (auto _ : state) {
+    optimized ? dispatched() : portable();
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * x.numel());
+  state.SetLabel(optimized ? "optimized" : "portable");
+}
+void BM_SumOut(benchmark::State& s) {
+  Tensor x = inputs(kMillion, -1, 1), out = sy::empty({});
+  reductionBench(s, x, [&] { sy::cpu::sum_out_cpu(x, std::nullopt, out); }, [&] { sy::ops::sum_out(out, x); });
+}
+void BM_MeanOut(benchmark::State& s) {
+  Tensor x = inputs(kMillion, -1, 1), out = sy::empty({});
+  reductionBench(s, x, [&] { sy::cpu::mean_dtype_out_cpu(x, std::nullopt, out); }, [&] { sy::ops::mean_out(out, x); });
+}
+void BM_SumRowsOut(benchmark::State& s) {
+  Tensor x = sy::ops::reshape(inputs(256 * 1024, -1, 1), {256, 1024}), out = sy::empty({256});
+  const std::vector<int64_t> last{1};
+  reductionBench(s, x, [&] { sy::cpu::sum_IntList_out_cpu(x, last, false, std::nullopt, out); },
+                 [&] { sy::ops::sum_out(out, x, last); });
+}
+
 // The matrix products and the convolution: `portable` calls the CPU kernel directly (with the
 // partial kernels excluded, since the composite linear dispatches to addmm), `dispatched` goes
 // through sy::ops (the optimized kernel).
@@ -144,6 +172,9 @@ BENCHMARK(BM_CosOut)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_TanhOut)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SoftmaxOut)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_LogSoftmaxOut)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SumOut)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_MeanOut)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SumRowsOut)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Mm256)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Linear)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Conv2d)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);

@@ -46,6 +46,20 @@ void BM_TorchSoftmaxOut(benchmark::State& s) {
   torch::Tensor x = uniform({256, 1024}, -5, 5), out = torch::empty_like(x);
   timed(s, [&] { at::_softmax_out(out, x, 1, false); });
 }
+// sum and mean of all 1M floats (dim 0 of the 1-d tensor: libtorch 1.13 has no sum.out without a
+// dim list), and sum of each row of a 256x1024 matrix.
+void BM_TorchSumOut(benchmark::State& s) {
+  torch::Tensor x = uniform({kMillion}, -1, 1), out = torch::empty({});
+  timed(s, [&] { at::sum_out(out, x, {0}); });
+}
+void BM_TorchMeanOut(benchmark::State& s) {
+  torch::Tensor x = uniform({kMillion}, -1, 1), out = torch::empty({});
+  timed(s, [&] { at::mean_out(out, x, {0}); });
+}
+void BM_TorchSumRowsOut(benchmark::State& s) {
+  torch::Tensor x = uniform({256, 1024}, -1, 1), out = torch::empty({256});
+  timed(s, [&] { at::sum_out(out, x, {1}); });
+}
 void torchMm(benchmark::State& s, int64_t n) {
   torch::Tensor a = uniform({n, n}, -1, 1), b = uniform({n, n}, -1, 1), out = torch::empty({n, n});
   timed(s, [&] { torch::mm_out(out, a, b); });
@@ -66,6 +80,9 @@ BENCHMARK(BM_TorchAcosOut)->Arg(1)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_TorchExpOut)->Arg(1)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_TorchSigmoidOut)->Arg(1)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_TorchSoftmaxOut)->Arg(1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_TorchSumOut)->Arg(1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_TorchMeanOut)->Arg(1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_TorchSumRowsOut)->Arg(1)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_TorchMm256)->Arg(1)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_TorchLinear)->Arg(1)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_TorchConv2d)->Arg(1)->Unit(benchmark::kMicrosecond);
