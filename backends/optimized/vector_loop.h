@@ -8,7 +8,7 @@
 //     static Reg load(const float* p);  static void store(float* p, Reg v);
 //     static Reg splat(float v);  static Reg add(Reg a, Reg b);  static Reg div(Reg a, Reg b);
 //     static Reg sub(Reg a, Reg b);  static Reg mul(Reg a, Reg b);  static Reg max(Reg a, Reg b);
-//     static Reg negate(Reg v);
+//     static Reg negate(Reg v);  static Reg sigmoid(Reg v);  // e.g. sigmoidFromExp<Avx2>(v)
 //     SY_SLEEF_U10_FUNCTIONS(Reg, 8_u10avx2)  // exp, log, ... as Sleef_expf8_u10avx2, ...
 //   };
 //   LoopTables avx2Loops() { return loopTablesOf<Avx2>(); }
@@ -67,6 +67,15 @@ void unaryVectorLoop(const float* in, float* out, int64_t n) {
   }
 }
 
+// 1 / (1 + exp(-x)) with the unit's exp, the portable kernel's formula: 0 at -inf, 1 at +inf, NaN
+// stays NaN. The scalar and SSE2 units' sigmoid; the AVX2 unit has its own (see Note [The AVX2
+// sigmoid computes its own exp]).
+template <class V>
+typename V::Reg sigmoidFromExp(typename V::Reg x) {
+  const typename V::Reg one = V::splat(1.0f);
+  return V::div(one, V::add(one, V::exp(V::negate(x))));
+}
+
 template <class V>
 struct UnaryFunctionsOf {
   using Reg = typename V::Reg;
@@ -85,12 +94,9 @@ struct UnaryFunctionsOf {
   struct Tanh {
     static Reg apply(Reg x) { return V::tanh(x); }
   };
-  // 1 / (1 + exp(-x)), the portable kernel's formula: 0 at -inf, 1 at +inf, NaN stays NaN.
+  // Each unit's V::sigmoid: sigmoidFromExp below, or the AVX2 unit's fused one.
   struct Sigmoid {
-    static Reg apply(Reg x) {
-      const Reg one = V::splat(1.0f);
-      return V::div(one, V::add(one, V::exp(V::negate(x))));
-    }
+    static Reg apply(Reg x) { return V::sigmoid(x); }
   };
   struct Acos {
     static Reg apply(Reg x) { return V::acos(x); }

@@ -19,6 +19,7 @@ struct Scalar {
   static Reg div(Reg a, Reg b) { return a / b; }
   static Reg max(Reg a, Reg b) { return b > a ? b : a; }
   static Reg negate(Reg v) { return -v; }
+  static Reg sigmoid(Reg v) { return sigmoidFromExp<Scalar>(v); }
   SY_SLEEF_U10_FUNCTIONS(Reg, _u10)
 };
 

@@ -7,6 +7,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -122,6 +123,28 @@ TEST(OptimizedUnary, EveryInstructionSetAgreesWithThePortableKernels) {
         expectAgrees(c, inputs, expected, actual.data(), std::string(instructionSetName(set)) + " length " + std::to_string(n));
       }
     }
+  }
+}
+
+// Every float where the AVX2 sigmoid's own exp changes regime (see Note [The AVX2 sigmoid computes
+// its own exp]): around its clamps at x = 86 and x = -89, where 2^q reaches 2^128 and exp(-x)
+// overflows (x from -88.8 to -88.3), and where the two sides are furthest apart (x near -16.64).
+TEST(OptimizedUnary, SigmoidAgreesWhereItsExpChangesRegime) {
+  const FunctionCase& c = functionCases()[static_cast<int>(UnaryFunction::Sigmoid)];
+  ASSERT_EQ(c.function, UnaryFunction::Sigmoid);
+  std::vector<float> inputs;
+  for (auto [low, high] : {std::pair{85.99f, 86.01f}, std::pair{-89.01f, -88.3f},
+                           std::pair{-16.65f, -16.62f}}) {
+    for (float x = low; x <= high; x = std::nextafter(x, high + 1.0f)) inputs.push_back(x);
+  }
+  const int64_t n = static_cast<int64_t>(inputs.size());
+  const Tensor expected = c.portable(tensor<float>(inputs, {n}));
+  for (InstructionSet set : {InstructionSet::Scalar, InstructionSet::Sse2, InstructionSet::Avx2}) {
+    UnaryLoop loop = unaryLoop(UnaryFunction::Sigmoid, set);
+    if (loop == nullptr) continue;
+    std::vector<float> actual(static_cast<size_t>(n), -1.0f);
+    loop(inputs.data(), actual.data(), n);
+    expectAgrees(c, inputs, expected, actual.data(), instructionSetName(set));
   }
 }
 
