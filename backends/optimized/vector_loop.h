@@ -9,6 +9,7 @@
 //     static Reg splat(float v);  static Reg add(Reg a, Reg b);  static Reg div(Reg a, Reg b);
 //     static Reg sub(Reg a, Reg b);  static Reg mul(Reg a, Reg b);  static Reg max(Reg a, Reg b);
 //     static Reg negate(Reg v);  static Reg sigmoid(Reg v);  // e.g. sigmoidFromExp<Avx2>(v)
+//     static Reg acos(Reg v);  // e.g. Sleef_acosf4_u10sse2(v)
 //     SY_SLEEF_U10_FUNCTIONS(Reg, 8_u10avx2)  // exp, log, ... as Sleef_expf8_u10avx2, ...
 //   };
 //   LoopTables avx2Loops() { return loopTablesOf<Avx2>(); }
@@ -26,15 +27,15 @@
 #include "switchyard/backends/optimized/reduction_loop.h"
 #include "switchyard/backends/optimized/vector_math.h"
 
-// SLEEF's 1.0-ULP functions for one register type, as static members exp, log, sin, cos, tanh and
-// acos: `suffix` completes SLEEF's names (Sleef_expf<suffix>), e.g. 8_u10avx2, 4_u10sse2, _u10.
+// SLEEF's 1.0-ULP functions for one register type, as static members exp, log, sin, cos and tanh
+// (each unit adds its own acos and sigmoid): `suffix` completes SLEEF's names (Sleef_expf<suffix>),
+// e.g. 8_u10avx2, 4_u10sse2, _u10.
 #define SY_SLEEF_U10_FUNCTIONS(Reg, suffix)                         \
   static Reg exp(Reg v) { return Sleef_expf##suffix(v); }           \
   static Reg log(Reg v) { return Sleef_logf##suffix(v); }           \
   static Reg sin(Reg v) { return Sleef_sinf##suffix(v); }           \
   static Reg cos(Reg v) { return Sleef_cosf##suffix(v); }           \
   static Reg tanh(Reg v) { return Sleef_tanhf##suffix(v); }         \
-  static Reg acos(Reg v) { return Sleef_acosf##suffix(v); }     \
   static float logOf(float v) { return Sleef_logf_u10(v); }
 
 namespace sy::optimized::detail {

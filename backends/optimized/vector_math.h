@@ -1,6 +1,6 @@
 // Vectorised Float math for the optimized kernels: one loop per function and instruction set,
-// built on SLEEF's 1.0-ULP ("u10") functions (AVX2's sigmoid has its own exp, see Note [The AVX2
-// sigmoid computes its own exp]), with the instruction set chosen once at run time.
+// built on SLEEF's 1.0-ULP ("u10") functions (AVX2's sigmoid and acos are computed in line, see
+// Note [The AVX2 sigmoid computes its own exp]), with the instruction set chosen once at run time.
 //
 //   sy::optimized::applyUnary(sy::optimized::UnaryFunction::Exp, in, out, n);  // out[i] = exp(in[i])
 //   sy::optimized::activeInstructionSet();   // InstructionSet::Avx2 on a machine with AVX2 and FMA

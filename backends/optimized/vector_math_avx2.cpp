@@ -49,6 +49,45 @@ __m256 fusedSigmoid(__m256 x) {
   return _mm256_div_ps(one, _mm256_add_ps(one, e));
 }
 
+// Note [The AVX2 acos is computed in line]
+// Sleef_acosf8_u10avx2 carries pi/2 - asin(x) in two floats per value and was level with libtorch
+// 1.13 (which calls it too). Here acos is computed from one asin polynomial, in Float:
+//  - |x| <= 1/2: acos(x) = pi/2 - asin(x), asin(s) = s + s z P(z) with s = |x|, z = x^2;
+//  - |x| > 1/2: acos(|x|) = 2 asin(s) with z = (1 - |x|) / 2 (exact), s = sqrt(z); for x < 0,
+//    acos(x) = pi - 2 asin(s). |x| > 1 and NaN take this branch, where sqrt makes them NaN.
+// P is a degree-5 least-squares fit of (asin(sqrt(z)) - sqrt(z)) / z^1.5 over z in [0, 1/4] (within
+// 4e-9 of it, 0.01 ULP of asin), and pi/2 and pi are subtracted as a leading float and its
+// remainder, so the result is rounded about once. Checked against glibc's acosf over every float
+// in [-1, 1]: at most 1 ULP apart, +0 at 1 and NaN outside [-1, 1] as there
+// (tests/optimized/optimized_unary_test.cpp), where the contract allows 2.
+__m256 fusedAcos(__m256 x) {
+  const __m256 sign_bit = _mm256_set1_ps(-0.0f);
+  const __m256 half = _mm256_set1_ps(0.5f);
+  const __m256 a = _mm256_andnot_ps(sign_bit, x);
+  const __m256 small = _mm256_cmp_ps(a, half, _CMP_LE_OQ);
+  const __m256 negative = _mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_LT_OQ);
+  const __m256 z_large = _mm256_mul_ps(_mm256_sub_ps(_mm256_set1_ps(1.0f), a), half);
+  const __m256 z = _mm256_blendv_ps(z_large, _mm256_mul_ps(a, a), small);
+  const __m256 s = _mm256_blendv_ps(_mm256_sqrt_ps(z_large), a, small);
+  __m256 p = _mm256_fmadd_ps(_mm256_set1_ps(3.380574330e-02f), z, _mm256_set1_ps(1.707786284e-02f));
+  p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(3.111615555e-02f));
+  p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(4.459803233e-02f));
+  p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(7.500098762e-02f));
+  p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(1.666666632e-01f));
+  const __m256 asin_s = _mm256_fmadd_ps(_mm256_mul_ps(s, z), p, s);
+  // acos(x) = hi - (t - lo): small: hi + lo = pi/2, t = asin(x) (asin(s) with x's sign); large:
+  // hi + lo = pi for x < 0 and 0 for x > 0, t = 2 asin(s) with the sign opposite to x's.
+  const __m256 x_sign = _mm256_and_ps(x, sign_bit);
+  const __m256 t_small = _mm256_or_ps(asin_s, x_sign);
+  const __m256 t_large = _mm256_xor_ps(_mm256_add_ps(asin_s, asin_s), _mm256_xor_ps(x_sign, sign_bit));
+  const __m256 t = _mm256_blendv_ps(t_large, t_small, small);
+  const __m256 pi_hi = _mm256_and_ps(negative, _mm256_set1_ps(3.14159274f));
+  const __m256 pi_lo = _mm256_and_ps(negative, _mm256_set1_ps(-8.74227766e-08f));
+  const __m256 hi = _mm256_blendv_ps(pi_hi, _mm256_set1_ps(1.57079637f), small);
+  const __m256 lo = _mm256_blendv_ps(pi_lo, _mm256_set1_ps(-4.37113883e-08f), small);
+  return _mm256_sub_ps(hi, _mm256_sub_ps(t, lo));
+}
+
 struct Avx2 {
   using Reg = __m256;
   static constexpr int64_t kWidth = 8;
@@ -62,6 +101,7 @@ struct Avx2 {
   static Reg max(Reg a, Reg b) { return _mm256_max_ps(a, b); }
   static Reg negate(Reg v) { return _mm256_xor_ps(v, _mm256_set1_ps(-0.0f)); }
   static Reg sigmoid(Reg v) { return fusedSigmoid(v); }
+  static Reg acos(Reg v) { return fusedAcos(v); }
   SY_SLEEF_U10_FUNCTIONS(Reg, 8_u10avx2)
 };
 

@@ -20,6 +20,7 @@ struct Scalar {
   static Reg max(Reg a, Reg b) { return b > a ? b : a; }
   static Reg negate(Reg v) { return -v; }
   static Reg sigmoid(Reg v) { return sigmoidFromExp<Scalar>(v); }
+  static Reg acos(Reg v) { return Sleef_acosf_u10(v); }
   SY_SLEEF_U10_FUNCTIONS(Reg, _u10)
 };
 

@@ -25,6 +25,7 @@ struct Sse2 {
   static Reg max(Reg a, Reg b) { return _mm_max_ps(a, b); }
   static Reg negate(Reg v) { return _mm_xor_ps(v, _mm_set1_ps(-0.0f)); }
   static Reg sigmoid(Reg v) { return sigmoidFromExp<Sse2>(v); }
+  static Reg acos(Reg v) { return Sleef_acosf4_u10sse2(v); }
   SY_SLEEF_U10_FUNCTIONS(Reg, 4_u10sse2)
 };
 

@@ -4,6 +4,7 @@
 // overflow and underflow thresholds) and random inputs, at lengths around the vector widths.
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <random>
 #include <string>
@@ -126,26 +127,42 @@ TEST(OptimizedUnary, EveryInstructionSetAgreesWithThePortableKernels) {
   }
 }
 
-// Every float where the AVX2 sigmoid's own exp changes regime (see Note [The AVX2 sigmoid computes
-// its own exp]): around its clamps at x = 86 and x = -89, where 2^q reaches 2^128 and exp(-x)
-// overflows (x from -88.8 to -88.3), and where the two sides are furthest apart (x near -16.64).
-TEST(OptimizedUnary, SigmoidAgreesWhereItsExpChangesRegime) {
-  const FunctionCase& c = functionCases()[static_cast<int>(UnaryFunction::Sigmoid)];
-  ASSERT_EQ(c.function, UnaryFunction::Sigmoid);
-  std::vector<float> inputs;
-  for (auto [low, high] : {std::pair{85.99f, 86.01f}, std::pair{-89.01f, -88.3f},
-                           std::pair{-16.65f, -16.62f}}) {
-    for (float x = low; x <= high; x = std::nextafter(x, high + 1.0f)) inputs.push_back(x);
+// Every float in each [low, high] range, in order.
+std::vector<float> everyFloatIn(std::initializer_list<std::pair<float, float>> ranges) {
+  std::vector<float> values;
+  for (auto [low, high] : ranges) {
+    for (float x = low; x <= high; x = std::nextafter(x, high + 1.0f)) values.push_back(x);
   }
+  return values;
+}
+
+// `f` over `inputs` in every instruction set this machine has, against the portable kernel.
+void expectEverySetAgrees(UnaryFunction f, const std::vector<float>& inputs) {
+  const FunctionCase& c = functionCases()[static_cast<int>(f)];
+  ASSERT_EQ(c.function, f);
   const int64_t n = static_cast<int64_t>(inputs.size());
   const Tensor expected = c.portable(tensor<float>(inputs, {n}));
   for (InstructionSet set : {InstructionSet::Scalar, InstructionSet::Sse2, InstructionSet::Avx2}) {
-    UnaryLoop loop = unaryLoop(UnaryFunction::Sigmoid, set);
+    UnaryLoop loop = unaryLoop(f, set);
     if (loop == nullptr) continue;
     std::vector<float> actual(static_cast<size_t>(n), -1.0f);
     loop(inputs.data(), actual.data(), n);
     expectAgrees(c, inputs, expected, actual.data(), instructionSetName(set));
   }
+}
+
+// Every float where the AVX2 sigmoid's own exp changes regime (see Note [The AVX2 sigmoid computes
+// its own exp]): around its clamps at x = 86 and x = -89, where 2^q reaches 2^128 and exp(-x)
+// overflows (x from -88.8 to -88.3), and where the two sides are furthest apart (x near -16.64).
+TEST(OptimizedUnary, SigmoidAgreesWhereItsExpChangesRegime) {
+  expectEverySetAgrees(UnaryFunction::Sigmoid, everyFloatIn({{85.99f, 86.01f}, {-89.01f, -88.3f}, {-16.65f, -16.62f}}));
+}
+
+// Every float where the AVX2 acos changes branch or constant (see Note [The AVX2 acos is computed
+// in line]): around x = 1/2 and -1/2, and from 0.999 through 1 to just past it on both sides.
+TEST(OptimizedUnary, AcosAgreesWhereItChangesBranch) {
+  expectEverySetAgrees(UnaryFunction::Acos,
+                       everyFloatIn({{0.499f, 0.501f}, {-0.501f, -0.499f}, {0.999f, 1.0001f}, {-1.0001f, -0.999f}}));
 }
 
 TEST(OptimizedUnary, ComputesInPlaceAndFromUnalignedMemory) {
