@@ -9,6 +9,7 @@
 //   Functions.h/.cpp     helpers for the `func:` operators in `<ns>::ops` (aten: sy::ops), out first
 //                        as in sy::ops:  custom::ops::scale_out(out, self, 2.0); named as at::
 //                        names them (overloads share a name; out variants end in _out)
+//                        (none for an entry with `manual_cpp_binding: True`: its helper is hand-written)
 //
 // Every registration names its YAML file and line, so dispatcher errors and table dumps point at
 // the YAML rather than at generated code. Kernel C++ types follow the CPU kernels' conventions

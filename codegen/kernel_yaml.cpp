@@ -146,6 +146,19 @@ std::set<std::string> readCppNoDefaultArgs(const std::string& file, const YAML::
   return names;
 }
 
+// `manual_cpp_binding: True` or `False`; only a `func:` entry has a helper to leave out.
+bool readManualCppBinding(const std::string& file, const YAML::Node& node, const FunctionSchema& schema, bool defines) {
+  const std::string op = schema.operator_name().toString();
+  bool value = false;
+  if (!node.IsScalar() || !YAML::convert<bool>::decode(node, value)) {
+    fail(siteOf(file, node), "manual_cpp_binding", "expected True or False for " + op);
+  }
+  if (value && !defines) {
+    fail(siteOf(file, node), "manual_cpp_binding", op + " is an `op:` entry, which has no generated helper to leave out");
+  }
+  return value;
+}
+
 // `path` as registration sites show it: relative to `root` when under it.
 std::string displayPath(const std::string& path, const std::string& root) {
   if (root.empty()) return path;
@@ -349,7 +362,7 @@ void parseKernelYaml(const std::string& file_path, const SchemaIndex& existing, 
   if (root.IsNull()) return;
   if (!root.IsSequence()) fail(siteOf(path, root), "kernel YAML", "the file must be a list of `- op:` / `- func:` entries");
   static const std::set<std::string> kFields = {"op", "func", "kernels", "type_alias", "dim_order_alias",
-                                                 "cpp_no_default_args"};
+                                                 "cpp_no_default_args", "manual_cpp_binding"};
   for (const YAML::Node& entry : root) {
     const YamlSite site = siteOf(path, entry);
     if (!entry.IsMap()) fail(site, "kernel YAML", "each entry is a map with `op:` or `func:` and `kernels:`");
@@ -357,7 +370,8 @@ void parseKernelYaml(const std::string& file_path, const SchemaIndex& existing, 
       const std::string field = kv.first.as<std::string>();
       if (!kFields.count(field)) {
         fail(siteOf(path, kv.first), "unknown field",
-             "'" + field + "' (an entry has op or func, kernels, type_alias, dim_order_alias, cpp_no_default_args)");
+             "'" + field + "' (an entry has op or func, kernels, type_alias, dim_order_alias, cpp_no_default_args, "
+                           "manual_cpp_binding)");
       }
     }
     const YAML::Node op = entry["op"];
@@ -397,6 +411,9 @@ void parseKernelYaml(const std::string& file_path, const SchemaIndex& existing, 
     OperatorEntry result{*schema, static_cast<bool>(func), site, {}, {}};
     if (const YAML::Node no_defaults = entry["cpp_no_default_args"]) {
       result.cpp_no_default_args = readCppNoDefaultArgs(path, no_defaults, *schema);
+    }
+    if (const YAML::Node manual = entry["manual_cpp_binding"]) {
+      result.manual_cpp_binding = readManualCppBinding(path, manual, *schema, static_cast<bool>(func));
     }
     const Aliases aliases = readAliases(path, entry);
     const YAML::Node kernels = entry["kernels"];

@@ -61,6 +61,10 @@ struct OperatorEntry {
   // PyTorch's `cpp_no_default_args: [min]`: arguments whose default the C++ helper leaves out, so
   // that overloads stay unambiguous (clamp(x) must not match both clamp and clamp.Tensor).
   std::set<std::string> cpp_no_default_args;
+  // PyTorch's `manual_cpp_binding: True`: the operator is registered (schema and kernels) but the
+  // generator writes no C++ helper for it, because a hand-written one takes its place (a helper
+  // named otherwise, or one taking a friendlier type than the schema's).
+  bool manual_cpp_binding = false;
 };
 
 // Note [A library's own operators register their default kernels on its dispatch key]

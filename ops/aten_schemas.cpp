@@ -1,10 +1,13 @@
 // The schemas of the aten:: operators, spelled exactly as in PyTorch's native_functions.yaml so
 // that kernels, boxed fallbacks and programs written against PyTorch see the same signatures.
 //
-// This is the namespace's one SY_LIBRARY block; most operators are defined from ops/*.yaml (see
-// Note [The aten:: operators are generated from ops/*.yaml] in ops/CMakeLists.txt), the rest in
-// SY_LIBRARY_FRAGMENT(aten, m) blocks of the *_schemas.cpp files. Kernels live in backends/<backend>/, and the
-// C++ convenience functions that call these operators in ops/ops.h.
+// This is the namespace's one SY_LIBRARY block; every other operator is defined from ops/*.yaml
+// (see Note [The aten:: operators are generated from ops/*.yaml] in ops/CMakeLists.txt).
+// empty.memory_format stays here, with its CPU kernel registered by hand in backends/cpu/empty.cpp:
+// every functional operator allocates through it, and a kernel registered in its own translation
+// unit is inlined into the dispatcher's trampoline (a generated registration would add the jump
+// Note [Owned kernels bind directly inside their library] in codegen/emit.cpp measures). Its
+// helper, sy::ops::empty, takes TensorOptions (ops/creation_ops.cpp).
 #include "switchyard/dispatcher/library.h"
 
 SY_LIBRARY(aten, m) {
@@ -12,7 +15,4 @@ SY_LIBRARY(aten, m) {
   m.def(
       "empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
       "bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor");
-
-  // Copies.
-  m.def("copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)");
 }

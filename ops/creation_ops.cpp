@@ -1,6 +1,9 @@
-// The creation helpers of ops/creation_ops.h: each calls through a namespace-scope typed handle
-// (one dispatch, no per-call lookup). The handle signatures must match the kernels' C++
-// signatures exactly (backends/cpu/shape_kernels.h); a mismatch is rejected at registration.
+// The TensorOptions helpers of ops/creation_ops.h (`manual_cpp_binding: True` in
+// ops/creation_ops.yaml; the out= helpers are generated), and sy::ops::empty (whose schema is in
+// ops/aten_schemas.cpp). Each calls through a namespace-scope
+// typed handle (one dispatch, no per-call lookup). The handle signatures must match the kernels'
+// C++ signatures exactly (the generated switchyard/ops/creation/NativeFunctions.h); a mismatch is
+// rejected at registration.
 #include "switchyard/ops/creation_ops.h"
 
 #include "switchyard/ops/operator_handle.h"
@@ -13,40 +16,28 @@ namespace {
 
 using SizeFactory = Tensor(IntArrayRef, SY_FACTORY_OPTIONS);
 using LikeFactory = Tensor(const Tensor&, SY_FACTORY_OPTIONS, std::optional<MemoryFormat>);
-using LikeOut = Tensor&(const Tensor&, std::optional<MemoryFormat>, Tensor&);
 using FullLikeFactory = Tensor(const Tensor&, const Scalar&, SY_FACTORY_OPTIONS, std::optional<MemoryFormat>);
 
+using EmptySignature = Tensor(IntArrayRef, SY_FACTORY_OPTIONS, std::optional<MemoryFormat>);
+
+const auto empty_op = handle<EmptySignature>("aten::empty", "memory_format");
 const auto zeros_op = handle<SizeFactory>("aten::zeros", "");
-const auto zeros_out_op = handle<Tensor&(IntArrayRef, Tensor&)>("aten::zeros", "out");
 const auto ones_op = handle<SizeFactory>("aten::ones", "");
-const auto ones_out_op = handle<Tensor&(IntArrayRef, Tensor&)>("aten::ones", "out");
 const auto full_op = handle<Tensor(IntArrayRef, const Scalar&, SY_FACTORY_OPTIONS)>("aten::full", "");
-const auto full_out_op = handle<Tensor&(IntArrayRef, const Scalar&, Tensor&)>("aten::full", "out");
 const auto scalar_tensor_op = handle<Tensor(const Scalar&, SY_FACTORY_OPTIONS)>("aten::scalar_tensor", "");
-const auto scalar_tensor_out_op = handle<Tensor&(const Scalar&, Tensor&)>("aten::scalar_tensor", "out");
 
 const auto arange_op = handle<Tensor(const Scalar&, SY_FACTORY_OPTIONS)>("aten::arange", "");
 const auto arange_start_op = handle<Tensor(const Scalar&, const Scalar&, SY_FACTORY_OPTIONS)>("aten::arange", "start");
 const auto arange_start_step_op =
     handle<Tensor(const Scalar&, const Scalar&, const Scalar&, SY_FACTORY_OPTIONS)>("aten::arange", "start_step");
-const auto arange_out_op = handle<Tensor&(const Scalar&, Tensor&)>("aten::arange", "out");
-const auto arange_start_out_op =
-    handle<Tensor&(const Scalar&, const Scalar&, const Scalar&, Tensor&)>("aten::arange", "start_out");
 
 const auto empty_like_op = handle<LikeFactory>("aten::empty_like", "");
-const auto empty_like_out_op = handle<LikeOut>("aten::empty_like", "out");
 const auto zeros_like_op = handle<LikeFactory>("aten::zeros_like", "");
-const auto zeros_like_out_op = handle<LikeOut>("aten::zeros_like", "out");
 const auto ones_like_op = handle<LikeFactory>("aten::ones_like", "");
-const auto ones_like_out_op = handle<LikeOut>("aten::ones_like", "out");
 const auto full_like_op = handle<FullLikeFactory>("aten::full_like", "");
-const auto full_like_out_op =
-    handle<Tensor&(const Tensor&, const Scalar&, std::optional<MemoryFormat>, Tensor&)>("aten::full_like", "out");
 
 const auto to_copy_op =
     handle<Tensor(const Tensor&, SY_FACTORY_OPTIONS, bool, std::optional<MemoryFormat>)>("aten::_to_copy", "");
-const auto to_copy_out_op =
-    handle<Tensor&(const Tensor&, bool, std::optional<MemoryFormat>, Tensor&)>("aten::_to_copy", "out");
 
 #undef SY_FACTORY_OPTIONS
 
@@ -62,24 +53,23 @@ std::optional<Device> deviceRelativeTo(const TensorOptions& options) {
 
 }  // namespace
 
+// An unspecified dtype stays None, as at::empty passes it, so kernels see the caller's intent.
+Tensor empty(IntArrayRef size, TensorOptions options) {
+  return empty_op.call(size, dtypeOf(options), std::nullopt, options.device_, std::nullopt, std::nullopt);
+}
+
 Tensor zeros(IntArrayRef size, TensorOptions options) {
   return zeros_op.call(size, dtypeOf(options), std::nullopt, options.device_, std::nullopt);
 }
-Tensor& zeros_out(Tensor& out, IntArrayRef size) { return zeros_out_op.call(size, out); }
 Tensor ones(IntArrayRef size, TensorOptions options) {
   return ones_op.call(size, dtypeOf(options), std::nullopt, options.device_, std::nullopt);
 }
-Tensor& ones_out(Tensor& out, IntArrayRef size) { return ones_out_op.call(size, out); }
 Tensor full(IntArrayRef size, const Scalar& fill_value, TensorOptions options) {
   return full_op.call(size, fill_value, dtypeOf(options), std::nullopt, options.device_, std::nullopt);
-}
-Tensor& full_out(Tensor& out, IntArrayRef size, const Scalar& fill_value) {
-  return full_out_op.call(size, fill_value, out);
 }
 Tensor scalar_tensor(const Scalar& s, TensorOptions options) {
   return scalar_tensor_op.call(s, dtypeOf(options), std::nullopt, options.device_, std::nullopt);
 }
-Tensor& scalar_tensor_out(Tensor& out, const Scalar& s) { return scalar_tensor_out_op.call(s, out); }
 
 Tensor arange(const Scalar& end, TensorOptions options) {
   return arange_op.call(end, dtypeOf(options), std::nullopt, options.device_, std::nullopt);
@@ -90,40 +80,23 @@ Tensor arange(const Scalar& start, const Scalar& end, TensorOptions options) {
 Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, TensorOptions options) {
   return arange_start_step_op.call(start, end, step, dtypeOf(options), std::nullopt, options.device_, std::nullopt);
 }
-Tensor& arange_out(Tensor& out, const Scalar& end) { return arange_out_op.call(end, out); }
-Tensor& arange_out(Tensor& out, const Scalar& start, const Scalar& end, const Scalar& step) {
-  return arange_start_out_op.call(start, end, step, out);
-}
 
 Tensor empty_like(const Tensor& self, TensorOptions options, std::optional<MemoryFormat> memory_format) {
   return empty_like_op.call(self, dtypeOf(options), std::nullopt, deviceRelativeTo(options), std::nullopt,
                             memory_format);
 }
-Tensor& empty_like_out(Tensor& out, const Tensor& self, std::optional<MemoryFormat> memory_format) {
-  return empty_like_out_op.call(self, memory_format, out);
-}
 Tensor zeros_like(const Tensor& self, TensorOptions options, std::optional<MemoryFormat> memory_format) {
   return zeros_like_op.call(self, dtypeOf(options), std::nullopt, deviceRelativeTo(options), std::nullopt,
                             memory_format);
-}
-Tensor& zeros_like_out(Tensor& out, const Tensor& self, std::optional<MemoryFormat> memory_format) {
-  return zeros_like_out_op.call(self, memory_format, out);
 }
 Tensor ones_like(const Tensor& self, TensorOptions options, std::optional<MemoryFormat> memory_format) {
   return ones_like_op.call(self, dtypeOf(options), std::nullopt, deviceRelativeTo(options), std::nullopt,
                            memory_format);
 }
-Tensor& ones_like_out(Tensor& out, const Tensor& self, std::optional<MemoryFormat> memory_format) {
-  return ones_like_out_op.call(self, memory_format, out);
-}
 Tensor full_like(const Tensor& self, const Scalar& fill_value, TensorOptions options,
                  std::optional<MemoryFormat> memory_format) {
   return full_like_op.call(self, fill_value, dtypeOf(options), std::nullopt, deviceRelativeTo(options), std::nullopt,
                            memory_format);
-}
-Tensor& full_like_out(Tensor& out, const Tensor& self, const Scalar& fill_value,
-                      std::optional<MemoryFormat> memory_format) {
-  return full_like_out_op.call(self, fill_value, memory_format, out);
 }
 
 Tensor _to_copy(const Tensor& self, TensorOptions options, bool non_blocking,
@@ -135,9 +108,6 @@ Tensor _to_copy(const Tensor& self, std::optional<ScalarType> dtype, std::option
                 std::optional<Device> device, std::optional<bool> pin_memory, bool non_blocking,
                 std::optional<MemoryFormat> memory_format) {
   return to_copy_op.call(self, dtype, layout, device, pin_memory, non_blocking, memory_format);
-}
-Tensor& _to_copy_out(Tensor& out, const Tensor& self, bool non_blocking, std::optional<MemoryFormat> memory_format) {
-  return to_copy_out_op.call(self, non_blocking, memory_format, out);
 }
 
 }  // namespace sy::ops

@@ -12,6 +12,12 @@
 // A note on TensorOptions: it cannot say "no device" (its device defaults to the CPU), so the
 // *_like and _to_copy helpers that take it read a CPU device as "keep self's device". To move a
 // tensor to the CPU explicitly, use the overload of _to_copy with separate optional arguments.
+//
+// The operators are defined in ops/creation_ops.yaml. Their out= helpers (zeros_out, full_out,
+// arange_out, empty_like_out, ..., _to_copy_out) are generated into the build tree
+// (switchyard/ops/creation/Functions.h); the TensorOptions helpers below are hand-written
+// (ops/creation_ops.cpp: `manual_cpp_binding: True`). See Note [The aten:: operators are generated
+// from ops/*.yaml] in ops/CMakeLists.txt.
 #pragma once
 
 #include <cstdint>
@@ -20,60 +26,48 @@
 #include "switchyard/ivalue/scalar.h"
 #include "switchyard/ivalue/tensor.h"
 #include "switchyard/ivalue/tensor_factories.h"
+#include "switchyard/ops/creation/Functions.h"
 
 namespace sy::ops {
 
 // aten::empty.memory_format: an uninitialised contiguous tensor (Float on the CPU by default).
 Tensor empty(IntArrayRef size, TensorOptions options = {});
 
-// aten::zeros / zeros.out, aten::ones / ones.out: Float unless options name a dtype.
+// aten::zeros, aten::ones (and their .out forms): Float unless options name a dtype.
 Tensor zeros(IntArrayRef size, TensorOptions options = {});
-Tensor& zeros_out(Tensor& out, IntArrayRef size);
 Tensor ones(IntArrayRef size, TensorOptions options = {});
-Tensor& ones_out(Tensor& out, IntArrayRef size);
 
-// aten::full / full.out: every element `fill_value`; the dtype follows the value (Bool, Long or
+// aten::full (and full.out): every element `fill_value`; the dtype follows the value (Bool, Long or
 // Float) unless options name one.
 Tensor full(IntArrayRef size, const Scalar& fill_value, TensorOptions options = {});
-Tensor& full_out(Tensor& out, IntArrayRef size, const Scalar& fill_value);
 
-// aten::scalar_tensor / scalar_tensor.out: a 0-dim tensor holding `s`; Float unless options name a
+// aten::scalar_tensor (and scalar_tensor.out): a 0-dim tensor holding `s`; Float unless options name a
 // dtype (PyTorch's default dtype, whatever the value), out's dtype for the out= form.
 Tensor scalar_tensor(const Scalar& s, TensorOptions options = {});
-Tensor& scalar_tensor_out(Tensor& out, const Scalar& s);
 
 // aten::arange (.start, .start_step, .out, .start_out): [start, end) in steps of `step`; Long
 // when all bounds are integers, else Float, unless options name a dtype.
 Tensor arange(const Scalar& end, TensorOptions options = {});
 Tensor arange(const Scalar& start, const Scalar& end, TensorOptions options = {});
 Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, TensorOptions options = {});
-Tensor& arange_out(Tensor& out, const Scalar& end);
-Tensor& arange_out(Tensor& out, const Scalar& start, const Scalar& end, const Scalar& step);
 
 // aten::empty_like, zeros_like, ones_like, full_like and their out= forms: self's shape, and by
 // default self's dtype, device and layout (memory_format Preserve).
 Tensor empty_like(const Tensor& self, TensorOptions options = {},
                   std::optional<MemoryFormat> memory_format = std::nullopt);
-Tensor& empty_like_out(Tensor& out, const Tensor& self, std::optional<MemoryFormat> memory_format = std::nullopt);
 Tensor zeros_like(const Tensor& self, TensorOptions options = {},
                   std::optional<MemoryFormat> memory_format = std::nullopt);
-Tensor& zeros_like_out(Tensor& out, const Tensor& self, std::optional<MemoryFormat> memory_format = std::nullopt);
 Tensor ones_like(const Tensor& self, TensorOptions options = {},
                  std::optional<MemoryFormat> memory_format = std::nullopt);
-Tensor& ones_like_out(Tensor& out, const Tensor& self, std::optional<MemoryFormat> memory_format = std::nullopt);
 Tensor full_like(const Tensor& self, const Scalar& fill_value, TensorOptions options = {},
                  std::optional<MemoryFormat> memory_format = std::nullopt);
-Tensor& full_like_out(Tensor& out, const Tensor& self, const Scalar& fill_value,
-                      std::optional<MemoryFormat> memory_format = std::nullopt);
 
-// aten::_to_copy / _to_copy.out: a copy converted to another dtype and/or device (what
+// aten::_to_copy (and _to_copy.out): a copy converted to another dtype and/or device (what
 // Tensor.to(...) does when it has to copy). The out= form converts to out's dtype and device.
 Tensor _to_copy(const Tensor& self, TensorOptions options = {}, bool non_blocking = false,
                 std::optional<MemoryFormat> memory_format = std::nullopt);
 Tensor _to_copy(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Layout> layout,
                 std::optional<Device> device, std::optional<bool> pin_memory, bool non_blocking,
                 std::optional<MemoryFormat> memory_format);
-Tensor& _to_copy_out(Tensor& out, const Tensor& self, bool non_blocking = false,
-                     std::optional<MemoryFormat> memory_format = std::nullopt);
 
 }  // namespace sy::ops

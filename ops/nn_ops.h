@@ -10,6 +10,38 @@
 // Every function is one call through the dispatcher, in PyTorch's at:: argument order (out= forms
 // take their outputs first) with at::'s defaults. An int[2] argument may be given as one value
 // ({2} means {2, 2}); pooling's stride {} means "equal to kernel_size".
+//
+// The declarations are generated from ops/nn_ops.yaml into the build tree
+// (switchyard/ops/nn/Functions.h); see Note [The aten:: operators are generated from ops/*.yaml]
+// in ops/CMakeLists.txt. What each one does:
+//   convolution, convolution_out   2-D convolution of an (N, C_in, H, W) or unbatched (C_in, H, W)
+//                                  input with a (C_out, C_in / groups, kH, kW) weight;
+//                                  transposed=true is not supported
+//   conv2d(input, weight, bias = nullopt, stride = {1, 1}, padding = {0, 0}, dilation = {1, 1},
+//          groups = 1)             convolution with conv2d's defaults (CompositeImplicit: it calls
+//                                  aten::convolution)
+//   max_pool2d(self, kernel_size, stride = {}, padding = {0, 0}, dilation = {1, 1}, ceil_mode = false),
+//   max_pool2d_out                 the maximum of each (dilated) window; NaN wins
+//   max_pool2d_with_indices, max_pool2d_with_indices_out(out, indices, self, ...)
+//                                  (the maxima, where each was as a Long flat index h * W + w into
+//                                  its input plane); the first maximum in a window wins
+//   avg_pool2d(self, kernel_size, stride = {}, padding = {0, 0}, ceil_mode = false,
+//              count_include_pad = true, divisor_override = nullopt), avg_pool2d_out
+//                                  the mean of each window
+//   adaptive_avg_pool2d(self, output_size), adaptive_avg_pool2d_out
+//                                  the mean of each of out_h x out_w windows that tile the image
+//                                  (Float and Double); adaptive_avg_pool2d is CompositeImplicit: it
+//                                  calls aten::_adaptive_avg_pool2d, the same under the name exported
+//                                  programs use (and _adaptive_avg_pool2d_out)
+//   native_layer_norm(input, normalized_shape, weight, bias, eps), native_layer_norm_out(out0, out1,
+//                     out2, ...)   (normalized output, mean, 1 / std) over the trailing
+//                                  `normalized_shape` dimensions
+//   layer_norm(input, normalized_shape, weight = nullopt, bias = nullopt, eps = 1e-05,
+//              cudnn_enable = true)   the normalized output alone (CompositeImplicit: it calls
+//                                  aten::native_layer_norm)
+//   embedding(weight, indices, padding_idx = -1, scale_grad_by_freq = false, sparse = false),
+//   embedding_out                  the rows of the 2-D `weight` picked by `indices` (Int or Long),
+//                                  shaped indices.shape + (embedding_dim,)
 #pragma once
 
 #include <cstdint>
@@ -19,74 +51,4 @@
 #include "switchyard/ivalue/scalar.h"
 #include "switchyard/ivalue/tensor.h"
 #include "switchyard/ivalue/tensor_factories.h"
-
-namespace sy::ops {
-
-// aten::convolution / aten::convolution.out: 2-D convolution of an (N, C_in, H, W) or unbatched
-// (C_in, H, W) input with a (C_out, C_in / groups, kH, kW) weight. transposed=true is not supported.
-Tensor convolution(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, IntArrayRef stride,
-                   IntArrayRef padding, IntArrayRef dilation, bool transposed, IntArrayRef output_padding,
-                   int64_t groups);
-Tensor& convolution_out(Tensor& out, const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
-                        IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, bool transposed,
-                        IntArrayRef output_padding, int64_t groups);
-
-// aten::conv2d: convolution with conv2d's defaults (CompositeImplicit: it calls aten::convolution).
-Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias = std::nullopt,
-              IntArrayRef stride = {1, 1}, IntArrayRef padding = {0, 0}, IntArrayRef dilation = {1, 1},
-              int64_t groups = 1);
-
-// aten::max_pool2d / aten::max_pool2d.out: the maximum of each (dilated) window; NaN wins.
-Tensor max_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {}, IntArrayRef padding = {0, 0},
-                  IntArrayRef dilation = {1, 1}, bool ceil_mode = false);
-Tensor& max_pool2d_out(Tensor& out, const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
-                       IntArrayRef padding = {0, 0}, IntArrayRef dilation = {1, 1}, bool ceil_mode = false);
-
-// aten::max_pool2d_with_indices / .out: (the maxima, where each was as a Long flat index h * W + w
-// into its input plane). The first maximum in a window wins.
-std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
-                                                   IntArrayRef padding = {0, 0}, IntArrayRef dilation = {1, 1},
-                                                   bool ceil_mode = false);
-std::tuple<Tensor&, Tensor&> max_pool2d_with_indices_out(Tensor& out, Tensor& indices, const Tensor& self,
-                                                         IntArrayRef kernel_size, IntArrayRef stride = {},
-                                                         IntArrayRef padding = {0, 0}, IntArrayRef dilation = {1, 1},
-                                                         bool ceil_mode = false);
-
-// aten::avg_pool2d / aten::avg_pool2d.out: the mean of each window.
-Tensor avg_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {}, IntArrayRef padding = {0, 0},
-                  bool ceil_mode = false, bool count_include_pad = true,
-                  std::optional<int64_t> divisor_override = std::nullopt);
-Tensor& avg_pool2d_out(Tensor& out, const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
-                       IntArrayRef padding = {0, 0}, bool ceil_mode = false, bool count_include_pad = true,
-                       std::optional<int64_t> divisor_override = std::nullopt);
-
-// aten::adaptive_avg_pool2d / .out: the mean of each of out_h x out_w windows that tile the image
-// (Float and Double). adaptive_avg_pool2d is CompositeImplicit: it calls aten::_adaptive_avg_pool2d.
-Tensor adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size);
-Tensor& adaptive_avg_pool2d_out(Tensor& out, const Tensor& self, IntArrayRef output_size);
-// aten::_adaptive_avg_pool2d / .out: the same, under the names exported programs use.
-Tensor _adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size);
-Tensor& _adaptive_avg_pool2d_out(Tensor& out, const Tensor& self, IntArrayRef output_size);
-
-// aten::native_layer_norm / aten::native_layer_norm.out: (normalized output, mean, 1 / std) over
-// the trailing `normalized_shape` dimensions.
-std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input, IntArrayRef normalized_shape,
-                                                     const std::optional<Tensor>& weight,
-                                                     const std::optional<Tensor>& bias, double eps);
-std::tuple<Tensor&, Tensor&, Tensor&> native_layer_norm_out(Tensor& out0, Tensor& out1, Tensor& out2,
-                                                            const Tensor& input, IntArrayRef normalized_shape,
-                                                            const std::optional<Tensor>& weight,
-                                                            const std::optional<Tensor>& bias, double eps);
-
-// aten::layer_norm: the normalized output alone (CompositeImplicit: it calls aten::native_layer_norm).
-Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const std::optional<Tensor>& weight = std::nullopt,
-                  const std::optional<Tensor>& bias = std::nullopt, double eps = 1e-05, bool cudnn_enable = true);
-
-// aten::embedding / aten::embedding.out: the rows of the 2-D `weight` picked by `indices` (Int or
-// Long), shaped indices.shape + (embedding_dim,).
-Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx = -1, bool scale_grad_by_freq = false,
-                 bool sparse = false);
-Tensor& embedding_out(Tensor& out, const Tensor& weight, const Tensor& indices, int64_t padding_idx = -1,
-                      bool scale_grad_by_freq = false, bool sparse = false);
-
-}  // namespace sy::ops
+#include "switchyard/ops/nn/Functions.h"

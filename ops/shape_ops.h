@@ -11,6 +11,30 @@
 // Views (view, reshape when it can, permute, transpose, unsqueeze, squeeze, expand, slice,
 // select) share storage with their input: writing through one is visible through the other.
 // Every function is one call through the dispatcher.
+//
+// The declarations are generated from ops/shape_ops.yaml into the build tree
+// (switchyard/ops/shape/Functions.h); see Note [The aten:: operators are generated from
+// ops/*.yaml] in ops/CMakeLists.txt. What each one does:
+//   view(self, size)            the same elements in `size` (one entry may be -1, inferred); an error
+//                               when the strides do not allow it without copying (use reshape)
+//   reshape(self, shape)        a view when the strides allow one, else a contiguous copy
+//   permute(self, dims)         dimension i of the result is dimension dims[i] of self
+//   transpose(self, dim0, dim1) swaps two dimensions
+//   unsqueeze(self, dim)        inserts a size-1 dimension at `dim` (in [-dim()-1, dim()])
+//   squeeze(self)               drops every size-1 dimension; squeeze(self, dim) drops `dim` if its
+//                               size is 1 (else a plain alias); squeeze(self, dims) each listed one
+//   expand(self, size)          broadcasts size-1 dimensions to `size` (stride 0, no copy); -1 keeps a size
+//   slice(self, dim = 0, start = nullopt, end = nullopt, step = 1)
+//                               elements start, start+step, ... before end along `dim`; Python slicing
+//                               rules (negative bounds count from the end, out-of-range bounds are
+//                               clamped), step > 0
+//   select(self, dim, index)    the slice at `index` along `dim`, with that dimension removed
+//   contiguous(self)            self when already laid out as memory_format asks, else a copy that is
+//   clone(self), clone_out      a copy in new memory; by default (Preserve) with self's strides when
+//                               self is dense, else contiguous
+//   cat(tensors, dim = 0), cat_out   concatenation along `dim`, with dtype promotion across the inputs
+//   copy_(self, src, non_blocking = false)   writes `src` (broadcast to self's shape, converted to
+//                               self's dtype and device) into `self` and returns `self`
 #pragma once
 
 #include <cstdint>
@@ -20,48 +44,4 @@
 #include "switchyard/ivalue/scalar.h"
 #include "switchyard/ivalue/tensor.h"
 #include "switchyard/ivalue/tensor_factories.h"
-
-namespace sy::ops {
-
-// aten::copy_: writes `src` (broadcast to self's shape, converted to self's dtype and device)
-// into `self` and returns `self`.
-Tensor& copy_(Tensor& self, const Tensor& src, bool non_blocking = false);
-
-// aten::view: the same elements in `size` (one entry may be -1, inferred); an error when the
-// strides do not allow it without copying (use reshape).
-Tensor view(const Tensor& self, IntArrayRef size);
-// aten::reshape: a view when the strides allow one, else a contiguous copy.
-Tensor reshape(const Tensor& self, IntArrayRef shape);
-// aten::permute: dimension i of the result is dimension dims[i] of self.
-Tensor permute(const Tensor& self, IntArrayRef dims);
-// aten::transpose.int: swaps two dimensions.
-Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1);
-// aten::unsqueeze: inserts a size-1 dimension at `dim` (in [-dim()-1, dim()]).
-Tensor unsqueeze(const Tensor& self, int64_t dim);
-// aten::squeeze: drops every size-1 dimension.
-Tensor squeeze(const Tensor& self);
-// aten::squeeze.dim: drops dimension `dim` if its size is 1 (else returns a plain alias).
-Tensor squeeze(const Tensor& self, int64_t dim);
-// aten::squeeze.dims: drops each listed dimension whose size is 1 (others are kept).
-Tensor squeeze(const Tensor& self, IntArrayRef dim);
-// aten::expand: broadcasts size-1 dimensions to `size` (stride 0, no copy); -1 keeps a size.
-Tensor expand(const Tensor& self, IntArrayRef size, bool implicit = false);
-// aten::slice.Tensor: elements start, start+step, ... before end along `dim`; Python slicing
-// rules (negative bounds count from the end, out-of-range bounds are clamped), step > 0.
-Tensor slice(const Tensor& self, int64_t dim = 0, std::optional<int64_t> start = std::nullopt,
-             std::optional<int64_t> end = std::nullopt, int64_t step = 1);
-// aten::select.int: the slice at `index` along `dim`, with that dimension removed.
-Tensor select(const Tensor& self, int64_t dim, int64_t index);
-
-// aten::contiguous: self when already laid out as memory_format asks, else a copy that is.
-Tensor contiguous(const Tensor& self, MemoryFormat memory_format = MemoryFormat::Contiguous);
-// aten::clone / clone.out: a copy in new memory; by default (Preserve) with self's strides when
-// self is dense, else contiguous.
-Tensor clone(const Tensor& self, std::optional<MemoryFormat> memory_format = std::nullopt);
-Tensor& clone_out(Tensor& out, const Tensor& self, std::optional<MemoryFormat> memory_format = std::nullopt);
-
-// aten::cat / cat.out: concatenation along `dim`, with dtype promotion across the inputs.
-Tensor cat(TensorList tensors, int64_t dim = 0);
-Tensor& cat_out(Tensor& out, TensorList tensors, int64_t dim = 0);
-
-}  // namespace sy::ops
+#include "switchyard/ops/shape/Functions.h"

@@ -9,42 +9,41 @@
 // Each result has the values of the matching view (ops/shape_ops.h), but never shares memory with
 // `self`. `out` must have self's dtype (except for to_dim_order_copy_out, which converts) and is
 // resized when its shape differs. Every function is one call through the dispatcher.
+//
+// The declarations are generated from ops/view_copy_ops.yaml into the build tree
+// (switchyard/ops/view_copy/Functions.h); see Note [The aten:: operators are generated from
+// ops/*.yaml] in ops/CMakeLists.txt. What each operator does:
+//   view_copy_out(out, self, size)           view(self, size), copied
+//   permute_copy_out(out, self, dims)        permute(self, dims), copied
+//   expand_copy_out(out, self, size)         expand(self, size), copied (every broadcast element written)
+//   squeeze_copy_out(out, self, dim)         squeeze(self, dim) (a list of dims), copied
+//   unsqueeze_copy_out(out, self, dim)       unsqueeze(self, dim), copied
+//   alias_copy_out(out, self)                self, copied
+//   select_copy_out(out, self, dim, index)   select(self, dim, index), copied
+//   slice_copy_out(out, self, dim, start, end, step)   slice(...), copied
+//   transpose_copy_out(out, self, dim0, dim1)          transpose(self, dim0, dim1), copied
 #pragma once
 
 #include <cstdint>
 #include <optional>
 
 #include "switchyard/ivalue/tensor.h"
+#include "switchyard/ops/view_copy/Functions.h"
 
 namespace sy::ops {
 
-// aten::view_copy.out: view(self, size), copied.
-Tensor& view_copy_out(Tensor& out, const Tensor& self, IntArrayRef size);
-// aten::permute_copy.out: permute(self, dims), copied.
-Tensor& permute_copy_out(Tensor& out, const Tensor& self, IntArrayRef dims);
-// aten::expand_copy.out: expand(self, size), copied (every broadcast element written out).
-Tensor& expand_copy_out(Tensor& out, const Tensor& self, IntArrayRef size, bool implicit = false);
-// aten::squeeze_copy.dims_out: squeeze(self, dim), copied.
-Tensor& squeeze_copy_out(Tensor& out, const Tensor& self, IntArrayRef dim);
-// aten::unsqueeze_copy.out: unsqueeze(self, dim), copied.
-Tensor& unsqueeze_copy_out(Tensor& out, const Tensor& self, int64_t dim);
-// aten::alias_copy.out: self, copied.
-Tensor& alias_copy_out(Tensor& out, const Tensor& self);
-// aten::select_copy.int_out: select(self, dim, index), copied.
-Tensor& select_copy_out(Tensor& out, const Tensor& self, int64_t dim, int64_t index);
-// aten::slice_copy.Tensor_out: slice(self, dim, start, end, step), copied.
-Tensor& slice_copy_out(Tensor& out, const Tensor& self, int64_t dim = 0, std::optional<int64_t> start = std::nullopt,
-                       std::optional<int64_t> end = std::nullopt, int64_t step = 1);
-// aten::transpose_copy.int_out: transpose(self, dim0, dim1), copied.
-Tensor& transpose_copy_out(Tensor& out, const Tensor& self, int64_t dim0, int64_t dim1);
-
 // dim_order_ops::_to_dim_order_copy.out: self converted to out's dtype and laid out in `dim_order`
 // (outermost dimension first; none: self's own order). An `out` already of self's shape must
-// already be laid out that way.
-Tensor& to_dim_order_copy_out(Tensor& out, const Tensor& self, bool non_blocking = false,
-                              std::optional<IntArrayRef> dim_order = std::nullopt);
+// already be laid out that way. The generated helper is dim_order_ops::ops::_to_dim_order_copy_out;
+// this is its name in sy::ops.
+inline Tensor& to_dim_order_copy_out(Tensor& out, const Tensor& self, bool non_blocking = false,
+                                     std::optional<IntArrayRef> dim_order = std::nullopt) {
+  return ::dim_order_ops::ops::_to_dim_order_copy_out(out, self, non_blocking, dim_order);
+}
 // dim_order_ops::_clone_dim_order.out: the same without a dtype change (out must have self's dtype).
-Tensor& clone_dim_order_out(Tensor& out, const Tensor& self, bool non_blocking = false,
-                            std::optional<IntArrayRef> dim_order = std::nullopt);
+inline Tensor& clone_dim_order_out(Tensor& out, const Tensor& self, bool non_blocking = false,
+                                   std::optional<IntArrayRef> dim_order = std::nullopt) {
+  return ::dim_order_ops::ops::_clone_dim_order_out(out, self, non_blocking, dim_order);
+}
 
 }  // namespace sy::ops

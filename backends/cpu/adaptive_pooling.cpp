@@ -1,5 +1,5 @@
 // aten::_adaptive_avg_pool2d, aten::_adaptive_avg_pool2d.out and aten::adaptive_avg_pool2d.out on
-// the CPU (aten::adaptive_avg_pool2d itself is the composite in ops/nn_schemas.cpp that calls
+// the CPU (aten::adaptive_avg_pool2d itself is the CompositeImplicit kernel at the end that calls
 // _adaptive_avg_pool2d, the operator exported programs name), for Float and Double inputs of shape
 // (N, C, H, W) or unbatched (C, H, W); the result has self's dtype.
 //
@@ -15,6 +15,7 @@
 #include "switchyard/dispatcher/library.h"
 #include "switchyard/ivalue/checked_size.h"
 #include "switchyard/ops/creation_ops.h"
+#include "switchyard/ops/nn_ops.h"
 
 namespace sy::cpu {
 namespace {
@@ -113,6 +114,9 @@ Tensor& adaptiveAvgPoolOut(const char* op, const Tensor& self, IntArrayRef outpu
 
 }  // namespace
 
+// The kernels ops/nn_ops.yaml binds (declared by the generated switchyard/ops/nn/NativeFunctions.h).
+namespace native {
+
 Tensor _adaptive_avg_pool2d_cpu(const Tensor& self, IntArrayRef output_size) {
   constexpr const char* op = "aten::_adaptive_avg_pool2d";
   const AdaptiveGeometry g = checkAdaptivePool2d(op, self, output_size);
@@ -129,10 +133,20 @@ Tensor& adaptive_avg_pool2d_out_cpu(const Tensor& self, IntArrayRef output_size,
   return adaptiveAvgPoolOut("aten::adaptive_avg_pool2d.out", self, output_size, out);
 }
 
+}  // namespace native
+
+namespace {
+
+// aten::adaptive_avg_pool2d, CompositeImplicit: PyTorch's composite takes the mean over H and W for a
+// 1x1 output; calling the primitive for every size keeps one operator (the one exported programs
+// name) for adaptive pooling.
+Tensor adaptiveAvgPool2dComposite(const Tensor& self, IntArrayRef output_size) {
+  return ops::_adaptive_avg_pool2d(self, output_size);
+}
+
+}  // namespace
 }  // namespace sy::cpu
 
-SY_LIBRARY_IMPL(aten, CPU, m) {
-  m.impl("_adaptive_avg_pool2d", SY_FN(sy::cpu::_adaptive_avg_pool2d_cpu));
-  m.impl("_adaptive_avg_pool2d.out", SY_FN(sy::cpu::_adaptive_avg_pool2d_out_cpu));
-  m.impl("adaptive_avg_pool2d.out", SY_FN(sy::cpu::adaptive_avg_pool2d_out_cpu));
+SY_LIBRARY_IMPL(aten, CompositeImplicit, m) {
+  m.impl("adaptive_avg_pool2d", SY_FN(sy::cpu::adaptiveAvgPool2dComposite));
 }

@@ -21,7 +21,6 @@
 
 #include "switchyard/backends/cpu/elementwise.h"
 #include "switchyard/backends/cpu/shape_kernels.h"
-#include "switchyard/dispatcher/library.h"
 #include "switchyard/ivalue/wrap_dim.h"
 #include "switchyard/ops/creation_ops.h"
 #include "switchyard/ops/shape_ops.h"
@@ -143,6 +142,9 @@ Tensor& catInto(const char* op, TensorList tensors, int64_t dim, Tensor& out) {
 
 }  // namespace
 
+// The kernels ops/shape_ops.yaml (cat, clone) and ops/creation_ops.yaml (_to_copy) bind.
+namespace native {
+
 Tensor cat_cpu(TensorList tensors, int64_t dim) {
   const CatPlan plan = planCat(kCatOp, tensors, dim);
   Tensor out = ops::empty(plan.sizes, TensorOptions(plan.dtype).device(kCPU));
@@ -193,13 +195,5 @@ Tensor to_copy_cpu(const Tensor& self, std::optional<ScalarType> dtype, std::opt
   return out;
 }
 
+}  // namespace native
 }  // namespace sy::cpu
-
-SY_LIBRARY_IMPL(aten, CPU, m) {
-  m.impl("cat", SY_FN(sy::cpu::cat_cpu));
-  m.impl("cat.out", SY_FN(sy::cpu::cat_out_cpu));
-  m.impl("clone", SY_FN(sy::cpu::clone_cpu));
-  m.impl("clone.out", SY_FN(sy::cpu::clone_out_cpu));
-  m.impl("_to_copy", SY_FN(sy::cpu::to_copy_cpu));
-  m.impl("_to_copy.out", SY_FN(sy::cpu::to_copy_out_cpu));
-}

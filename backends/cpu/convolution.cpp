@@ -21,6 +21,7 @@
 #include "switchyard/backends/cpu/nn_kernels.h"
 #include "switchyard/dispatcher/library.h"
 #include "switchyard/ops/creation_ops.h"
+#include "switchyard/ops/nn_ops.h"
 
 namespace sy::cpu {
 namespace {
@@ -246,6 +247,9 @@ void runConvolution(const char* op, const ConvGeometry& g, const Tensor& input, 
 
 }  // namespace
 
+// The kernels ops/nn_ops.yaml binds (declared by the generated switchyard/ops/nn/NativeFunctions.h).
+namespace native {
+
 Tensor convolution_cpu(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, IntArrayRef stride,
                        IntArrayRef padding, IntArrayRef dilation, bool transposed, IntArrayRef output_padding,
                        int64_t groups) {
@@ -271,9 +275,22 @@ Tensor& convolution_out_cpu(const Tensor& input, const Tensor& weight, const std
   return out;
 }
 
+}  // namespace native
+
+namespace {
+
+// aten::conv2d, CompositeImplicit as in PyTorch: aten::convolution with conv2d's arguments,
+// dispatched, so every backend, tracer and fallback sees the primitive.
+Tensor conv2dComposite(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, IntArrayRef stride,
+                       IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  // output_padding only means something for transposed convolutions; zeros, as PyTorch's conv2d passes.
+  return ops::convolution(input, weight, bias, stride, padding, dilation, /*transposed=*/false,
+                          /*output_padding=*/{0, 0}, groups);
+}
+
+}  // namespace
 }  // namespace sy::cpu
 
-SY_LIBRARY_IMPL(aten, CPU, m) {
-  m.impl("convolution", SY_FN(sy::cpu::convolution_cpu));
-  m.impl("convolution.out", SY_FN(sy::cpu::convolution_out_cpu));
+SY_LIBRARY_IMPL(aten, CompositeImplicit, m) {
+  m.impl("conv2d", SY_FN(sy::cpu::conv2dComposite));
 }

@@ -11,7 +11,6 @@
 
 #include "switchyard/backends/cpu/elementwise.h"
 #include "switchyard/backends/cpu/kernels.h"
-#include "switchyard/dispatcher/library.h"
 
 namespace sy::cpu {
 namespace {
@@ -74,6 +73,9 @@ void copyIntoCPU(const char* op, const Tensor& dst, const Tensor& src, const cha
   copyElements(op, dst, src, dst_name, src_name);
 }
 
+// The kernel ops/shape_ops.yaml binds to aten::copy_.
+namespace native {
+
 Tensor& copy_cpu(Tensor& self, const Tensor& src, bool non_blocking) {
   constexpr const char* op = "aten::copy_";
   SY_CHECK(self.defined() && src.defined(), op, ": ", self.defined() ? "src" : "self", " is an undefined tensor");
@@ -85,6 +87,5 @@ Tensor& copy_cpu(Tensor& self, const Tensor& src, bool non_blocking) {
   return self;
 }
 
+}  // namespace native
 }  // namespace sy::cpu
-
-SY_LIBRARY_IMPL(aten, CPU, m) { m.impl("copy_", SY_FN(sy::cpu::copy_cpu)); }

@@ -26,7 +26,6 @@
 
 #include "switchyard/backends/cpu/elementwise.h"
 #include "switchyard/backends/cpu/shape_kernels.h"
-#include "switchyard/dispatcher/library.h"
 #include "switchyard/ivalue/checked_size.h"
 #include "switchyard/ops/creation_ops.h"
 #include "switchyard/ops/shape_ops.h"
@@ -284,6 +283,9 @@ Tensor allocateLike(const char* op, const Tensor& self, ScalarType dtype, Device
   return out;
 }
 
+// The kernels ops/creation_ops.yaml binds.
+namespace native {
+
 Tensor zeros_cpu(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
                  std::optional<Device> device, std::optional<bool> pin_memory) {
   return filledFactory("aten::zeros", size, 0, dtype.value_or(ScalarType::Float), layout, device);
@@ -373,28 +375,5 @@ Tensor& full_like_out_cpu(const Tensor& self, const Scalar& fill_value, std::opt
   return filledLikeOut("aten::full_like.out", self, fill_value, memory_format, out);
 }
 
+}  // namespace native
 }  // namespace sy::cpu
-
-SY_LIBRARY_IMPL(aten, CPU, m) {
-  m.impl("zeros", SY_FN(sy::cpu::zeros_cpu));
-  m.impl("zeros.out", SY_FN(sy::cpu::zeros_out_cpu));
-  m.impl("ones", SY_FN(sy::cpu::ones_cpu));
-  m.impl("ones.out", SY_FN(sy::cpu::ones_out_cpu));
-  m.impl("full", SY_FN(sy::cpu::full_cpu));
-  m.impl("full.out", SY_FN(sy::cpu::full_out_cpu));
-  m.impl("scalar_tensor", SY_FN(sy::cpu::scalar_tensor_cpu));
-  m.impl("scalar_tensor.out", SY_FN(sy::cpu::scalar_tensor_out_cpu));
-  m.impl("arange", SY_FN(sy::cpu::arange_cpu));
-  m.impl("arange.start", SY_FN(sy::cpu::arange_start_cpu));
-  m.impl("arange.start_step", SY_FN(sy::cpu::arange_start_step_cpu));
-  m.impl("arange.out", SY_FN(sy::cpu::arange_out_cpu));
-  m.impl("arange.start_out", SY_FN(sy::cpu::arange_start_out_cpu));
-  m.impl("empty_like", SY_FN(sy::cpu::empty_like_cpu));
-  m.impl("empty_like.out", SY_FN(sy::cpu::empty_like_out_cpu));
-  m.impl("zeros_like", SY_FN(sy::cpu::zeros_like_cpu));
-  m.impl("zeros_like.out", SY_FN(sy::cpu::zeros_like_out_cpu));
-  m.impl("ones_like", SY_FN(sy::cpu::ones_like_cpu));
-  m.impl("ones_like.out", SY_FN(sy::cpu::ones_like_out_cpu));
-  m.impl("full_like", SY_FN(sy::cpu::full_like_cpu));
-  m.impl("full_like.out", SY_FN(sy::cpu::full_like_out_cpu));
-}

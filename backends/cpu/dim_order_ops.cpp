@@ -12,7 +12,6 @@
 // between devices; a copy on the CPU is always complete when the kernel returns.
 #include "switchyard/backends/cpu/elementwise.h"
 #include "switchyard/backends/cpu/view_copy_kernels.h"
-#include "switchyard/dispatcher/library.h"
 
 namespace sy::cpu {
 namespace {
@@ -79,6 +78,8 @@ Tensor& copyInDimOrder(const char* op, const Tensor& self, std::optional<IntArra
 
 }  // namespace
 
+namespace native {
+
 Tensor& to_dim_order_copy_out_cpu(const Tensor& self, bool non_blocking, std::optional<IntArrayRef> dim_order,
                                   Tensor& out) {
   return copyInDimOrder("dim_order_ops::_to_dim_order_copy.out", self, dim_order, out);
@@ -93,9 +94,5 @@ Tensor& clone_dim_order_out_cpu(const Tensor& self, bool non_blocking, std::opti
   return copyInDimOrder(op, self, dim_order, out);
 }
 
+}  // namespace native
 }  // namespace sy::cpu
-
-SY_LIBRARY_IMPL(dim_order_ops, CPU, m) {
-  m.impl("_to_dim_order_copy.out", SY_FN(sy::cpu::to_dim_order_copy_out_cpu));
-  m.impl("_clone_dim_order.out", SY_FN(sy::cpu::clone_dim_order_out_cpu));
-}

@@ -12,7 +12,6 @@
 #include <cstring>
 
 #include "switchyard/backends/cpu/nn_kernels.h"
-#include "switchyard/dispatcher/library.h"
 #include "switchyard/ops/creation_ops.h"
 
 namespace sy::cpu {
@@ -93,6 +92,9 @@ Tensor& gatherInto(const char* op, const Tensor& weight, const Tensor& indices, 
 
 }  // namespace
 
+// The kernels ops/nn_ops.yaml binds (declared by the generated switchyard/ops/nn/NativeFunctions.h).
+namespace native {
+
 // The functional kernel: one dispatched allocation, then the out= implementation called directly.
 Tensor embedding_cpu(const Tensor& weight, const Tensor& indices, int64_t padding_idx, bool scale_grad_by_freq,
                      bool sparse) {
@@ -117,9 +119,5 @@ Tensor& embedding_out_cpu(const Tensor& weight, const Tensor& indices, int64_t p
   return gatherInto(op, weight, indices, dense_indices, out);
 }
 
+}  // namespace native
 }  // namespace sy::cpu
-
-SY_LIBRARY_IMPL(aten, CPU, m) {
-  m.impl("embedding", SY_FN(sy::cpu::embedding_cpu));
-  m.impl("embedding.out", SY_FN(sy::cpu::embedding_out_cpu));
-}

@@ -17,11 +17,13 @@
 #include "switchyard/ivalue/scalar.h"
 #include "switchyard/ivalue/tensor.h"
 #include "switchyard/ops/binary/NativeFunctions.h"
+#include "switchyard/ops/shape/NativeFunctions.h"
 #include "switchyard/ops/unary/NativeFunctions.h"
 
 namespace sy::cpu {
 
-// aten::empty.memory_format (empty.cpp)
+// aten::empty.memory_format (empty.cpp; registered there by hand, so that the dispatcher's
+// trampoline inlines it: every functional operator allocates through it)
 Tensor empty_memory_format_cpu(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
                                std::optional<Device> device, std::optional<bool> pin_memory,
                                std::optional<MemoryFormat> memory_format);
@@ -31,7 +33,6 @@ Tensor empty_memory_format_cpu(IntArrayRef size, std::optional<ScalarType> dtype
 // sy::cpu::acos_cpu.
 using namespace native;
 
-// aten::copy_ (copy.cpp)
-Tensor& copy_cpu(Tensor& self, const Tensor& src, bool non_blocking);
+// aten::copy_ (copy.cpp, bound from ops/shape_ops.yaml): sy::cpu::copy_cpu(self, src, non_blocking).
 
 }  // namespace sy::cpu

@@ -1,8 +1,8 @@
 // The CPU kernels of the neural-network operators (convolution, pooling, layer norm, embedding),
 // as plain C++ functions, plus the few helpers those kernels share.
 //
-// The kernels are registered with the dispatcher in the file that defines each one
-// (SY_LIBRARY_IMPL(aten, CPU, m)); callers normally go through sy::ops::* (ops/nn_ops.h). Code that
+// The kernels are bound to the CPU key from ops/nn_ops.yaml and defined in convolution.cpp,
+// pooling.cpp, adaptive_pooling.cpp, normalization.cpp and embedding.cpp; callers normally go through sy::ops::* (ops/nn_ops.h). Code that
 // must reach a CPU kernel without dispatching can call them directly:
 //
 //   sy::Tensor out = sy::empty({0});
@@ -21,55 +21,15 @@
 #include "switchyard/backends/cpu/elementwise.h"
 #include "switchyard/ivalue/scalar.h"
 #include "switchyard/ivalue/tensor.h"
+#include "switchyard/ops/nn/NativeFunctions.h"
 
 namespace sy::cpu {
 
 // aten::convolution and aten::convolution.out (convolution.cpp)
-Tensor convolution_cpu(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, IntArrayRef stride,
-                       IntArrayRef padding, IntArrayRef dilation, bool transposed, IntArrayRef output_padding,
-                       int64_t groups);
-Tensor& convolution_out_cpu(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
-                            IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, bool transposed,
-                            IntArrayRef output_padding, int64_t groups, Tensor& out);
-
-// aten::max_pool2d, aten::max_pool2d_with_indices, aten::avg_pool2d and their out= forms (pooling.cpp)
-Tensor max_pool2d_cpu(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
-                      IntArrayRef dilation, bool ceil_mode);
-Tensor& max_pool2d_out_cpu(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
-                           IntArrayRef dilation, bool ceil_mode, Tensor& out);
-std::tuple<Tensor, Tensor> max_pool2d_with_indices_cpu(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
-                                                       IntArrayRef padding, IntArrayRef dilation, bool ceil_mode);
-std::tuple<Tensor&, Tensor&> max_pool2d_with_indices_out_cpu(const Tensor& self, IntArrayRef kernel_size,
-                                                             IntArrayRef stride, IntArrayRef padding,
-                                                             IntArrayRef dilation, bool ceil_mode, Tensor& out,
-                                                             Tensor& indices);
-Tensor avg_pool2d_cpu(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
-                      bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor_override);
-Tensor& avg_pool2d_out_cpu(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
-                           bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor_override,
-                           Tensor& out);
-
-// aten::_adaptive_avg_pool2d, aten::_adaptive_avg_pool2d.out, aten::adaptive_avg_pool2d.out (adaptive_pooling.cpp)
-Tensor _adaptive_avg_pool2d_cpu(const Tensor& self, IntArrayRef output_size);
-Tensor& _adaptive_avg_pool2d_out_cpu(const Tensor& self, IntArrayRef output_size, Tensor& out);
-Tensor& adaptive_avg_pool2d_out_cpu(const Tensor& self, IntArrayRef output_size, Tensor& out);
-
-// aten::native_layer_norm and aten::native_layer_norm.out (normalization.cpp)
-std::tuple<Tensor, Tensor, Tensor> native_layer_norm_cpu(const Tensor& input, IntArrayRef normalized_shape,
-                                                         const std::optional<Tensor>& weight,
-                                                         const std::optional<Tensor>& bias, double eps);
-std::tuple<Tensor&, Tensor&, Tensor&> native_layer_norm_out_cpu(const Tensor& input, IntArrayRef normalized_shape,
-                                                                const std::optional<Tensor>& weight,
-                                                                const std::optional<Tensor>& bias, double eps,
-                                                                Tensor& out0, Tensor& out1, Tensor& out2);
-
-// aten::embedding and aten::embedding.out (embedding.cpp)
-Tensor embedding_cpu(const Tensor& weight, const Tensor& indices, int64_t padding_idx, bool scale_grad_by_freq,
-                     bool sparse);
-Tensor& embedding_out_cpu(const Tensor& weight, const Tensor& indices, int64_t padding_idx, bool scale_grad_by_freq,
-                          bool sparse, Tensor& out);
-
-// ---- Helpers shared by the nn kernels' implementations -----------------------------------------
+// The kernels' declarations are generated from ops/nn_ops.yaml, in sy::cpu::native (a kernel_name
+// sy::cpu::max_pool2d_cpu binds sy::cpu::native::max_pool2d_cpu, as in ExecuTorch);
+// sy::cpu::max_pool2d_cpu names them too.
+using namespace native;
 
 namespace nn_detail {
 

@@ -17,6 +17,7 @@
 #include "switchyard/backends/cpu/nn_kernels.h"
 #include "switchyard/dispatcher/library.h"
 #include "switchyard/ops/creation_ops.h"
+#include "switchyard/ops/nn_ops.h"
 
 namespace sy::cpu {
 namespace {
@@ -140,6 +141,9 @@ void runLayerNorm(const char* op, const LayerNormShape& shape, const Tensor& inp
 
 }  // namespace
 
+// The kernels ops/nn_ops.yaml binds (declared by the generated switchyard/ops/nn/NativeFunctions.h).
+namespace native {
+
 // The functional kernel allocates its three results (one dispatched aten::empty each) and calls the
 // out= implementation directly.
 std::tuple<Tensor, Tensor, Tensor> native_layer_norm_cpu(const Tensor& input, IntArrayRef normalized_shape,
@@ -179,9 +183,20 @@ std::tuple<Tensor&, Tensor&, Tensor&> native_layer_norm_out_cpu(const Tensor& in
   return {out0, out1, out2};
 }
 
+}  // namespace native
+
+namespace {
+
+// aten::layer_norm, CompositeImplicit as in PyTorch: the first result of aten::native_layer_norm.
+Tensor layerNormComposite(const Tensor& input, IntArrayRef normalized_shape, const std::optional<Tensor>& weight,
+                          const std::optional<Tensor>& bias, double eps, bool cudnn_enable) {
+  // cudnn_enable picks a GPU library in PyTorch; there is nothing to pick here.
+  return std::get<0>(ops::native_layer_norm(input, normalized_shape, weight, bias, eps));
+}
+
+}  // namespace
 }  // namespace sy::cpu
 
-SY_LIBRARY_IMPL(aten, CPU, m) {
-  m.impl("native_layer_norm", SY_FN(sy::cpu::native_layer_norm_cpu));
-  m.impl("native_layer_norm.out", SY_FN(sy::cpu::native_layer_norm_out_cpu));
+SY_LIBRARY_IMPL(aten, CompositeImplicit, m) {
+  m.impl("layer_norm", SY_FN(sy::cpu::layerNormComposite));
 }

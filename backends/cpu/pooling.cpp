@@ -23,7 +23,6 @@
 #include <vector>
 
 #include "switchyard/backends/cpu/nn_kernels.h"
-#include "switchyard/dispatcher/library.h"
 #include "switchyard/ops/creation_ops.h"
 
 namespace sy::cpu {
@@ -271,6 +270,9 @@ void prepareOut(const char* op, const PoolGeometry& g, const Tensor& self, const
 
 }  // namespace
 
+// The kernels ops/nn_ops.yaml binds (declared by the generated switchyard/ops/nn/NativeFunctions.h).
+namespace native {
+
 // The functional kernels call the out= implementation directly, so each costs two dispatches
 // (itself and its aten::empty).
 Tensor max_pool2d_cpu(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
@@ -336,13 +338,5 @@ Tensor& avg_pool2d_out_cpu(const Tensor& self, IntArrayRef kernel_size, IntArray
   return avgPoolInto(op, g, self, count_include_pad, divisor_override, out);
 }
 
+}  // namespace native
 }  // namespace sy::cpu
-
-SY_LIBRARY_IMPL(aten, CPU, m) {
-  m.impl("max_pool2d", SY_FN(sy::cpu::max_pool2d_cpu));
-  m.impl("max_pool2d.out", SY_FN(sy::cpu::max_pool2d_out_cpu));
-  m.impl("max_pool2d_with_indices", SY_FN(sy::cpu::max_pool2d_with_indices_cpu));
-  m.impl("max_pool2d_with_indices.out", SY_FN(sy::cpu::max_pool2d_with_indices_out_cpu));
-  m.impl("avg_pool2d", SY_FN(sy::cpu::avg_pool2d_cpu));
-  m.impl("avg_pool2d.out", SY_FN(sy::cpu::avg_pool2d_out_cpu));
-}

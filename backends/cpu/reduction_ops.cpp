@@ -21,7 +21,6 @@
 
 #include "switchyard/backends/cpu/elementwise.h"
 #include "switchyard/backends/cpu/reduction_kernels.h"
-#include "switchyard/dispatcher/library.h"
 #include "switchyard/ivalue/wrap_dim.h"
 #include "switchyard/ops/creation_ops.h"
 
@@ -314,6 +313,9 @@ Tensor& amaxInto(const char* op, const Tensor& self, IntArrayRef dims, bool keep
 
 }  // namespace
 
+// The kernels ops/reduction_ops.yaml binds.
+namespace native {
+
 Tensor sum_cpu(const Tensor& self, std::optional<ScalarType> dtype) {
   return sumFunctional("aten::sum", SumKind::kSum, self, std::nullopt, false, dtype);
 }
@@ -356,17 +358,5 @@ Tensor& amax_out_cpu(const Tensor& self, IntArrayRef dim, bool keepdim, Tensor& 
   return amaxInto("aten::amax.out", self, dim, keepdim, out);
 }
 
+}  // namespace native
 }  // namespace sy::cpu
-
-SY_LIBRARY_IMPL(aten, CPU, m) {
-  m.impl("sum", SY_FN(sy::cpu::sum_cpu));
-  m.impl("sum.out", SY_FN(sy::cpu::sum_out_cpu));
-  m.impl("sum.dim_IntList", SY_FN(sy::cpu::sum_dim_IntList_cpu));
-  m.impl("sum.IntList_out", SY_FN(sy::cpu::sum_IntList_out_cpu));
-  m.impl("mean", SY_FN(sy::cpu::mean_cpu));
-  m.impl("mean.dtype_out", SY_FN(sy::cpu::mean_dtype_out_cpu));
-  m.impl("mean.dim", SY_FN(sy::cpu::mean_dim_cpu));
-  m.impl("mean.out", SY_FN(sy::cpu::mean_out_cpu));
-  m.impl("amax", SY_FN(sy::cpu::amax_cpu));
-  m.impl("amax.out", SY_FN(sy::cpu::amax_out_cpu));
-}

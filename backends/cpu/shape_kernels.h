@@ -15,9 +15,10 @@
 //   view_ops.cpp      view, reshape, permute, transpose.int, unsqueeze, squeeze(.dim, .dims), expand,
 //                     slice.Tensor, select.int: CompositeExplicit (metadata only, any strided
 //                     backend); reshape and contiguous: CompositeImplicit (they may copy).
-//   cat_ops.cpp       cat(.out), clone(.out), _to_copy(.out): CPU.
+//   cat_ops.cpp       cat(.out), clone(.out) (bound to CPU from ops/shape_ops.yaml), _to_copy(.out)
+//                     (from ops/creation_ops.yaml).
 //   creation_ops.cpp  zeros, ones, full, scalar_tensor, arange, empty_like, zeros_like, ones_like, full_like and
-//                     their out= forms: CPU.
+//                     their out= forms: CPU (from ops/creation_ops.yaml).
 #pragma once
 
 #include <cstdint>
@@ -26,6 +27,8 @@
 #include "switchyard/ivalue/ivalue.h"
 #include "switchyard/ivalue/scalar.h"
 #include "switchyard/ivalue/tensor.h"
+#include "switchyard/ops/creation/NativeFunctions.h"
+#include "switchyard/ops/shape/NativeFunctions.h"
 
 namespace sy::cpu {
 
@@ -47,59 +50,17 @@ Tensor contiguous(const Tensor& self, MemoryFormat memory_format);
 
 // ---- Copies (cat_ops.cpp) ------------------------------------------------------------------------
 
-Tensor cat_cpu(TensorList tensors, int64_t dim);
-Tensor& cat_out_cpu(TensorList tensors, int64_t dim, Tensor& out);
-Tensor clone_cpu(const Tensor& self, std::optional<MemoryFormat> memory_format);
-Tensor& clone_out_cpu(const Tensor& self, std::optional<MemoryFormat> memory_format, Tensor& out);
-
-Tensor to_copy_cpu(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Layout> layout,
-                   std::optional<Device> device, std::optional<bool> pin_memory, bool non_blocking,
-                   std::optional<MemoryFormat> memory_format);
-Tensor& to_copy_out_cpu(const Tensor& self, bool non_blocking, std::optional<MemoryFormat> memory_format,
-                        Tensor& out);
+// cat, cat.out, clone and clone.out are bound from ops/shape_ops.yaml: cat_cpu, cat_out_cpu,
+// clone_cpu and clone_out_cpu are declared in sy::cpu::native by the generated header (and named
+// sy::cpu::cat_cpu too).
+using namespace native;
 
 // ---- Creation (creation_ops.cpp) -----------------------------------------------------------------
 
-Tensor zeros_cpu(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
-                 std::optional<Device> device, std::optional<bool> pin_memory);
-Tensor& zeros_out_cpu(IntArrayRef size, Tensor& out);
-Tensor ones_cpu(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
-                std::optional<Device> device, std::optional<bool> pin_memory);
-Tensor& ones_out_cpu(IntArrayRef size, Tensor& out);
-Tensor full_cpu(IntArrayRef size, const Scalar& fill_value, std::optional<ScalarType> dtype,
-                std::optional<Layout> layout, std::optional<Device> device, std::optional<bool> pin_memory);
-Tensor& full_out_cpu(IntArrayRef size, const Scalar& fill_value, Tensor& out);
-Tensor scalar_tensor_cpu(const Scalar& s, std::optional<ScalarType> dtype, std::optional<Layout> layout,
-                         std::optional<Device> device, std::optional<bool> pin_memory);
-Tensor& scalar_tensor_out_cpu(const Scalar& s, Tensor& out);
-
-Tensor arange_cpu(const Scalar& end, std::optional<ScalarType> dtype, std::optional<Layout> layout,
-                  std::optional<Device> device, std::optional<bool> pin_memory);
-Tensor arange_start_cpu(const Scalar& start, const Scalar& end, std::optional<ScalarType> dtype,
-                        std::optional<Layout> layout, std::optional<Device> device, std::optional<bool> pin_memory);
-Tensor arange_start_step_cpu(const Scalar& start, const Scalar& end, const Scalar& step,
-                             std::optional<ScalarType> dtype, std::optional<Layout> layout,
-                             std::optional<Device> device, std::optional<bool> pin_memory);
-Tensor& arange_out_cpu(const Scalar& end, Tensor& out);
-Tensor& arange_start_out_cpu(const Scalar& start, const Scalar& end, const Scalar& step, Tensor& out);
-
-Tensor empty_like_cpu(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Layout> layout,
-                      std::optional<Device> device, std::optional<bool> pin_memory,
-                      std::optional<MemoryFormat> memory_format);
-Tensor& empty_like_out_cpu(const Tensor& self, std::optional<MemoryFormat> memory_format, Tensor& out);
-Tensor zeros_like_cpu(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Layout> layout,
-                      std::optional<Device> device, std::optional<bool> pin_memory,
-                      std::optional<MemoryFormat> memory_format);
-Tensor& zeros_like_out_cpu(const Tensor& self, std::optional<MemoryFormat> memory_format, Tensor& out);
-Tensor ones_like_cpu(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Layout> layout,
-                     std::optional<Device> device, std::optional<bool> pin_memory,
-                     std::optional<MemoryFormat> memory_format);
-Tensor& ones_like_out_cpu(const Tensor& self, std::optional<MemoryFormat> memory_format, Tensor& out);
-Tensor full_like_cpu(const Tensor& self, const Scalar& fill_value, std::optional<ScalarType> dtype,
-                     std::optional<Layout> layout, std::optional<Device> device, std::optional<bool> pin_memory,
-                     std::optional<MemoryFormat> memory_format);
-Tensor& full_like_out_cpu(const Tensor& self, const Scalar& fill_value, std::optional<MemoryFormat> memory_format,
-                          Tensor& out);
+// zeros, ones, full, scalar_tensor, arange, empty_like, zeros_like, ones_like, full_like and their
+// out= forms (zeros_cpu, zeros_out_cpu, ...), and _to_copy (to_copy_cpu, to_copy_out_cpu, in
+// cat_ops.cpp), are bound from ops/creation_ops.yaml and declared in sy::cpu::native by the
+// generated switchyard/ops/creation/NativeFunctions.h.
 
 // ---- Layout helpers shared by the copying kernels (creation_ops.cpp) -----------------------------
 

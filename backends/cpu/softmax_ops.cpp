@@ -275,6 +275,9 @@ Tensor convertedForComposite(const Tensor& self, std::optional<ScalarType> dtype
 
 }  // namespace
 
+// The kernels ops/reduction_ops.yaml binds.
+namespace native {
+
 Tensor argmax_cpu(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
   constexpr const char* op = "aten::argmax";
   checkOnCPU(op, "self", self);
@@ -300,6 +303,8 @@ Tensor& _log_softmax_out_cpu(const Tensor& self, int64_t dim, bool half_to_float
   return softmaxInto<Variant::LogSoftmax>("aten::_log_softmax.out", self, dim, half_to_float, out);
 }
 
+}  // namespace native
+
 Tensor softmax_int_composite(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
   return ops::_softmax(convertedForComposite(self, dtype), dim, /*half_to_float=*/false);
 }
@@ -314,15 +319,6 @@ Tensor& log_softmax_int_out_composite(const Tensor& self, int64_t dim, std::opti
 }
 
 }  // namespace sy::cpu
-
-SY_LIBRARY_IMPL(aten, CPU, m) {
-  m.impl("argmax", SY_FN(sy::cpu::argmax_cpu));
-  m.impl("argmax.out", SY_FN(sy::cpu::argmax_out_cpu));
-  m.impl("_softmax", SY_FN(sy::cpu::_softmax_cpu));
-  m.impl("_softmax.out", SY_FN(sy::cpu::_softmax_out_cpu));
-  m.impl("_log_softmax", SY_FN(sy::cpu::_log_softmax_cpu));
-  m.impl("_log_softmax.out", SY_FN(sy::cpu::_log_softmax_out_cpu));
-}
 
 SY_LIBRARY_IMPL(aten, CompositeImplicit, m) {
   m.impl("softmax.int", SY_FN(sy::cpu::softmax_int_composite));

@@ -8,7 +8,8 @@
 //   sy::Tensor out = sy::empty({0});
 //   sy::cpu::permute_copy_out_cpu(x, {1, 0}, out);   // out: x transposed, in its own memory
 //
-// Every signature is exactly the operator's C++ signature (arguments in schema order, out= last).
+// Every signature is exactly the operator's C++ signature (arguments in schema order, out= last);
+// the generator writes them from ops/view_copy_ops.yaml.
 //
 // Where each one lives:
 //   view_copy_ops.cpp  view_copy.out, permute_copy.out, expand_copy.out, squeeze_copy.dims_out,
@@ -22,27 +23,13 @@
 
 #include "switchyard/ivalue/scalar.h"
 #include "switchyard/ivalue/tensor.h"
+#include "switchyard/ops/view_copy/NativeFunctions.h"
 
 namespace sy::cpu {
 
-// ---- View copies (view_copy_ops.cpp) -------------------------------------------------------------
-
-Tensor& view_copy_out_cpu(const Tensor& self, IntArrayRef size, Tensor& out);
-Tensor& permute_copy_out_cpu(const Tensor& self, IntArrayRef dims, Tensor& out);
-Tensor& expand_copy_out_cpu(const Tensor& self, IntArrayRef size, bool implicit, Tensor& out);
-Tensor& squeeze_copy_dims_out_cpu(const Tensor& self, IntArrayRef dim, Tensor& out);
-Tensor& unsqueeze_copy_out_cpu(const Tensor& self, int64_t dim, Tensor& out);
-Tensor& alias_copy_out_cpu(const Tensor& self, Tensor& out);
-Tensor& select_copy_int_out_cpu(const Tensor& self, int64_t dim, int64_t index, Tensor& out);
-Tensor& slice_copy_Tensor_out_cpu(const Tensor& self, int64_t dim, std::optional<int64_t> start,
-                                  std::optional<int64_t> end, int64_t step, Tensor& out);
-Tensor& transpose_copy_int_out_cpu(const Tensor& self, int64_t dim0, int64_t dim1, Tensor& out);
-
-// ---- Dim-order copies (dim_order_ops.cpp) --------------------------------------------------------
-
-Tensor& to_dim_order_copy_out_cpu(const Tensor& self, bool non_blocking, std::optional<IntArrayRef> dim_order,
-                                  Tensor& out);
-Tensor& clone_dim_order_out_cpu(const Tensor& self, bool non_blocking, std::optional<IntArrayRef> dim_order,
-                                Tensor& out);
+// The kernels' declarations are generated from ops/view_copy_ops.yaml, in sy::cpu::native (a
+// kernel_name sy::cpu::view_copy_out_cpu binds sy::cpu::native::view_copy_out_cpu, as in
+// ExecuTorch); sy::cpu::view_copy_out_cpu names them too.
+using namespace native;
 
 }  // namespace sy::cpu

@@ -18,7 +18,6 @@
 #include "switchyard/backends/cpu/elementwise.h"
 #include "switchyard/backends/cpu/shape_kernels.h"
 #include "switchyard/backends/cpu/view_copy_kernels.h"
-#include "switchyard/dispatcher/library.h"
 
 namespace sy::cpu {
 namespace {
@@ -45,6 +44,8 @@ Tensor& copyOfView(const char* op, const Tensor& self, Tensor& out, MakeView&& m
 }
 
 }  // namespace
+
+namespace native {
 
 Tensor& view_copy_out_cpu(const Tensor& self, IntArrayRef size, Tensor& out) {
   return copyOfView("aten::view_copy.out", self, out, [&] { return view(self, size); });
@@ -84,16 +85,5 @@ Tensor& transpose_copy_int_out_cpu(const Tensor& self, int64_t dim0, int64_t dim
   return copyOfView("aten::transpose_copy.int_out", self, out, [&] { return transpose_int(self, dim0, dim1); });
 }
 
+}  // namespace native
 }  // namespace sy::cpu
-
-SY_LIBRARY_IMPL(aten, CPU, m) {
-  m.impl("view_copy.out", SY_FN(sy::cpu::view_copy_out_cpu));
-  m.impl("permute_copy.out", SY_FN(sy::cpu::permute_copy_out_cpu));
-  m.impl("expand_copy.out", SY_FN(sy::cpu::expand_copy_out_cpu));
-  m.impl("squeeze_copy.dims_out", SY_FN(sy::cpu::squeeze_copy_dims_out_cpu));
-  m.impl("unsqueeze_copy.out", SY_FN(sy::cpu::unsqueeze_copy_out_cpu));
-  m.impl("alias_copy.out", SY_FN(sy::cpu::alias_copy_out_cpu));
-  m.impl("select_copy.int_out", SY_FN(sy::cpu::select_copy_int_out_cpu));
-  m.impl("slice_copy.Tensor_out", SY_FN(sy::cpu::slice_copy_Tensor_out_cpu));
-  m.impl("transpose_copy.int_out", SY_FN(sy::cpu::transpose_copy_int_out_cpu));
-}

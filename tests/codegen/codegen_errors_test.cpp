@@ -277,5 +277,45 @@ TEST_F(OwnedOperatorYaml, RejectHelpersCppCannotTellApart) {
   }
 }
 
+// PyTorch's `manual_cpp_binding: True`: registered like any operator, but its helper is hand-written
+// (so it may also resolve an overload clash such as fill's above).
+TEST_F(OwnedOperatorYaml, LeaveTheHelperOfAManualCppBindingToHandWrittenCode) {
+  GeneratedFiles files = generate(parse("- func: fill.Scalar(Tensor self, Scalar value) -> Tensor\n"
+                                        "  kernels: [{arg_meta: null, kernel_name: sy::cpu::fill_cpu}]\n"
+                                        "- func: fill.Value(Tensor self, Scalar value=0) -> Tensor\n"
+                                        "  manual_cpp_binding: True\n"
+                                        "  kernels: [{arg_meta: null, kernel_name: sy::cpu::fill_value_cpu}]\n"),
+                                  OperatorSelection{});
+  EXPECT_THAT(files.register_operators_cpp, HasSubstr("m.def(\"aten::fill.Value(Tensor self, Scalar value=0) -> Tensor\""));
+  EXPECT_THAT(files.register_operators_cpp, HasSubstr("m.impl(\"aten::fill.Value\", SY_FN(::sy::cpu::native::fill_value_cpu)"));
+  EXPECT_THAT(files.native_functions_h, HasSubstr("fill_value_cpu(const ::sy::Tensor& self, const ::sy::Scalar& value);"));
+  EXPECT_THAT(files.functions_h, HasSubstr("::sy::Tensor fill(const ::sy::Tensor& self, const ::sy::Scalar& value);"));
+  EXPECT_THAT(files.functions_h, ::testing::Not(HasSubstr("fill.Value")));
+  EXPECT_THAT(files.functions_cpp, ::testing::Not(HasSubstr("handle_fill_Value")));
+}
+
+// An `int[]?` argument: the helper takes sy::OptionalIntArrayRef, as at:: takes at::OptionalIntArrayRef,
+// so sum(x, {0, 1}) compiles; the handle (the kernels' signature) still gets std::optional<IntArrayRef>.
+TEST_F(OwnedOperatorYaml, TakeOptionalDimListsAsOptionalIntArrayRef) {
+  GeneratedFiles files = generate(parse("- func: sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False) -> Tensor\n"
+                                        "  kernels: [{arg_meta: null, kernel_name: sy::cpu::sum_dim_cpu}]\n"),
+                                  OperatorSelection{});
+  EXPECT_THAT(files.functions_h,
+              HasSubstr("::sy::Tensor sum(const ::sy::Tensor& self, ::sy::OptionalIntArrayRef dim, bool keepdim = false);"));
+  EXPECT_THAT(files.functions_h, HasSubstr("#include \"switchyard/ivalue/optional_int_array_ref.h\""));
+  EXPECT_THAT(files.functions_cpp, HasSubstr("staticTypedHandle<::sy::Tensor(const ::sy::Tensor&, ::std::optional<::sy::IntArrayRef>, bool)>"));
+  EXPECT_THAT(files.functions_cpp, HasSubstr("return handle_sum_dim_IntList.call(self, dim.get(), keepdim); }"));
+  EXPECT_THAT(files.native_functions_h,
+              HasSubstr("sum_dim_cpu(const ::sy::Tensor& self, ::std::optional<::sy::IntArrayRef> dim, bool keepdim);"));
+}
+
+TEST_F(OwnedOperatorYaml, RejectAManualCppBindingThatIsNotABooleanOrHasNoHelper) {
+  EXPECT_THAT(errorOf("- func: abs(Tensor self) -> Tensor\n  manual_cpp_binding: maybe\n"),
+              HasSubstr("kernels.yaml:2: error: manual_cpp_binding: expected True or False for aten::abs"));
+  EXPECT_THAT(errorOf("- op: mul.out\n  manual_cpp_binding: True\n  kernels: [{arg_meta: null, kernel_name: my::mul_out}]\n"),
+              HasSubstr("kernels.yaml:2: error: manual_cpp_binding: aten::mul.out is an `op:` entry"));
+  EXPECT_EQ(errorOf("- func: abs(Tensor self) -> Tensor\n  manual_cpp_binding: False\n"), "");
+}
+
 }  // namespace
 }  // namespace sy::codegen
