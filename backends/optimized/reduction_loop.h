@@ -32,7 +32,9 @@ float blockSum(const float* x, int64_t n) {
   for (int r = 0; r < kSumRegisters; ++r) acc[r] = V::splat(0.0f);
   int64_t i = 0;
   for (; i + kSumRegisters * kWidth <= n; i += kSumRegisters * kWidth) {
-    __builtin_prefetch(x + i + 1024);  // 4 KiB ahead: the adds outrun the hardware prefetcher from L3
+    // 4 KiB ahead: the adds outrun the hardware prefetcher from L3. The address is formed as an
+    // integer, since near the end it lies past the array, where no pointer may point.
+    __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(x + i) + 4096));
     for (int r = 0; r < kSumRegisters; ++r) acc[r] = V::add(acc[r], V::load(x + i + r * kWidth));
   }
   // The tail in a chain of its own (indexing the registers by a run-time count would put them in
