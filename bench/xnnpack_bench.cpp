@@ -7,6 +7,10 @@
 // the table's column d); each row's label shows its first output values, to compare across the two.
 //
 //   build/release/bench/xnnpack_bench --benchmark_filter=Cnn
+//
+// models_optimized_bench is this file built with SY_BENCH_OPTIMIZED and linked with
+// switchyard::optimized: its eager/N and program/N rows run the same models on the optimized
+// kernels (OpenBLAS products and convolution, SLEEF math) with sy::set_num_threads(N), N = 1, 2.
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -21,6 +25,9 @@
 #include "switchyard/program/program.h"
 #include "switchyard/switchyard.h"
 #include "bench_models.h"
+#ifdef SY_BENCH_OPTIMIZED
+#include "switchyard/backends/optimized/threads.h"
+#endif
 
 namespace {
 
@@ -83,13 +90,22 @@ sy::export_::ExportedProgram captured(const Model& m) {
                               {m.input}, m.params);
 }
 
+// The optimized kernels' thread count, from the row's argument; the portable kernels use one thread.
+void useThreadsOf(const benchmark::State& state) {
+#ifdef SY_BENCH_OPTIMIZED
+  sy::set_num_threads(static_cast<int>(state.range(0)));
+#endif
+}
+
 void eager(benchmark::State& state, Model (*make)()) {
+  useThreadsOf(state);
   const Model m = make();
   state.SetLabel(firstValues(m.forward(m.input)));
   for (auto _ : state) benchmark::DoNotOptimize(m.forward(m.input));
 }
 
 void program(benchmark::State& state, Model (*make)()) {
+  useThreadsOf(state);
   const Model m = make();
   absl::StatusOr<sy::export_::EmittedProgram> file = sy::export_::emitProgram(captured(m));
   if (!file.ok()) return state.SkipWithError(std::string(file.status().message()).c_str());
@@ -130,11 +146,17 @@ void xnnpack(benchmark::State& state, Model (*make)()) {
   backend->destroy(*handle);
 }
 
-BENCHMARK_CAPTURE(eager, Cnn, &cnn)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(program, Cnn, &cnn)->Unit(benchmark::kMillisecond);
+// eager and program rows at 1 and 2 threads where the kernels take a thread count.
+#ifdef SY_BENCH_OPTIMIZED
+#define SY_KERNEL_THREADS Arg(1)->Arg(2)
+#else
+#define SY_KERNEL_THREADS Arg(1)
+#endif
+BENCHMARK_CAPTURE(eager, Cnn, &cnn)->SY_KERNEL_THREADS->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(program, Cnn, &cnn)->SY_KERNEL_THREADS->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(xnnpack, Cnn, &cnn)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(eager, Mlp, &mlp)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(program, Mlp, &mlp)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(eager, Mlp, &mlp)->SY_KERNEL_THREADS->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(program, Mlp, &mlp)->SY_KERNEL_THREADS->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(xnnpack, Mlp, &mlp)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -70,6 +70,7 @@ std::string valueType(const Type& t) {
       return "::std::vector<" + valueType(*t.element()) + ">";
     }
     case TypeKind::Optional: return "::std::optional<" + valueType(*t.element()) + ">";
+    case TypeKind::Dict: break;  // kernel YAML refuses Dict arguments before anything is emitted
   }
   return "void";
 }
@@ -96,18 +97,6 @@ std::string parameterList(const FunctionSchema& schema) {
 
 std::string siteLiteral(const YamlSite& site) {
   return "::sy::SourceLocation{" + cppString(site.file) + ", " + std::to_string(site.line) + "}";
-}
-
-std::string keyLiteral(const KernelKey& key) {
-  if (key.isDefault()) return "::sy::KernelKey::makeDefault()";
-  std::string s = "::sy::KernelKey({";
-  for (size_t i = 0; i < key.tensorArgs().size(); ++i) {
-    const TensorMeta& m = key.tensorArgs()[i];
-    s += std::string(i ? ", " : "") + "::sy::TensorMeta{::sy::ScalarType::" + std::string(toString(m.dtype)) + ", {";
-    for (size_t d = 0; d < m.dim_order.size(); ++d) s += (d ? ", " : "") + std::to_string(m.dim_order[d]);
-    s += "}}";
-  }
-  return s + "})";
 }
 
 }  // namespace
@@ -159,23 +148,53 @@ std::string schemaDefinitions(const std::vector<const OperatorEntry*>& selected)
 bool registersOnKey(const KernelLibrary& library, const Kernel& k) { return !library.dispatch_key.empty() && k.key.isDefault(); }
 
 // The kernels that go to sy::PartialKernelRegistry, or "" when there are none.
+//
+// Note [Partial kernel registrations are tables]
+// One YAML kernel entry expands to many keys (an optimized library's Float entry for ranks 0 to 8
+// is nine), and a library of a few dozen entries to hundreds. Each kernel entry is written as a
+// table of its keys' text (KernelKey::toString) and one loop that registers the kernel for each:
+// written as one inline registerKernel call per key, the registration constructor of the optimized
+// library took GCC 69 s at -O3 and 142 s under ASan, the longest compile of the whole build.
 std::string partialKernelRegistrations(const KernelLibrary& library, const std::vector<const OperatorEntry*>& selected) {
   std::ostringstream out;
   bool any = false;
   for (const OperatorEntry* op : selected) {
     const OperatorName& name = op->schema.operator_name();
     const std::string type = cppFunctionType(op->schema);
-    for (const Kernel& k : op->kernels) {
-      if (registersOnKey(library, k)) continue;
+    // Consecutive keys of one kernel function from one YAML line share a table.
+    for (size_t i = 0; i < op->kernels.size();) {
+      const Kernel& k = op->kernels[i];
+      if (registersOnKey(library, k)) {
+        ++i;
+        continue;
+      }
       any = true;
-      out << "    handles.push_back(registry.registerKernel(::sy::OperatorName{" << cppString(name.name) << ", "
-          << cppString(name.overload_name) << "}, " << keyLiteral(k.key) << ",\n        static_cast<::std::add_pointer_t<" << type
-          << ">>(&::" << k.qualifiedName() << "), " << cppString(k.qualifiedName()) << ", " << siteLiteral(k.site) << "));\n";
+      out << "    {\n      static constexpr const char* kKeys[] = {";
+      size_t j = i;
+      for (; j < op->kernels.size(); ++j) {
+        const Kernel& same = op->kernels[j];
+        if (registersOnKey(library, same) || same.qualifiedName() != k.qualifiedName() || same.site.line != k.site.line) break;
+        out << (j > i ? ", " : "") << cppString(same.key.toString());
+      }
+      out << "};\n      registerForKeys(handles, ::sy::OperatorName{" << cppString(name.name) << ", "
+          << cppString(name.overload_name) << "}, kKeys,\n          static_cast<::std::add_pointer_t<" << type << ">>(&::"
+          << k.qualifiedName() << "), " << cppString(k.qualifiedName()) << ", " << siteLiteral(k.site) << ");\n    }\n";
+      i = j;
     }
   }
   if (!any) return "";
-  return "\nnamespace {\n\nstruct Registrations {\n  std::vector<::sy::RegistrationHandle> handles;\n  Registrations() {\n"
-         "    auto& registry = ::sy::PartialKernelRegistry::singleton();\n" +
+  return "\nnamespace {\n\n"
+         "// Registers `fn` for each of `keys`: KernelKey::toString() text the generator wrote from keys it\n"
+         "// parsed, so parse() cannot fail. See Note [Partial kernel registrations are tables] in codegen/emit.cpp.\n"
+         "template <class Fn, size_t N>\n"
+         "void registerForKeys(std::vector<::sy::RegistrationHandle>& handles, const ::sy::OperatorName& name,\n"
+         "                     const char* const (&keys)[N], Fn* fn, const char* fn_name, const ::sy::SourceLocation& site) {\n"
+         "  auto& registry = ::sy::PartialKernelRegistry::singleton();\n"
+         "  for (const char* key : keys) {\n"
+         "    handles.push_back(registry.registerKernel(name, ::sy::KernelKey::parse(key).value(), fn, fn_name, site));\n"
+         "  }\n"
+         "}\n\n"
+         "struct Registrations {\n  std::vector<::sy::RegistrationHandle> handles;\n  Registrations() {\n" +
          out.str() + "  }\n};\nconst Registrations registrations;\n\n}  // namespace\n";
 }
 

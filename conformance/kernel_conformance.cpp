@@ -25,10 +25,9 @@ std::vector<std::vector<TensorMeta>> keyVariants(const PartialKernel& kernel, si
   if (!kernel.key.isDefault()) return {kernel.key.tensorArgs()};
   std::vector<std::vector<TensorMeta>> variants;
   for (ScalarType dtype : {ScalarType::Float, ScalarType::Double, ScalarType::Long, ScalarType::Int, ScalarType::Bool}) {
-    for (uint8_t rank = 0; rank <= 3; ++rank) {
-      DimOrder order;
-      for (uint8_t d = 0; d < rank; ++d) order.push_back(d);
-      variants.emplace_back(tensor_arguments, TensorMeta{dtype, order});
+    static constexpr uint8_t kIdentity[] = {0, 1, 2};
+    for (size_t rank = 0; rank <= 3; ++rank) {
+      variants.emplace_back(tensor_arguments, TensorMeta{dtype, DimOrder(kIdentity, kIdentity + rank)});
     }
   }
   return variants;
