@@ -95,7 +95,7 @@ TEST_F(KernelYamlRules, GenerateKernelDeclarationsWithTheCpuKernelsTypes) {
   EXPECT_THAT(files.native_functions_h,
               HasSubstr("::sy::Tensor& scale_out(const ::sy::Tensor& self, double factor, ::sy::Tensor& out);"));
   EXPECT_THAT(files.register_schema_cpp, HasSubstr("SY_LIBRARY_FRAGMENT(my, m)"));
-  EXPECT_THAT(files.register_kernels_cpp, HasSubstr("::sy::KernelKey::makeDefault()"));
+  EXPECT_THAT(files.register_kernels_cpp, HasSubstr("kKeys[] = {\"default\"}"));
   EXPECT_THAT(files.functions_h, HasSubstr("::sy::Tensor& scale_out(::sy::Tensor& out, const ::sy::Tensor& self, double factor);"));
   OperatorSelection none;
   none.include_all = false;
