@@ -6,7 +6,7 @@
 // empty.memory_format stays here, with its CPU kernel registered by hand in backends/cpu/empty.cpp:
 // every functional operator allocates through it, and a kernel registered in its own translation
 // unit is inlined into the dispatcher's trampoline (a generated registration would add the jump
-// Note [Owned kernels bind directly inside their library] in codegen/emit.cpp measures). Its
+// measured in codegen/emit.cpp: see Note [Owned kernels bind directly inside their library]). Its
 // helper, sy::ops::empty, takes TensorOptions (ops/creation_ops.cpp).
 #include "switchyard/dispatcher/library.h"
 

@@ -21,7 +21,7 @@
 // The order depends only on n and the instruction set, never on the thread count: threads compute
 // whole blocks, and the tree over their results is the same tree a single thread walks, so one
 // thread and many give bitwise identical sums. The instruction set is fixed for the process
-// (Note [Instruction sets are chosen at run time]); a machine without AVX2 rounds differently.
+// (see Note [Instruction sets are chosen at run time]); a machine without AVX2 rounds differently.
 #pragma once
 
 #include <cstdint>

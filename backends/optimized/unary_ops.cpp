@@ -7,7 +7,7 @@
 // Semantics are the portable kernels' (backends/cpu/unary_ops.cpp, activation_ops.cpp) for the
 // calls taken here: out= of another shape is resized, out may be self. Values are SLEEF's 1.0-ULP
 // ones (AVX2's sigmoid and acos are computed in line, as accurately: see Note [The AVX2 sigmoid
-// computes its own exp] and Note [The AVX2 acos is computed in line]), so they agree with the
+// computes its own exp] and see Note [The AVX2 acos is computed in line]), so they agree with the
 // portable kernels' (glibc's) within 2 ULP, sigmoid within 4, and
 // exactly for NaN, infinities and signed zeros (tests/optimized/optimized_unary_test.cpp). What a
 // kernel cannot do with flat loops it hands on unchanged (see partial_kernel_decline.h): a strided

@@ -32,7 +32,7 @@ Tensor normalValues(std::vector<int64_t> sizes, uint32_t seed) {
   return tensor<float>(values, sizes);
 }
 
-// |got - want| within the bound of Note [Float sums add blocks pairwise] for sums of up to a few
+// |got - want| within the bound (see Note [Float sums add blocks pairwise]) for sums of up to a few
 // thousand terms of magnitude ~10 (scaled by the row's count for a mean), or both NaN / the same
 // infinity.
 void expectSumsClose(const Tensor& got, const Tensor& want, int64_t terms, bool mean, const std::string& where) {
