@@ -10,6 +10,21 @@
 // leading dimension. A kernel asks fitsBlasInt about every value it will pass before it writes
 // anything, and hands the call on to the portable kernel (which counts in int64_t) when one does
 // not fit; sgemm() itself refuses such a value with an error rather than letting it wrap.
+//
+// Note [OpenBLAS runs on one thread; sgemm splits large products itself]
+// OpenBLAS 0.3.21 (Debian 12's) gives a product one of its threads per 4 * 65536 multiply-adds,
+// however thin the product, and its only control is a process-wide count that one caller cannot
+// lower around its own call without racing the others. Its idle threads also keep polling
+// for work after a call, on the cores the pool's threads want: the issue-16 CNN, whose convolutions
+// are products of 16 x 4096 x 27 and 32 x 1024 x 144, ran slower at two threads than at one
+// (bench/README.md). So the first sgemm sets OpenBLAS's count to one for the process, and sgemm
+// splits a product on the pool like every other kernel (threads.h): the longer side of c in blocks
+// of kGemmSplitBlock rows or columns, each chunk one cblas_sgemm call. A product below
+// kGemmParallelGrain multiply-adds per thread (about 25 microseconds of one core, the time scale of
+// kParallelGrain) is one call on the calling thread, identical at any thread count. A split
+// product agrees with its one-thread value within Float rounding only: OpenBLAS rounds a column
+// differently depending on where in a call it falls (as its own threads did). The count is
+// process-wide: a program that raises it again gets OpenBLAS's threads inside each chunk.
 #pragma once
 
 #include <cstdint>
@@ -40,8 +55,16 @@ std::optional<BlasMatrix> blasMatrixOf(const Tensor& t);
 // Whether every value fits BLAS's integer type. See Note [BLAS sizes are checked, never narrowed].
 bool fitsBlasInt(std::initializer_list<int64_t> values);
 
+// Multiply-adds per thread below which a product is not split, and the rows or columns of c each
+// chunk but the last has a multiple of (see Note [OpenBLAS runs on one thread; sgemm splits large
+// products itself]).
+inline constexpr int64_t kGemmParallelGrain = int64_t{1} << 20;
+inline constexpr int64_t kGemmSplitBlock = 64;
+
 // c (M x N, row-major, leading dimension ldc) = alpha * a @ b + beta * c, with a M x K and b K x N.
 // beta == 0 overwrites c without reading it. Raises when a size does not fit BLAS's integer type.
+// A large product runs on the thread pool (see Note [OpenBLAS runs on one thread; sgemm splits
+// large products itself]); never call it from inside a parallelFor chunk.
 void sgemm(int64_t M, int64_t N, int64_t K, float alpha, const BlasMatrix& a, const BlasMatrix& b, float beta, float* c,
            int64_t ldc);
 

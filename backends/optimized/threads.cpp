@@ -1,6 +1,5 @@
 #include "switchyard/backends/optimized/threads.h"
 
-#include <cblas.h>
 #include <pthreadpool.h>
 
 #include <algorithm>
@@ -56,7 +55,6 @@ void set_num_threads(int n) {
   if (s.threads == n) return;
   s.threads = n;
   s.pool.reset();  // made again, with n threads, when an operator next needs it
-  openblas_set_num_threads(n);
 }
 
 int get_num_threads() {

@@ -1,14 +1,17 @@
-// The number of threads the optimized kernels (switchyard::optimized) use inside one operator:
-// a pthreadpool for the elementwise and softmax kernels, and OpenBLAS's own threads for the matrix
-// products and the convolution. The default is one thread per core.
+// The number of threads the optimized kernels (switchyard::optimized) use inside one operator, all
+// of them on one pthreadpool: the elementwise, softmax and sum kernels split their loops, the
+// matrix products and the convolution split their sgemm calls (OpenBLAS itself runs on one thread;
+// see Note [OpenBLAS runs on one thread; sgemm splits large products itself]). The default is one
+// thread per core.
 //
 //   #include <switchyard/backends/optimized/threads.h>
 //   sy::set_num_threads(2);       // at most two threads per operator from now on
 //   int n = sy::get_num_threads();
 //
 // Small operators always run on the calling thread (see Note [Only large operators use the
-// thread pool]); results do not depend on the thread count. The portable CPU kernels of
-// libswitchyard use the calling thread only, whatever the setting.
+// thread pool]); results do not depend on the thread count, apart from a large matrix product's,
+// within Float rounding. The portable CPU kernels of libswitchyard use the calling thread only,
+// whatever the setting.
 //
 // Note [Only large operators use the thread pool]
 // Waking the pool's threads and joining them costs a few microseconds, as much as exp takes on a
@@ -18,7 +21,8 @@
 // the last, and a chunk's result never depends on where the range was split (each element is
 // computed by the same vector function; see Note [Vector tails go through the vector function]),
 // so one thread and many give identical results. Concurrent operators on different caller threads
-// share the pool; pthreadpool runs their parallel sections one after another.
+// share the pool; pthreadpool runs their parallel sections one after another. A chunk must not
+// call parallelFor (nor sgemm, which calls it): the pool would wait for itself.
 #pragma once
 
 #include <cstdint>
@@ -26,7 +30,7 @@
 
 namespace sy {
 
-// Sets the number of threads an optimized operator may use (OpenBLAS's too); raises when `n` < 1.
+// Sets the number of threads an optimized operator may use; raises when `n` < 1.
 // Takes effect for operators that start after it returns.
 void set_num_threads(int n);
 

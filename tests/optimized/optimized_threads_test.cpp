@@ -1,10 +1,14 @@
 // sy::set_num_threads for the optimized kernels: the setting itself, and that large operators give
 // the same results at one thread and two: identical for the elementwise and softmax kernels (the
 // pool splits where it likes; see Note [Only large operators use the thread pool]), within Float
-// rounding for the matrix products and the convolution, since OpenBLAS's threaded sgemm blocks the
-// work differently from its one-thread sgemm.
+// rounding for the matrix products and the convolution split across threads, identical for the
+// ones too small to split, which also keep OpenBLAS on one thread (see Note [OpenBLAS runs on one
+// thread; sgemm splits large products itself]).
+#include <cblas.h>
+
 #include <algorithm>
 #include <cmath>
+#include <thread>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -55,7 +59,7 @@ TEST_F(OptimizedThreads, LargeOperatorsGiveIdenticalResultsAtOneAndTwoThreads) {
   const Tensor x = threadsInput({1 << 20});                 // well above the grain: split in two
   const Tensor rows = threadsInput({1024, 300});            // rows split in two
   const Tensor a = threadsInput({200, 300}), b = threadsInput({300, 150});
-  const Tensor image = threadsInput({1, 8, 40, 40}), filters = threadsInput({16, 8, 3, 3});
+  const Tensor image = threadsInput({1, 16, 32, 32}), filters = threadsInput({32, 16, 3, 3});  // split
   std::vector<Tensor> results[2];
   for (int threads : {1, 2}) {
     set_num_threads(threads);
@@ -65,6 +69,50 @@ TEST_F(OptimizedThreads, LargeOperatorsGiveIdenticalResultsAtOneAndTwoThreads) {
   const char* names[] = {"exp", "tanh", "softmax", "mm", "conv2d"};
   for (size_t i = 0; i < results[0].size(); ++i) {
     expectSameValues(results[0][i], results[1][i], i < 3 ? 0.0f : 1e-4f, names[i]);
+  }
+}
+
+// The issue-16 CNN's smaller products: its first convolution, its pointwise one and its classifier
+// (16 x 4096 x 27, 32 x 256 x 32 and 1 x 10 x 32 multiply-adds), below the grain of a split and so
+// one sgemm call at any thread count. OpenBLAS's own threads took the first at two threads before,
+// and rounded it differently.
+TEST_F(OptimizedThreads, SmallProductsAreIdenticalAtOneAndTwoThreadsAndOpenBlasStaysOnOne) {
+  const Tensor image = threadsInput({1, 3, 64, 64}), filters = threadsInput({16, 3, 3, 3});
+  const Tensor planes = threadsInput({1, 32, 16, 16}), pointwise = threadsInput({32, 32, 1, 1});
+  const Tensor features = threadsInput({1, 32}), weight = threadsInput({10, 32}), bias = threadsInput({10});
+  std::vector<Tensor> results[2];
+  for (int threads : {1, 2}) {
+    set_num_threads(threads);
+    results[threads - 1] = {ops::conv2d(image, filters, std::nullopt, {1}, {1}), ops::conv2d(planes, pointwise),
+                            ops::linear(features, weight, bias)};
+    EXPECT_EQ(openblas_get_num_threads(), 1) << "at " << threads << " threads";
+  }
+  const char* names[] = {"conv2d 3x3", "conv2d 1x1", "linear"};
+  for (size_t i = 0; i < results[0].size(); ++i) expectSameValues(results[0][i], results[1][i], 0.0f, names[i]);
+}
+
+// Products split across the pool from several caller threads at once: pthreadpool runs one
+// caller's chunks at a time, OpenBLAS (on one thread) takes concurrent calls, and each caller gets
+// the value the same product has alone at the same thread count.
+TEST_F(OptimizedThreads, ConcurrentSplitProductsMatchTheSameProductAlone) {
+  set_num_threads(2);
+  const Tensor a = threadsInput({96, 300}), b = threadsInput({300, 640});  // 18M multiply-adds: split
+  const Tensor tall = threadsInput({700, 200}), narrow = threadsInput({200, 40});  // split by rows
+  const Tensor wide = ops::mm(a, b), rows = ops::mm(tall, narrow);
+  std::vector<Tensor> wides(4), tails(4);
+  std::vector<std::thread> callers;
+  for (size_t i = 0; i < wides.size(); ++i) {
+    callers.emplace_back([&, i] {
+      for (int round = 0; round < 5; ++round) {
+        wides[i] = ops::mm(a, b);
+        tails[i] = ops::mm(tall, narrow);
+      }
+    });
+  }
+  for (std::thread& t : callers) t.join();
+  for (size_t i = 0; i < wides.size(); ++i) {
+    expectSameValues(wides[i], wide, 0.0f, "mm split by columns");
+    expectSameValues(tails[i], rows, 0.0f, "mm split by rows");
   }
 }
 
