@@ -64,7 +64,7 @@ inline constexpr int64_t kGemmSplitBlock = 64;
 // c (M x N, row-major, leading dimension ldc) = alpha * a @ b + beta * c, with a M x K and b K x N.
 // beta == 0 overwrites c without reading it. Raises when a size does not fit BLAS's integer type.
 // A large product runs on the thread pool (see Note [OpenBLAS runs on one thread; sgemm splits
-// large products itself]); never call it from inside a parallelFor chunk.
+// large products itself]).
 void sgemm(int64_t M, int64_t N, int64_t K, float alpha, const BlasMatrix& a, const BlasMatrix& b, float beta, float* c,
            int64_t ldc);
 

@@ -1,31 +1,146 @@
 #include "switchyard/backends/optimized/threads.h"
 
-#include <pthreadpool.h>
-
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
 #include <memory>
 #include <mutex>
+#include <system_error>
 #include <thread>
+#include <vector>
 
 #include "switchyard/ivalue/error.h"
 
 namespace sy {
 namespace {
 
-struct PoolDeleter {
-  void operator()(pthreadpool* pool) const { pthreadpool_destroy(pool); }
-};
-using Pool = std::shared_ptr<pthreadpool>;
+// Chunks a parallelFor offers per thread, so a thread that starts late still finds some.
+constexpr int64_t kChunksPerThread = 4;
+
+// How long a worker polls for the next job, and the caller for the workers' last chunk, before
+// sleeping: waking a sleeping thread takes tens of microseconds, as long as a chunk, and a model's
+// next parallel section usually starts sooner than this.
+constexpr auto kPollTime = std::chrono::microseconds(50);
+
+// Calls done() until it is true or kPollTime has passed; whether it became true.
+template <typename Done>
+bool pollFor(Done done) {
+  const auto deadline = std::chrono::steady_clock::now() + kPollTime;
+  for (int i = 0;; ++i) {
+    if (done()) return true;
+    if (i % 64 == 63 && std::chrono::steady_clock::now() > deadline) return false;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+  }
+}
 
 int coreCount() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+// One parallelFor's chunks: whoever claims chunk i (the caller or a worker) runs it; the caller
+// waits until every chunk has run. See Note [The caller never waits for a thread that has not
+// started].
+struct Job {
+  const std::function<void(int64_t, int64_t)>* fn = nullptr;
+  int64_t n = 0, chunk = 0, count = 0;
+  std::atomic<int64_t> next{0};      // the next chunk nobody has claimed
+  std::atomic<int64_t> finished{0};  // chunks that have run
+  std::mutex mutex;                  // taken to notify all_finished, so the caller cannot miss it
+  std::condition_variable all_finished;
+
+  // Runs unclaimed chunks until none is left.
+  void claimChunks() {
+    for (int64_t i = next.fetch_add(1); i < count; i = next.fetch_add(1)) {
+      const int64_t begin = i * chunk;
+      (*fn)(begin, std::min(n, begin + chunk));
+      if (finished.fetch_add(1) + 1 == count) {
+        std::lock_guard<std::mutex> lock(mutex);
+        all_finished.notify_one();
+      }
+    }
+  }
+  void waitForAll() {
+    if (pollFor([this] { return finished.load() == count; })) return;
+    std::unique_lock<std::mutex> lock(mutex);
+    all_finished.wait(lock, [this] { return finished.load() == count; });
+  }
+};
+
+// `threads - 1` worker threads and the one job they help with, if any. Joined when the last
+// operator using the pool lets go of it.
+class Pool {
+ public:
+  explicit Pool(int threads) {
+    try {
+      for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { work(); });
+    } catch (const std::system_error& e) {
+      stop();
+      SY_CHECK(false, "sy::optimized: could not start a thread pool of ", threads, " threads: ", e.what());
+    }
+  }
+  Pool(const Pool&) = delete;
+  Pool& operator=(const Pool&) = delete;
+  ~Pool() { stop(); }
+
+  // Offers `job` to the workers; false when another caller's job holds them.
+  bool offer(const std::shared_ptr<Job>& job) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (job_) return false;
+      job_ = job;
+      generation_.fetch_add(1);
+    }
+    wake_.notify_all();
+    return true;
+  }
+  // Takes the job back once all its chunks are claimed: a worker waking later finds nothing.
+  void withdraw() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    job_.reset();
+  }
+
+ private:
+  void stop() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& t : workers_) t.join();
+  }
+
+  void work() {
+    uint64_t seen = 0;
+    for (;;) {
+      std::shared_ptr<Job> job;
+      pollFor([&] { return generation_.load() != seen || stopping_.load(); });
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [&] { return stopping_.load() || generation_.load() != seen; });
+        if (stopping_) return;
+        seen = generation_.load();
+        job = job_;
+      }
+      if (job) job->claimChunks();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::shared_ptr<Job> job_;               // null when no parallelFor is offering chunks
+  std::atomic<uint64_t> generation_{0};   // counts offers (changed under mutex_), polled by workers
+  std::atomic<bool> stopping_{false};     // changed under mutex_
+  std::vector<std::thread> workers_;
+};
 
 // The thread count and its pool, replaced as a whole by set_num_threads; an operator holds its own
 // reference to the pool it started on, so replacing the pool never pulls it from under a caller.
 struct ThreadState {
   std::mutex mutex;
-  int threads = 0;  // 0 until first use: then the core count
-  Pool pool;        // null until an operator needs it with more than one thread
+  int threads = 0;              // 0 until first use: then the core count
+  std::shared_ptr<Pool> pool;  // null until an operator needs it with more than one thread
 };
 
 ThreadState& state() {
@@ -34,15 +149,11 @@ ThreadState& state() {
 }
 
 // The thread count, and the pool for it when it is above one.
-std::pair<int, Pool> currentPool() {
+std::pair<int, std::shared_ptr<Pool>> currentPool() {
   ThreadState& s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
   if (s.threads == 0) s.threads = coreCount();
-  if (s.threads > 1 && !s.pool) {
-    pthreadpool* pool = pthreadpool_create(static_cast<size_t>(s.threads));
-    SY_CHECK(pool != nullptr, "sy::optimized: could not create a thread pool of ", s.threads, " threads");
-    s.pool = Pool(pool, PoolDeleter());
-  }
+  if (s.threads > 1 && !s.pool) s.pool = std::make_shared<Pool>(s.threads);
   return {s.threads, s.pool};
 }
 
@@ -73,24 +184,21 @@ void parallelFor(int64_t n, int64_t grain, const std::function<void(int64_t, int
     return;
   }
   const auto [threads, pool] = currentPool();
-  const int64_t chunks = std::min<int64_t>(threads, n / grain);
-  if (chunks <= 1 || !pool) {
+  const int64_t chunks = std::min<int64_t>(kChunksPerThread * threads, n / grain);
+  if (threads <= 1 || chunks <= 1 || !pool) {
     fn(0, n);
     return;
   }
   // Chunks of whole grains, as equal as that allows; the last takes the remainder.
-  const int64_t chunk = (n / grain + chunks - 1) / chunks * grain;
-  struct Context {
-    const std::function<void(int64_t, int64_t)>* fn;
-    int64_t n, chunk;
-  } context{&fn, n, chunk};
-  const pthreadpool_task_1d_t task = [](void* raw, size_t index) {
-    const auto* c = static_cast<const Context*>(raw);
-    const int64_t begin = static_cast<int64_t>(index) * c->chunk;
-    (*c->fn)(begin, std::min(c->n, begin + c->chunk));
-  };
-  const size_t count = static_cast<size_t>((n + chunk - 1) / chunk);
-  pthreadpool_parallelize_1d(pool.get(), task, &context, count, 0);
+  auto job = std::make_shared<Job>();
+  job->fn = &fn;
+  job->n = n;
+  job->chunk = (n / grain + chunks - 1) / chunks * grain;
+  job->count = (n + job->chunk - 1) / job->chunk;
+  const bool offered = pool->offer(job);
+  job->claimChunks();
+  if (offered) pool->withdraw();
+  job->waitForAll();
 }
 
 }  // namespace optimized

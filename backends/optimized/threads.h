@@ -1,5 +1,5 @@
 // The number of threads the optimized kernels (switchyard::optimized) use inside one operator, all
-// of them on one pthreadpool: the elementwise, softmax and sum kernels split their loops, the
+// of them on one thread pool: the elementwise, softmax and sum kernels split their loops, the
 // matrix products and the convolution split their sgemm calls (OpenBLAS itself runs on one thread;
 // see Note [OpenBLAS runs on one thread; sgemm splits large products itself]). The default is one
 // thread per core.
@@ -21,8 +21,22 @@
 // the last, and a chunk's result never depends on where the range was split (each element is
 // computed by the same vector function; see Note [Vector tails go through the vector function]),
 // so one thread and many give identical results. Concurrent operators on different caller threads
-// share the pool; pthreadpool runs their parallel sections one after another. A chunk must not
-// call parallelFor (nor sgemm, which calls it): the pool would wait for itself.
+// share the pool; see Note [The caller never waits for a thread that has not started].
+//
+// Note [The caller never waits for a thread that has not started]
+// parallelFor cuts a range into up to kChunksPerThread chunks per thread (threads.cpp), offers
+// them to the pool's workers and runs them itself too: the caller and each worker that wakes claim
+// the next unclaimed chunk until none is left, and the caller then waits only for chunks a worker
+// has claimed, which are running. A worker that has not been scheduled yet (the cores busy with
+// other processes) finds nothing left when it wakes, so on a loaded machine a section takes about
+// its one-thread time rather than a scheduler's time slice: pthreadpool, used before, waited for
+// every worker to check in, and at load average 5 on two cores each parallel section took about
+// 8 ms (bench/README.md). A worker preempted inside its chunk still holds the caller up. Waking a
+// sleeping thread takes about as long as a chunk, so workers poll for the next job, and the caller
+// for the last chunk, for kPollTime before they sleep.
+// The chunks depend only on the range, the grain and the thread count, never on who runs them. The
+// pool takes one parallelFor at a time: another one, from a concurrent operator or from inside a
+// chunk, runs its same chunks on its own caller thread.
 #pragma once
 
 #include <cstdint>

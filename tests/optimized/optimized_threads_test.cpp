@@ -7,8 +7,11 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -114,6 +117,42 @@ TEST_F(OptimizedThreads, ConcurrentSplitProductsMatchTheSameProductAlone) {
     expectSameValues(wides[i], wide, 0.0f, "mm split by columns");
     expectSameValues(tails[i], rows, 0.0f, "mm split by rows");
   }
+}
+
+TEST_F(OptimizedThreads, ParallelForRunsEachElementOnceInChunksOfWholeGrains) {
+  set_num_threads(2);
+  for (int64_t n : {int64_t{199}, int64_t{200}, int64_t{1005}, int64_t{100000}}) {
+    std::mutex mutex;
+    std::vector<std::pair<int64_t, int64_t>> chunks;
+    optimized::parallelFor(n, 100, [&](int64_t begin, int64_t end) {
+      std::lock_guard<std::mutex> lock(mutex);
+      chunks.emplace_back(begin, end);
+    });
+    std::sort(chunks.begin(), chunks.end());
+    ASSERT_FALSE(chunks.empty()) << n;
+    EXPECT_EQ(chunks.front().first, 0) << n;
+    EXPECT_EQ(chunks.back().second, n) << n;
+    for (size_t i = 0; i < chunks.size(); ++i) {
+      if (i + 1 < chunks.size()) {
+        EXPECT_EQ(chunks[i].second, chunks[i + 1].first) << n;
+        EXPECT_EQ((chunks[i].second - chunks[i].first) % 100, 0) << n;
+      }
+    }
+    EXPECT_EQ(chunks.size() > 1, n >= 200) << n;
+  }
+}
+
+// A chunk that calls parallelFor (as a kernel calling sgemm could) finds the pool taken by its own
+// caller and runs the inner chunks itself, rather than waiting for the pool.
+TEST_F(OptimizedThreads, AParallelForInsideAChunkRunsOnItsOwnThread) {
+  set_num_threads(2);
+  std::atomic<int64_t> elements{0};
+  optimized::parallelFor(8, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      optimized::parallelFor(1000, 10, [&](int64_t b, int64_t e) { elements += e - b; });
+    }
+  });
+  EXPECT_EQ(elements.load(), 8000);
 }
 
 }  // namespace
