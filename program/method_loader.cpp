@@ -217,15 +217,35 @@ class MethodBuilder {
       // Planned memory, in range (checked at load); an initial value is copied in.
       const uint64_t offset = static_cast<uint64_t>(alloc->memory_offset_high()) << 32 | alloc->memory_offset_low();
       uint8_t* data = buffers_[alloc->memory_id()].data() + offset;
+      if (auto s = checkAligned(data, *dtype, index, sy::str("offset ", offset, " of planned buffer ", alloc->memory_id()));
+          !s.ok()) {
+        return s;
+      }
       if (!initial.empty()) std::memcpy(data, initial.data(), nbytes);
       return IValue(makeTensor(*dtype, *g, data, nbytes, t.storage_offset()));
     }
     if (!initial.empty()) {
       // Constant data read in place. Kernels do not write their inputs; the bytes are the program's own copy.
+      if (auto s = checkAligned(initial.data(), *dtype, index, external ? "its data file" : "the program's constant data");
+          !s.ok()) {
+        return s;
+      }
       return IValue(makeTensor(*dtype, *g, const_cast<uint8_t*>(initial.data()), nbytes, t.storage_offset()));
     }
     if (auto s = reserve(nbytes, sy::str("value ", index)); !s.ok()) return s;
     return IValue(makeTensor(*dtype, *g, nullptr, nbytes, t.storage_offset()));
+  }
+
+  // See Note [Tensor data is aligned for its dtype]: data placed by the file (a planned offset, a
+  // constant's offset in its segment) or by the caller (a PlannedMemory buffer, a data file) is
+  // checked here, since kernels read it through typed pointers.
+  absl::Status checkAligned(const uint8_t* data, ScalarType dtype, size_t index, const std::string& where) const {
+    const size_t alignment = elementSize(dtype);
+    if (reinterpret_cast<uintptr_t>(data) % alignment == 0) return absl::OkStatus();
+    return invalid(*state_, sy::str("value ", index, ": the ", toString(dtype), " data at ", where, " is not aligned to ",
+                                    alignment, " bytes, as ", toString(dtype),
+                                    " elements must be (the exporter aligns every tensor; a hand-edited or corrupt file, "
+                                    "or a PlannedMemory buffer at an odd address, does not)"));
   }
 
   // Counts `bytes` against kMaxMethodAllocationBytes, so that a hostile file cannot make loading

@@ -58,6 +58,17 @@ struct ProgramData {
 // that nothing read later can go out of bounds. Run once by Program::load after the verifier.
 absl::Status validateProgram(const ProgramData& program);
 
+// Note [Tensor data is aligned for its dtype]
+// Kernels read a tensor's elements through typed pointers (float*, int64_t*), which C++ allows only
+// at addresses that are multiples of the element's size. Memory the runtime allocates is aligned
+// to 16 bytes; data whose address a file or a caller chooses is checked when a method loads: a
+// tensor's offset in a planned buffer, a constant read in place from its segment or buffer, a data
+// file's entry, and a PlannedMemory buffer the caller passes. A misaligned one is an error naming
+// the value and where its data sits. ExecuTorch's exporter aligns all of these, so only a corrupt
+// or hand-made file meets the error. Because the invariant holds wherever data enters, the kernel
+// code is built without UBSan's alignment (and null) checks in ./test.sh's sanitizer stage (See
+// Note [Kernel code skips UBSan's null and alignment checks] in cmake/SwitchyardComponent.cmake).
+
 // Note [Vectors of 8-byte numbers may be misaligned]
 // The FlatBuffers verifier (2.0) checks the alignment of a vector's length but not of its
 // elements, and files ExecuTorch wrote hold vectors of int64 at addresses that are not multiples

@@ -259,6 +259,29 @@ TEST(ProgramMethod, RejectsCallerMemorySmallerThanPlanned) {
               HasSubstr("method 'forward': planned buffer 1 needs 48 bytes, but the PlannedMemory given has 32"));
 }
 
+TEST(ProgramMethod, RejectsATensorAtAPlannedOffsetMisalignedForItsDtype) {
+  ProgramBuilder b;
+  int x = b.plannedTensor(ScalarType::Float, {2}, 1, 2);
+  b.inputs({x}).outputs({x}).bufferSizes({0, 16});
+  absl::StatusOr<Program> program = Program::loadFromBuffer(b.finish(), "odd.pte");
+  ASSERT_TRUE(program.ok()) << program.status();
+  absl::StatusOr<Method> m = program->load_method("forward");
+  EXPECT_THAT(m.status().message(),
+              HasSubstr("value 0: the Float data at offset 2 of planned buffer 1 is not aligned to 4 bytes"));
+}
+
+TEST(ProgramMethod, RejectsCallerMemoryAtAnAddressMisalignedForItsTensors) {
+  absl::StatusOr<Program> program = Program::loadFromBuffer(chainedAdds(1), "adds.pte");
+  ASSERT_TRUE(program.ok());
+  alignas(16) uint8_t arena[64] = {};
+  PlannedMemory memory;
+  memory.buffers = {{}, absl::MakeSpan(arena + 1, 48)};
+  MethodOptions options;
+  options.planned_memory = &memory;
+  absl::StatusOr<Method> m = program->load_method("forward", options);
+  EXPECT_THAT(m.status().message(), HasSubstr("of planned buffer 1 is not aligned to 4 bytes"));
+}
+
 TEST(ProgramMethod, ChecksTheDtypeAndShapeOfInputs) {
   absl::StatusOr<Program> program = Program::loadFromBuffer(chainedAdds(1), "adds.pte");
   absl::StatusOr<Method> m = program->load_method("forward");
