@@ -39,6 +39,9 @@ cmake -S . -B build/release -G Ninja "${SWITCHYARD_CMAKE_LAUNCHER[@]}" -DCMAKE_B
   -DSWITCHYARD_WITH_PROFILER=ON -DSWITCHYARD_SANITIZE= -DSWITCHYARD_TEST_COMPILE_OPTIONS=-O0 \
   -DSWITCHYARD_TEST_EACH_CASE_ALONE=ON > /dev/null
 cmake --build build/release
+# The sanitizer builds generate their sources with this build's generator (See Note [A build may
+# generate with another build's switchyard_codegen] in cmake/SwitchyardCodegen.cmake).
+release_codegen=$root/build/release/codegen/switchyard_codegen
 step "Release tests"
 run_ctest --test-dir build/release
 
@@ -72,9 +75,12 @@ step "AddressSanitizer + UndefinedBehaviorSanitizer build (build/asan)"
 # took a third of their compile time (30 s against 21 s for one batch of eight test files). Each
 # test binary runs whole, in two shards (the Release stage ran every case alone already). The test
 # files carry no debug information (-g0): a report still names their functions, and the library's
-# frames keep their lines.
+# frames keep their lines. The kernel code skips UBSan's null and alignment checks (See Note [Kernel
+# code skips UBSan's null and alignment checks]), and the library compiles in unity batches (See
+# Note [Sanitizer builds compile the library in unity batches]; both in cmake/SwitchyardComponent.cmake).
 cmake -S . -B build/asan -G Ninja "${SWITCHYARD_CMAKE_LAUNCHER[@]}" -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g1" -DSWITCHYARD_TEST_COMPILE_OPTIONS="-O0;-g0;-fno-sanitize=undefined" \
+  -DSWITCHYARD_CODEGEN_EXECUTABLE="$release_codegen" -DSWITCHYARD_LIBRARY_UNITY=ON \
   -DSWITCHYARD_SANITIZE=address,undefined -DSWITCHYARD_WITH_PROFILER=ON -DSWITCHYARD_TEST_EACH_CASE_ALONE=OFF \
   -DSWITCHYARD_BUILD_TESTS=ON -DSWITCHYARD_BUILD_BENCH=OFF -DSWITCHYARD_BUILD_EXAMPLES=OFF > /dev/null
 cmake --build build/asan
@@ -83,9 +89,11 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
   run_ctest --test-dir build/asan
 
 step "ThreadSanitizer build of the concurrency suites (build/tsan)"
-# Without debug information (-g0, about 9% of this build): a race report names the functions.
+# Without debug information (-g0, about 9% of this build): a race report names the functions. The
+# library compiles in unity batches, as in the ASan build.
 cmake -S . -B build/tsan -G Ninja "${SWITCHYARD_CMAKE_LAUNCHER[@]}" -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g0" -DSWITCHYARD_TEST_COMPILE_OPTIONS= \
+  -DSWITCHYARD_CODEGEN_EXECUTABLE="$release_codegen" -DSWITCHYARD_LIBRARY_UNITY=ON \
   -DSWITCHYARD_SANITIZE=thread -DSWITCHYARD_WITH_PROFILER=ON -DSWITCHYARD_TEST_EACH_CASE_ALONE=ON \
   -DSWITCHYARD_BUILD_TESTS=ON -DSWITCHYARD_BUILD_BENCH=OFF -DSWITCHYARD_BUILD_EXAMPLES=OFF > /dev/null
 cmake --build build/tsan --target switchyard_concurrency_tests

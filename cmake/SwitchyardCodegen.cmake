@@ -22,13 +22,27 @@
 
 set(_SWITCHYARD_CODEGEN_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR})
 
+# Note [A build may generate with another build's switchyard_codegen]
+# The generator is an ordinary program of the build: without instructions it is built first, from
+# its own sources, in the build's own configuration. -DSWITCHYARD_CODEGEN_EXECUTABLE=<path> makes
+# every generation step (the library's operators, kernel libraries, selections) run that
+# executable instead: a host build's when cross-compiling, or, in ./test.sh, the Release build's
+# in the sanitizer builds, where a generator instrumented at -O0 is slow to build and to run and
+# what it writes is the same (its output depends only on its inputs). The sanitizer builds still
+# build and test their own switchyard_codegen (tests/codegen/); they only do not wait for it.
+#
+# The generator to run: the one given, an installed package's, or this build's own target (which
+# may be defined later in the build than the caller).
 function(_switchyard_codegen_tool out_var)
-  if(TARGET switchyard_codegen)
-    set(${out_var} $<TARGET_FILE:switchyard_codegen> PARENT_SCOPE)
+  if(SWITCHYARD_CODEGEN_EXECUTABLE)
+    set(${out_var} ${SWITCHYARD_CODEGEN_EXECUTABLE} PARENT_SCOPE)
   elseif(TARGET switchyard::switchyard_codegen)
     set(${out_var} $<TARGET_FILE:switchyard::switchyard_codegen> PARENT_SCOPE)
+  elseif(TARGET switchyard_codegen OR PROJECT_NAME STREQUAL "switchyard")
+    set(${out_var} $<TARGET_FILE:switchyard_codegen> PARENT_SCOPE)
   else()
-    message(FATAL_ERROR "switchyard_codegen is not available: find_package(switchyard) first")
+    message(FATAL_ERROR "switchyard_codegen is not available: find_package(switchyard) first, or pass "
+                        "-DSWITCHYARD_CODEGEN_EXECUTABLE=<path to switchyard_codegen>")
   endif()
 endfunction()
 
@@ -196,18 +210,13 @@ endfunction()
 # writes RegisterOperators.cpp (schemas and registrations, one translation unit), Functions.h/.cpp
 # (the sy::ops-style helpers) and NativeFunctions.h (the kernels to implement) into OUTPUT_DIR, and
 # sets <NAME>_generated_sources in the caller. Registration sites name the YAML relative to
-# SITE_ROOT (default: the project's source folder). Inside the Switchyard build the tool is the
-# switchyard_codegen target, which may be defined later in the build than the caller.
+# SITE_ROOT (default: the project's source folder).
 function(switchyard_generate_operators)
   cmake_parse_arguments(GEN "" "NAME;DISPATCH_KEY;OUTPUT_DIR;SITE_ROOT" "YAML" ${ARGN})
   if(NOT GEN_NAME OR NOT GEN_YAML OR NOT GEN_DISPATCH_KEY OR NOT GEN_OUTPUT_DIR)
     message(FATAL_ERROR "switchyard_generate_operators needs NAME, YAML, DISPATCH_KEY and OUTPUT_DIR")
   endif()
-  if(TARGET switchyard::switchyard_codegen)
-    set(_tool $<TARGET_FILE:switchyard::switchyard_codegen>)
-  else()
-    set(_tool $<TARGET_FILE:switchyard_codegen>)
-  endif()
+  _switchyard_codegen_tool(_tool)
   if(NOT GEN_SITE_ROOT)
     set(GEN_SITE_ROOT ${PROJECT_SOURCE_DIR})
   endif()

@@ -116,7 +116,7 @@ class DemoBackend final : public BackendInterface {
 };
 
 DemoBackend backend;
-const absl::Status registered = register_backend({kBackendId, &backend});
+const absl::Status backend_registered = register_backend({kBackendId, &backend});
 
 }  // namespace
 }  // namespace sy::backend_with_compiler_demo

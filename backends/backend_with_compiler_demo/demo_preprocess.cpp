@@ -100,7 +100,7 @@ class DemoPreprocess final : public export_::BackendDetails {
 };
 
 DemoPreprocess details;
-const absl::Status registered = export_::registerBackendDetails(kBackendId, &details);
+const absl::Status details_registered = export_::registerBackendDetails(kBackendId, &details);
 
 }  // namespace
 }  // namespace sy::backend_with_compiler_demo

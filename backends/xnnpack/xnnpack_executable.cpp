@@ -20,7 +20,6 @@ namespace {
 
 std::atomic<size_t> live_executables{0};
 
-constexpr uint32_t kNoValue = 0xFFFFFFFFu;
 // Limits far above any real model that keep every size computation in range.
 constexpr size_t kMaxValues = size_t{1} << 20;
 constexpr uint64_t kMaxElements = uint64_t{1} << 36;

@@ -23,7 +23,6 @@ using export_::NodeArgument;
 using export_::NodeKind;
 using export_::ValueId;
 
-constexpr uint32_t kNoValue = 0xFFFFFFFFu;
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
 struct BlobValue {

@@ -21,6 +21,9 @@ namespace sy::xnnpack {
 inline constexpr const char* kXnnpackBackendId = "XnnpackBackend";
 // The blob's format version; init refuses any other.
 inline constexpr uint32_t kXnnpackBlobVersion = 1;
+// The value id a blob's node gives an absent optional input (a fully connected or convolution
+// node's bias); see schema/xnnpack_graph.fbs.
+inline constexpr uint32_t kNoValue = 0xFFFFFFFFu;
 
 class XnnpackBackendDetails final : public export_::BackendDetails {
  public:
