@@ -33,11 +33,12 @@ run_ctest() { ctest --no-tests=error --output-on-failure -j "$jobs" "$@"; }
 step "Release build (build/release)"
 # The library, benchmarks and examples as released (-O3); the test files themselves at -O0, which
 # compiles them in about two thirds of the time (21 s against 15 s for one batch of eight test
-# files) and leaves what they test, the library, as it ships.
+# files) and leaves what they test, the library, as it ships. Every build of this script compiles
+# the test files 32 to a unity batch (See Note [Test files are compiled in unity batches]).
 cmake -S . -B build/release -G Ninja "${SWITCHYARD_CMAKE_LAUNCHER[@]}" -DCMAKE_BUILD_TYPE=Release \
   -DSWITCHYARD_BUILD_TESTS=ON -DSWITCHYARD_BUILD_BENCH=ON -DSWITCHYARD_BUILD_EXAMPLES=ON \
   -DSWITCHYARD_WITH_PROFILER=ON -DSWITCHYARD_SANITIZE= -DSWITCHYARD_TEST_COMPILE_OPTIONS=-O0 \
-  -DSWITCHYARD_TEST_EACH_CASE_ALONE=ON > /dev/null
+  -DSWITCHYARD_TEST_EACH_CASE_ALONE=ON -DSWITCHYARD_TEST_UNITY_BATCH_SIZE=32 > /dev/null
 cmake --build build/release
 # The sanitizer builds generate their sources with this build's generator (See Note [A build may
 # generate with another build's switchyard_codegen] in cmake/SwitchyardCodegen.cmake).
@@ -82,6 +83,7 @@ cmake -S . -B build/asan -G Ninja "${SWITCHYARD_CMAKE_LAUNCHER[@]}" -DCMAKE_BUIL
   -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g1" -DSWITCHYARD_TEST_COMPILE_OPTIONS="-O0;-g0;-fno-sanitize=undefined" \
   -DSWITCHYARD_CODEGEN_EXECUTABLE="$release_codegen" -DSWITCHYARD_LIBRARY_UNITY=ON \
   -DSWITCHYARD_SANITIZE=address,undefined -DSWITCHYARD_WITH_PROFILER=ON -DSWITCHYARD_TEST_EACH_CASE_ALONE=OFF \
+  -DSWITCHYARD_TEST_UNITY_BATCH_SIZE=32 \
   -DSWITCHYARD_BUILD_TESTS=ON -DSWITCHYARD_BUILD_BENCH=OFF -DSWITCHYARD_BUILD_EXAMPLES=OFF > /dev/null
 cmake --build build/asan
 step "tests under ASan + UBSan"
@@ -95,6 +97,7 @@ cmake -S . -B build/tsan -G Ninja "${SWITCHYARD_CMAKE_LAUNCHER[@]}" -DCMAKE_BUIL
   -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g0" -DSWITCHYARD_TEST_COMPILE_OPTIONS= \
   -DSWITCHYARD_CODEGEN_EXECUTABLE="$release_codegen" -DSWITCHYARD_LIBRARY_UNITY=ON \
   -DSWITCHYARD_SANITIZE=thread -DSWITCHYARD_WITH_PROFILER=ON -DSWITCHYARD_TEST_EACH_CASE_ALONE=ON \
+  -DSWITCHYARD_TEST_UNITY_BATCH_SIZE=32 \
   -DSWITCHYARD_BUILD_TESTS=ON -DSWITCHYARD_BUILD_BENCH=OFF -DSWITCHYARD_BUILD_EXAMPLES=OFF > /dev/null
 cmake --build build/tsan --target switchyard_concurrency_tests
 step "concurrency tests under TSan"

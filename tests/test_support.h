@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <random>
 #include <string>
@@ -26,6 +27,11 @@
 #include "switchyard/switchyard.h"
 
 namespace sy::testing {
+
+// ---- Float edge values -------------------------------------------------------------------------
+
+inline constexpr float kInf = std::numeric_limits<float>::infinity();
+inline constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
 // ---- Errors --------------------------------------------------------------------------------------
 

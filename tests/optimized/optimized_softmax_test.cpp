@@ -17,8 +17,8 @@
 namespace sy::optimized {
 namespace {
 
-constexpr float kInf = std::numeric_limits<float>::infinity();
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+using sy::testing::kInf;
+using sy::testing::kNaN;
 
 Tensor portable(RowFunction f, const Tensor& x, int64_t dim) {
   return f == RowFunction::Softmax ? cpu::_softmax_cpu(x, dim, false) : cpu::_log_softmax_cpu(x, dim, false);

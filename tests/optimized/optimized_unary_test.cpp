@@ -16,12 +16,13 @@
 #include "switchyard/backends/cpu/unary_kernels.h"
 #include "switchyard/backends/optimized/vector_math.h"
 #include "switchyard/switchyard.h"
+#include "test_support.h"
 
 namespace sy::optimized {
 namespace {
 
-constexpr float kInf = std::numeric_limits<float>::infinity();
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+using sy::testing::kInf;
+using sy::testing::kNaN;
 
 // What each function is compared with, and how closely. SLEEF's u10 functions and glibc's are each
 // within 1 ULP of the exact value, so they may differ by 2. Sigmoid computes 1 / (1 + exp(-x)) in
