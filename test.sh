@@ -99,7 +99,7 @@ cmake -S . -B build/tsan -G Ninja "${SWITCHYARD_CMAKE_LAUNCHER[@]}" -DCMAKE_BUIL
   -DSWITCHYARD_SANITIZE=thread -DSWITCHYARD_WITH_PROFILER=ON -DSWITCHYARD_TEST_EACH_CASE_ALONE=ON \
   -DSWITCHYARD_TEST_UNITY_BATCH_SIZE=32 \
   -DSWITCHYARD_BUILD_TESTS=ON -DSWITCHYARD_BUILD_BENCH=OFF -DSWITCHYARD_BUILD_EXAMPLES=OFF > /dev/null
-cmake --build build/tsan --target switchyard_concurrency_tests
+cmake --build build/tsan --target switchyard_concurrency_tests switchyard_optimized_concurrency_tests
 step "concurrency tests under TSan"
 TSAN_OPTIONS=halt_on_error=1 run_ctest --test-dir build/tsan -L concurrency
 
