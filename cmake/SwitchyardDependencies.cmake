@@ -20,20 +20,22 @@ if(PkgConfig_FOUND)
   pkg_check_modules(SLEEF QUIET IMPORTED_TARGET sleef)
   pkg_check_modules(OPENBLAS QUIET IMPORTED_TARGET openblas)
 endif()
-# pthreadpool (libpthreadpool-dev): the optimized kernels' threads, and XNNPACK's.
-find_path(SWITCHYARD_PTHREADPOOL_INCLUDE_DIR pthreadpool.h)
-find_library(SWITCHYARD_PTHREADPOOL_LIBRARY pthreadpool)
+# The optimized kernels' thread pool is their own, on std::thread (backends/optimized/threads.h).
+find_package(Threads REQUIRED)
 set(SWITCHYARD_OPTIMIZED_DEPENDENCIES_FOUND OFF)
-if(SLEEF_FOUND AND OPENBLAS_FOUND AND SWITCHYARD_PTHREADPOOL_INCLUDE_DIR AND SWITCHYARD_PTHREADPOOL_LIBRARY)
+if(SLEEF_FOUND AND OPENBLAS_FOUND)
   set(SWITCHYARD_OPTIMIZED_DEPENDENCIES_FOUND ON)
 endif()
-option(SWITCHYARD_WITH_SLEEF "Build the optimized kernel library (backends/optimized/, needs libsleef-dev, libopenblas-dev and libpthreadpool-dev)"
+option(SWITCHYARD_WITH_SLEEF "Build the optimized kernel library (backends/optimized/, needs libsleef-dev and libopenblas-dev)"
        ${SWITCHYARD_OPTIMIZED_DEPENDENCIES_FOUND})
 if(SWITCHYARD_WITH_SLEEF AND NOT SWITCHYARD_OPTIMIZED_DEPENDENCIES_FOUND)
-  message(FATAL_ERROR "SWITCHYARD_WITH_SLEEF is ON but SLEEF, OpenBLAS or pthreadpool was not found: install "
-                      "libsleef-dev, libopenblas-dev, libpthreadpool-dev and pkg-config, or configure with "
-                      "-DSWITCHYARD_WITH_SLEEF=OFF")
+  message(FATAL_ERROR "SWITCHYARD_WITH_SLEEF is ON but SLEEF or OpenBLAS was not found: install "
+                      "libsleef-dev, libopenblas-dev and pkg-config, or configure with -DSWITCHYARD_WITH_SLEEF=OFF")
 endif()
+
+# pthreadpool (libpthreadpool-dev): XNNPACK's threads.
+find_path(SWITCHYARD_PTHREADPOOL_INCLUDE_DIR pthreadpool.h)
+find_library(SWITCHYARD_PTHREADPOOL_LIBRARY pthreadpool)
 
 # The XNNPACK delegate (backends/xnnpack/): libxnnpack-dev and libpthreadpool-dev. On by default
 # when both are found; without them the library builds without the delegate.
