@@ -1,63 +1,20 @@
-// execute() allocates nothing for a static-shape program: counted by replacing the global
-// operator new of this test binary. The replacement counts only while a CountAllocations scope is
-// active on the calling thread, so every other test in the binary is unaffected.
-#include <atomic>
+// execute() allocates nothing for a static-shape program: counted by allocation_counter.h, which
+// replaces the global operator new of this test binary.
 #include <cstdlib>
-#include <new>
 
 #include <gtest/gtest.h>
 
+#include "allocation_counter.h"
 #include "switchyard/ivalue/tensor_factories.h"
 #include "switchyard/program/program.h"
 #include "switchyard/program/testing/program_builder.h"
 #include "program_test_support.h"
 
-namespace {
-thread_local bool counting = false;
-thread_local long allocations = 0;
-}  // namespace
-
-// Every replaceable form of new and delete that does not take an alignment is replaced, so each
-// allocation and its release go through the same pair (malloc/free): a library function that uses
-// the nothrow or array form (std::stable_sort's buffer) must not be freed by a replaced delete it
-// was not allocated by (AddressSanitizer reports that as alloc-dealloc-mismatch).
-namespace {
-void* countedMalloc(std::size_t size) noexcept {
-  if (counting) ++allocations;
-  return std::malloc(size == 0 ? 1 : size);
-}
-}  // namespace
-void* operator new(std::size_t size) {
-  if (void* p = countedMalloc(size)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t size) {
-  if (void* p = countedMalloc(size)) return p;
-  throw std::bad_alloc();
-}
-void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return countedMalloc(size); }
-void* operator new[](std::size_t size, const std::nothrow_t&) noexcept { return countedMalloc(size); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
-
 namespace sy {
 namespace {
 
+using testing::allocationsDuring;
 using testing::ProgramBuilder;
-
-// Heap allocations made by `fn` on this thread.
-template <class F>
-long allocationsDuring(F&& fn) {
-  allocations = 0;
-  counting = true;
-  fn();
-  counting = false;
-  return allocations;
-}
 
 TEST(ProgramAllocations, TheCounterSeesAnAllocation) {
   EXPECT_EQ(allocationsDuring([] {

@@ -16,12 +16,12 @@
 
 #include <algorithm>
 #include <optional>
-#include <vector>
 
 #include "switchyard/backends/cpu/nn_kernels.h"
 #include "switchyard/backends/optimized/blas_gemm.h"
 #include "switchyard/backends/optimized/flat_tensors.h"
 #include "switchyard/backends/optimized/partial_kernel_decline.h"
+#include "switchyard/backends/optimized/scratch.h"
 #include "switchyard/dispatcher/dispatcher.h"
 #include "switchyard/ops/creation_ops.h"
 
@@ -144,12 +144,15 @@ void unfold(const Conv& c, const float* group_input, int64_t row_first, int64_t 
   }
 }
 
+struct UnfoldedPatches {};  // scratchFloats' purpose
+
 void runConvolution(const Conv& c, const float* input, const float* weight, float* out) {
   if (c.batch * c.out_channels * c.positions == 0) return;
   const int64_t group_input = (c.channels / c.groups) * c.height * c.width;
   const int64_t band_rows = std::clamp<int64_t>(
       kColumnsBudget / std::max<int64_t>(1, c.depth * c.out_w * int64_t(sizeof(float))), 1, c.out_h);
-  std::vector<float> columns(c.direct() ? 0 : static_cast<size_t>(c.depth * band_rows * c.out_w));
+  // See Note [A warm optimized kernel allocates nothing].
+  float* columns = c.direct() ? nullptr : scratchFloats<UnfoldedPatches>(size_t(c.depth * band_rows * c.out_w));
   const float* bias = c.bias != nullptr ? c.bias->data_ptr<float>() : nullptr;
   for (int64_t n = 0; n < c.batch; ++n) {
     for (int64_t g = 0; g < c.groups; ++g) {
@@ -169,8 +172,8 @@ void runConvolution(const Conv& c, const float* input, const float* weight, floa
       }
       for (int64_t row = 0; row < c.out_h; row += band_rows) {
         const int64_t rows = std::min(band_rows, c.out_h - row);
-        unfold(c, in, row, rows, columns.data());
-        sgemm(c.filters, rows * c.out_w, c.depth, 1.0f, filters, BlasMatrix{columns.data(), false, rows * c.out_w},
+        unfold(c, in, row, rows, columns);
+        sgemm(c.filters, rows * c.out_w, c.depth, 1.0f, filters, BlasMatrix{columns, false, rows * c.out_w},
               beta, dst + row * c.out_w, c.positions);
       }
     }

@@ -2,9 +2,9 @@
 #include "switchyard/backends/optimized/reduction_math.h"
 
 #include <algorithm>
-#include <vector>
 
 #include "switchyard/backends/optimized/reduction_loop.h"
+#include "switchyard/backends/optimized/scratch.h"
 #include "switchyard/backends/optimized/threads.h"
 
 namespace sy::optimized {
@@ -20,6 +20,8 @@ float blockTree(BlockSumLoop loop, const float* x, int64_t n, int64_t lo, int64_
   const int64_t mid = lo + (hi - lo) / 2;
   return blockTree(loop, x, n, lo, mid) + blockTree(loop, x, n, mid, hi);
 }
+
+struct BlockPartialSums {};  // scratchFloats' purpose
 
 // The same tree over block sums already computed.
 float partialTree(const float* partial, int64_t lo, int64_t hi) {
@@ -43,11 +45,12 @@ BlockSumLoop activeBlockSum() {
 float sumFloatsWith(BlockSumLoop loop, const float* x, int64_t n) {
   if (n < 2 * kSumParallelGrain) return serialSum(loop, x, n);
   const int64_t blocks = blockCount(n);
-  std::vector<float> partial(static_cast<size_t>(blocks));
+  // See Note [A warm optimized kernel allocates nothing].
+  float* partial = scratchFloats<BlockPartialSums>(static_cast<size_t>(blocks));
   parallelFor(blocks, kSumParallelGrain / kSumBlock, [&](int64_t begin, int64_t end) {
     for (int64_t b = begin; b < end; ++b) partial[b] = loop(x + b * kSumBlock, std::min(kSumBlock, n - b * kSumBlock));
   });
-  return partialTree(partial.data(), 0, blocks);
+  return partialTree(partial, 0, blocks);
 }
 
 float sumFloats(const float* x, int64_t n) { return sumFloatsWith(activeBlockSum(), x, n); }

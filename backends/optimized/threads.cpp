@@ -41,14 +41,17 @@ int coreCount() { return static_cast<int>(std::max(1u, std::thread::hardware_con
 
 // One parallelFor's chunks: whoever claims chunk i (the caller or a worker) runs it; the caller
 // waits until every chunk has run. See Note [The caller never waits for a thread that has not
-// started].
+// started]. A Job is one of its pool's slots, reused: see Note [A parallel section borrows one of
+// the pool's job slots].
 struct Job {
-  const std::function<void(int64_t, int64_t)>* fn = nullptr;
+  absl::FunctionRef<void(int64_t, int64_t)>* fn = nullptr;
   int64_t n = 0, chunk = 0, count = 0;
   std::atomic<int64_t> next{0};      // the next chunk nobody has claimed
   std::atomic<int64_t> finished{0};  // chunks that have run
   std::mutex mutex;                  // taken to notify all_finished, so the caller cannot miss it
   std::condition_variable all_finished;
+  std::atomic<bool> owned{false};    // a parallelFor is using this slot
+  std::atomic<int> visitors{0};      // workers that took this job and have not yet left it
 
   // Runs unclaimed chunks until none is left.
   void claimChunks() {
@@ -68,6 +71,18 @@ struct Job {
   }
 };
 
+// Note [A parallel section borrows one of the pool's job slots]
+// A parallelFor allocates nothing (See Note [A warm optimized kernel allocates nothing]): its Job is
+// one of kJobSlots made with the pool. A slot is free when no parallelFor owns it and no worker is
+// still inside it: a worker that took the job just as its last chunk was claimed may leave it after
+// the caller has returned, and until it has, the slot's counters are still being read. Workers take
+// a job only under the pool's mutex while it is offered, so once its caller has withdrawn it, the
+// visitor count can only fall; the next owner reads it with acquire order, after the last visitor's
+// release, and only then rewrites the fields. When every slot is busy (concurrent callers, or
+// visitors slow to leave), the section runs inline on its caller, as it would when another caller's
+// job holds the pool.
+constexpr int kJobSlots = 4;
+
 // `threads - 1` worker threads and the one job they help with, if any. Joined when the last
 // operator using the pool lets go of it.
 class Pool {
@@ -84,8 +99,19 @@ class Pool {
   Pool& operator=(const Pool&) = delete;
   ~Pool() { stop(); }
 
+  // A free job slot, now owned by the caller, or null when all are busy.
+  Job* borrow() {
+    for (Job& job : slots_) {
+      if (job.owned.exchange(true, std::memory_order_acquire)) continue;
+      if (job.visitors.load(std::memory_order_acquire) == 0) return &job;
+      job.owned.store(false, std::memory_order_release);
+    }
+    return nullptr;
+  }
+  void giveBack(Job* job) { job->owned.store(false, std::memory_order_release); }
+
   // Offers `job` to the workers; false when another caller's job holds them.
-  bool offer(const std::shared_ptr<Job>& job) {
+  bool offer(Job* job) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (job_) return false;
@@ -98,7 +124,7 @@ class Pool {
   // Takes the job back once all its chunks are claimed: a worker waking later finds nothing.
   void withdraw() {
     std::lock_guard<std::mutex> lock(mutex_);
-    job_.reset();
+    job_ = nullptr;
   }
 
  private:
@@ -114,7 +140,7 @@ class Pool {
   void work() {
     uint64_t seen = 0;
     for (;;) {
-      std::shared_ptr<Job> job;
+      Job* job = nullptr;
       pollFor([&] { return generation_.load() != seen || stopping_.load(); });
       {
         std::unique_lock<std::mutex> lock(mutex_);
@@ -122,14 +148,19 @@ class Pool {
         if (stopping_) return;
         seen = generation_.load();
         job = job_;
+        if (job) job->visitors.fetch_add(1, std::memory_order_relaxed);
       }
-      if (job) job->claimChunks();
+      if (job) {
+        job->claimChunks();
+        job->visitors.fetch_sub(1, std::memory_order_release);
+      }
     }
   }
 
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::shared_ptr<Job> job_;               // null when no parallelFor is offering chunks
+  Job slots_[kJobSlots];
+  Job* job_ = nullptr;                     // null when no parallelFor is offering chunks
   std::atomic<uint64_t> generation_{0};   // counts offers (changed under mutex_), polled by workers
   std::atomic<bool> stopping_{false};     // changed under mutex_
   std::vector<std::thread> workers_;
@@ -176,7 +207,7 @@ int get_num_threads() {
 
 namespace optimized {
 
-void parallelFor(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
+void parallelFor(int64_t n, int64_t grain, absl::FunctionRef<void(int64_t, int64_t)> fn) {
   if (n <= 0) return;
   grain = std::max<int64_t>(grain, 1);
   if (n < 2 * grain) {
@@ -190,15 +221,23 @@ void parallelFor(int64_t n, int64_t grain, const std::function<void(int64_t, int
     return;
   }
   // Chunks of whole grains, as equal as that allows; the last takes the remainder.
-  auto job = std::make_shared<Job>();
+  const int64_t chunk = (n / grain + chunks - 1) / chunks * grain;
+  Job* job = pool->borrow();
+  if (job == nullptr) {  // the same chunks, all on this thread
+    for (int64_t begin = 0; begin < n; begin += chunk) fn(begin, std::min(n, begin + chunk));
+    return;
+  }
   job->fn = &fn;
   job->n = n;
-  job->chunk = (n / grain + chunks - 1) / chunks * grain;
-  job->count = (n + job->chunk - 1) / job->chunk;
+  job->chunk = chunk;
+  job->count = (n + chunk - 1) / chunk;
+  job->next.store(0);
+  job->finished.store(0);
   const bool offered = pool->offer(job);
   job->claimChunks();
   if (offered) pool->withdraw();
   job->waitForAll();
+  pool->giveBack(job);
 }
 
 }  // namespace optimized

@@ -40,7 +40,8 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
+
+#include "absl/functional/function_ref.h"
 
 namespace sy {
 
@@ -60,8 +61,9 @@ inline constexpr int64_t kParallelGrain = 32768;
 
 // Calls fn(begin, end) over disjoint chunks covering [0, n): inline as one chunk when n is small or
 // one thread is set, else on the pool. `grain` is the smallest chunk worth a thread, in elements of
-// the range. fn must not throw.
-void parallelFor(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn);
+// the range. fn must not throw. Allocates nothing once the pool has started; see Note [A warm
+// optimized kernel allocates nothing].
+void parallelFor(int64_t n, int64_t grain, absl::FunctionRef<void(int64_t, int64_t)> fn);
 
 }  // namespace optimized
 }  // namespace sy

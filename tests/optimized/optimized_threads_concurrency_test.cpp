@@ -142,6 +142,31 @@ TEST_F(OptimizedThreads, ParallelForRunsEachElementOnceInChunksOfWholeGrains) {
   }
 }
 
+// More concurrent callers than the pool has job slots, each running many short sections back to
+// back: slots are reused as soon as their last visitor leaves, a caller finding none free runs its
+// chunks itself, and every element still runs exactly once. See Note [A parallel section borrows
+// one of the pool's job slots].
+TEST_F(OptimizedThreads, ConcurrentCallersShareTheJobSlotsAndRunEachElementOnce) {
+  set_num_threads(2);
+  constexpr int kCallers = 6, kSections = 300;
+  constexpr int64_t kElements = 4096;
+  std::vector<std::vector<int>> counts(kCallers, std::vector<int>(kElements, 0));
+  std::vector<std::thread> callers;
+  for (int c = 0; c < kCallers; ++c) {
+    callers.emplace_back([&counts, c] {
+      for (int s = 0; s < kSections; ++s) {
+        optimized::parallelFor(kElements, 64, [&](int64_t begin, int64_t end) {
+          for (int64_t i = begin; i < end; ++i) ++counts[c][i];  // chunks are disjoint: no race
+        });
+      }
+    });
+  }
+  for (std::thread& t : callers) t.join();
+  for (int c = 0; c < kCallers; ++c) {
+    for (int64_t i = 0; i < kElements; ++i) ASSERT_EQ(counts[c][i], kSections) << "caller " << c << ", element " << i;
+  }
+}
+
 // A chunk that calls parallelFor (as a kernel calling sgemm could) finds the pool taken by its own
 // caller and runs the inner chunks itself, rather than waiting for the pool.
 TEST_F(OptimizedThreads, AParallelForInsideAChunkRunsOnItsOwnThread) {
