@@ -1,5 +1,6 @@
 // Running methods: ExecuTorch's own programs and programs built by hand, through the dispatcher.
 #include <cmath>
+#include <cstring>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -9,6 +10,7 @@
 #include "switchyard/ivalue/tensor_factories.h"
 #include "switchyard/program/data_file.h"
 #include "switchyard/program/program.h"
+#include "switchyard/program/schema/flat_tensor_generated.h"
 #include "switchyard/program/testing/program_builder.h"
 #include "program_test_support.h"
 
@@ -268,6 +270,46 @@ TEST(ProgramMethod, RejectsATensorAtAPlannedOffsetMisalignedForItsDtype) {
   absl::StatusOr<Method> m = program->load_method("forward");
   EXPECT_THAT(m.status().message(),
               HasSubstr("value 0: the Float data at offset 2 of planned buffer 1 is not aligned to 4 bytes"));
+}
+
+TEST(ProgramMethod, RejectsAConstantWhoseDataIsMisalignedForItsDtype) {
+  ProgramBuilder b;
+  int c = b.constantTensor(ScalarType::Float, {2}, std::vector<float>{1, 2});
+  int out = b.plannedTensor(ScalarType::Float, {2}, 1, 0);
+  b.kernelCall(b.op("aten::add", "out"), {c, c, b.intValue(1), out, out}).outputs({out}).bufferSizes({0, 16});
+  b.constantsInSegment().constantPadding(2);
+  absl::StatusOr<Program> program = Program::loadFromBuffer(b.finish(), "odd_constant.pte");
+  ASSERT_TRUE(program.ok()) << program.status();
+  absl::StatusOr<Method> m = program->load_method("forward");
+  EXPECT_THAT(m.status().message(),
+              HasSubstr("value 0: the Float data at the program's constant data is not aligned to 4 bytes"));
+}
+
+TEST(ProgramMethod, RejectsADataFileTensorMisalignedForItsDtype) {
+  // xor.ptd's 'net.linear.bias' (Float, 10) is segment 1, at offset 80 with 8 spare bytes after it:
+  // moved 2 bytes on, it is still inside the file but no longer 4-byte aligned.
+  SY_REFERENCE_PROGRAM_OR_SKIP(ptd, "xor.ptd");
+  std::vector<uint8_t> bytes = testing::readFile(ptd);
+  const ptd::DataSegment* segment = ptd::GetFlatTensor(bytes.data())->segments()->Get(1);
+  ASSERT_EQ(segment->offset(), 80u);
+  const uint64_t moved = 82;
+  // The generated table derives privately from flatbuffers::Table, which finds a field's bytes.
+  const uint8_t* field = reinterpret_cast<const flatbuffers::Table*>(segment)->GetAddressOf(ptd::DataSegment::VT_OFFSET);
+  ASSERT_NE(field, nullptr);
+  std::memcpy(bytes.data() + (field - bytes.data()), &moved, sizeof moved);
+  absl::StatusOr<std::shared_ptr<const DataFile>> data = DataFile::loadFromBuffer(bytes, "moved.ptd");
+  ASSERT_TRUE(data.ok()) << data.status();
+
+  ProgramBuilder b;
+  int bias = b.externalTensor(ScalarType::Float, {10}, "net.linear.bias");
+  int out = b.plannedTensor(ScalarType::Float, {10}, 1, 0);
+  b.kernelCall(b.op("aten::add", "out"), {bias, bias, b.intValue(1), out, out}).outputs({out}).bufferSizes({0, 48});
+  absl::StatusOr<Program> program = Program::loadFromBuffer(b.finish(), "external.pte");
+  ASSERT_TRUE(program.ok()) << program.status();
+  MethodOptions options;
+  options.data_files.push_back(*data);
+  absl::StatusOr<Method> m = program->load_method("forward", options);
+  EXPECT_THAT(m.status().message(), HasSubstr("value 0: the Float data at its data file is not aligned to 4 bytes"));
 }
 
 TEST(ProgramMethod, RejectsCallerMemoryAtAnAddressMisalignedForItsTensors) {

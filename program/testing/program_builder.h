@@ -131,6 +131,9 @@ class ProgramBuilder {
   ProgramBuilder& bufferSizes(std::vector<int64_t> v) { buffer_sizes_ = std::move(v); return *this; }
   // Constants in a data segment (constant_segment) rather than constant_buffer.
   ProgramBuilder& constantsInSegment(bool v = true) { constants_in_segment_ = v; return *this; }
+  // Bytes of padding before each constant in the data segment: a test's way to place constant data
+  // at an offset misaligned for its dtype.
+  ProgramBuilder& constantPadding(size_t bytes) { constant_padding_ = bytes; return *this; }
   // 24 for the older extended header, 32 for the newer (only used when there are segments).
   ProgramBuilder& extendedHeaderLength(uint32_t v) { header_length_ = v; return *this; }
 
@@ -173,6 +176,7 @@ class ProgramBuilder {
       std::vector<uint8_t> segment;
       std::vector<uint64_t> offsets{0};
       for (const auto& c : constants_) {
+        segment.resize(segment.size() + constant_padding_);
         offsets.push_back(segment.size());
         segment.insert(segment.end(), c.begin(), c.end());
         segment.resize((segment.size() + 15) / 16 * 16);
@@ -297,6 +301,7 @@ class ProgramBuilder {
   std::string method_;
   std::vector<ValueMaker> values_;
   std::vector<std::vector<uint8_t>> constants_;
+  size_t constant_padding_ = 0;
   std::vector<std::pair<std::string, std::string>> operators_;
   std::vector<DelegateSpec> delegates_;
   std::vector<InstructionSpec> instructions_;
