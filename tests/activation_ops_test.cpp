@@ -272,6 +272,18 @@ TEST(ActivationClamp, IntegralBoundBeyondTheResultDtypeIsAnError) {
             "aten::clamp: value 1099511627776 of 'min' cannot be converted to the result type Int without overflow");
 }
 
+// PyTorch converts a bound to the result dtype with an overflow check, as here (an infinite bound
+// converts to any floating dtype).
+TEST(ActivationClamp, AFloatingBoundBeyondTheResultDtypesRangeIsAnError) {
+  Tensor x = tensor<float>({1, 5});
+  EXPECT_EQ(errorMessageOf([&] { ops::clamp(x, 1e300); }),
+            "aten::clamp: value 1e+300 of 'min' cannot be converted to the result type Float without overflow");
+  EXPECT_EQ(errorMessageOf([&] { ops::hardtanh(x, -1e300, 1.0); }),
+            "aten::hardtanh: value -1e+300 of 'min_val' cannot be converted to the result type Float without overflow");
+  EXPECT_THAT(doublesOf(ops::clamp(x, -kActivationInf, 2.0)), ElementsAre(1, 2));
+  EXPECT_THAT(doublesOf(x), ElementsAre(1, 5));
+}
+
 TEST(ActivationClamp, InPlacePromotionIsACastError) {
   Tensor x = tensor<int32_t>({1, 5});
   EXPECT_EQ(errorMessageOf([&] { ops::clamp_(x, 0.5); }),

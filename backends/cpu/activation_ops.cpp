@@ -155,14 +155,15 @@ struct ResultTypeState {
   ScalarType result() const { return combine(dimensioned, combine(zero_dim, scalars)); }
 };
 
-// An integral bound must be representable in an integral result (clamp(int32, min=2**40) cannot
-// produce its answer). Floating results take any bound: beyond the range it rounds to +-inf,
-// which clamps exactly as the true value would.
+// A bound must be representable in the result dtype, as PyTorch checks: clamp(int32, min=2**40) and
+// clamp(float, min=1e300) cannot produce their answers. Infinite bounds convert to Float.
 void checkBoundFits(const char* op, const char* name, const std::optional<Scalar>& bound, ScalarType result) {
-  if (!bound || result != ScalarType::Int || !bound->isIntegral(/*include_bool=*/false)) return;
-  const int64_t v = bound->toLong();
-  SY_CHECK_VALUE(v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max(), op, ": value ", v,
-                 " of '", name, "' cannot be converted to the result type Int without overflow");
+  if (!bound) return;
+  const bool fits = result == ScalarType::Int     ? !bound->isIntegral(/*include_bool=*/false) || bound->fits<int32_t>()
+                    : result == ScalarType::Float ? bound->fits<float>()
+                                                  : true;
+  SY_CHECK_VALUE(fits, op, ": value ", *bound, " of '", name, "' cannot be converted to the result type ", result,
+                 " without overflow");
 }
 
 // ---- clamp with Scalar bounds --------------------------------------------------------------------
@@ -209,11 +210,12 @@ HardtanhBounds hardtanhBounds(const char* op, const Tensor& self, const Scalar& 
   unary::checkInput(op, self);
   SY_CHECK(self.scalar_type() != ScalarType::Bool, op, ": Bool inputs not supported for hardtanh");
   HardtanhBounds b{self.scalar_type(), min_val, max_val};
-  if (!isIntegralType(b.result, /*include_bool=*/false)) return b;
   for (const auto& [name, bound] : {std::pair{"min_val", &b.min}, std::pair{"max_val", &b.max}}) {
-    SY_CHECK_VALUE((*bound)->fits<int64_t>(), op, ": '", name, "' ", **bound, " has no integer value for the ",
-                   b.result, " self");
-    *bound = Scalar((*bound)->toLong());
+    if (isIntegralType(b.result, /*include_bool=*/false)) {
+      SY_CHECK_VALUE((*bound)->fits<int64_t>(), op, ": '", name, "' ", **bound, " has no integer value for the ",
+                     b.result, " self");
+      *bound = Scalar((*bound)->toLong());
+    }
     checkBoundFits(op, name, *bound, b.result);
   }
   return b;
