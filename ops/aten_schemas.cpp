@@ -1,5 +1,7 @@
 // The schemas of the aten:: operators, spelled exactly as in PyTorch's native_functions.yaml so
-// that kernels, boxed fallbacks and programs written against PyTorch see the same signatures.
+// that kernels, boxed fallbacks and programs written against PyTorch see the same signatures, and
+// the SY_LIBRARY blocks of the namespaces whose operators Switchyard defines (aten, and
+// ExecuTorch's dim_order_ops).
 //
 // This is the namespace's one SY_LIBRARY block; every other operator is defined from ops/*.yaml
 // (see Note [The aten:: operators are generated from ops/*.yaml] in ops/CMakeLists.txt).
@@ -16,3 +18,8 @@ SY_LIBRARY(aten, m) {
       "empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
       "bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor");
 }
+
+// ExecuTorch's dim-order copies are defined as fragments from view_copy_ops.yaml; this empty block
+// owns their namespace, so another SY_LIBRARY(dim_order_ops) is the duplicate-library error (with
+// both sites), as a second TORCH_LIBRARY(aten) is in PyTorch.
+SY_LIBRARY(dim_order_ops, m) { static_cast<void>(m); }

@@ -216,6 +216,15 @@ TEST(RegistrationErrors, DuplicateLibraryForANamespaceNamesBothSites) {
                 "). Use SY_LIBRARY_FRAGMENT/TORCH_LIBRARY_FRAGMENT to add definitions to a namespace from several places.");
 }
 
+TEST(RegistrationErrors, TheNamespacesSwitchyardDefinesCannotBeClaimedAgain) {
+  for (const char* ns : {"aten", "dim_order_ops"}) {
+    const std::string error = errorMessageOf([&] { Library again(Library::Def, ns); });
+    EXPECT_THAT(error, HasSubstr(std::string("Only one SY_LIBRARY/TORCH_LIBRARY block may be defined for namespace '") +
+                                 ns + "'"));
+    EXPECT_THAT(error, HasSubstr("ops/aten_schemas.cpp:"));
+  }
+}
+
 TEST(RegistrationErrors, DuplicateFallbackForAKeyNamesBothSites) {
   Library first(Library::Impl, "_", DispatchKey::PrivateUse3);
   first.fallback(sy::CppFunction::makeFallthrough()); const int first_line = __LINE__;
