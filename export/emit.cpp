@@ -7,8 +7,8 @@
 #include <set>
 #include <unordered_map>
 
-#include "switchyard/delegate/delegate_debug_handle.h"
 #include "switchyard/dispatcher/dispatcher.h"
+#include "switchyard/export/emit_delegates_internal.h"
 #include "switchyard/export/lowered_module.h"
 #include "switchyard/export/memory_planning.h"
 #include "switchyard/export/operator_variants.h"
@@ -56,24 +56,6 @@ struct ConstantPool {
   }
 };
 
-// The processed blobs of every method's delegates, each stored once (a module two methods share
-// is one blob), inline in the FlatBuffers data or as data segments.
-struct DelegateBlobs {
-  bool in_segments = true;
-  std::vector<std::vector<uint8_t>> inline_data;
-  std::vector<std::vector<uint8_t>> segments;
-  std::unordered_map<const LoweredModule*, uint32_t> index_of;
-
-  uint32_t add(const LoweredModule& m) {
-    if (auto it = index_of.find(&m); it != index_of.end()) return it->second;
-    std::vector<std::vector<uint8_t>>& into = in_segments ? segments : inline_data;
-    into.push_back(m.processed_bytes);
-    const uint32_t index = static_cast<uint32_t>(into.size() - 1);
-    index_of.emplace(&m, index);
-    return index;
-  }
-};
-
 class MethodEmitter {
  public:
   MethodEmitter(FlatBufferBuilder& fb, ConstantPool& pool, DelegateBlobs& blobs, const MethodToEmit& method)
@@ -96,10 +78,10 @@ class MethodEmitter {
     for (NodeId id = 0; id < static_cast<NodeId>(g_.nodes().size()); ++id) {
       const Node& n = g_.node(id);
       if (n.kind != NodeKind::CallFunction) continue;
-      absl::StatusOr<Offset<pte::Instruction>> ins = isDelegateCall(n) ? delegateCall(n) : kernelCall(n);
+      absl::StatusOr<Offset<pte::Instruction>> ins = isDelegateCall(n) ? emitDelegateCall(fb_, n) : kernelCall(n);
       if (!ins.ok()) return ins.status();
       instructions.push_back(*ins);
-      std::vector<Offset<pte::Frame>> frames = isDelegateCall(n) ? delegateFrames(n) : std::vector<Offset<pte::Frame>>{};
+      std::vector<Offset<pte::Frame>> frames = isDelegateCall(n) ? emitDelegateFrames(fb_, ep_, n) : std::vector<Offset<pte::Frame>>{};
       for (const SourceFrame& f : n.meta.stack) {
         frames.push_back(pte::CreateFrameDirect(fb_, f.file.c_str(), static_cast<int32_t>(f.line), f.function.c_str(),
                                                 n.name.c_str()));
@@ -119,7 +101,9 @@ class MethodEmitter {
     }
     std::vector<int64_t> buffer_sizes{0, static_cast<int64_t>(report->planned_bytes)};
     std::vector<Offset<pte::BackendDelegate>> delegates;
-    for (const std::shared_ptr<const LoweredModule>& m : ep_.lowered_modules()) delegates.push_back(backendDelegate(*m));
+    for (const std::shared_ptr<const LoweredModule>& m : ep_.lowered_modules()) {
+      delegates.push_back(emitBackendDelegate(fb_, blobs_, *m));
+    }
     report->delegates = delegates.size();
     return pte::CreateExecutionPlanDirect(fb_, name_.c_str(), 0, &values_, &inputs, &outputs, &chains, &operators,
                                           &delegates, &buffer_sizes);
@@ -296,44 +280,6 @@ class MethodEmitter {
     const uint32_t op = operatorIndex(out_variant->operator_name());
     return pte::CreateInstruction(fb_, pte::InstructionArguments::KernelCall,
                                   pte::CreateKernelCallDirect(fb_, static_cast<int32_t>(op), &args).Union());
-  }
-
-  Offset<pte::BackendDelegate> backendDelegate(const LoweredModule& m) {
-    const uint32_t index = blobs_.add(m);
-    auto processed = pte::CreateBackendDelegateDataReference(
-        fb_, blobs_.in_segments ? pte::DataLocation::SEGMENT : pte::DataLocation::INLINE, index);
-    std::vector<Offset<pte::CompileSpec>> specs;
-    for (const CompileSpec& spec : m.compile_specs) specs.push_back(pte::CreateCompileSpecDirect(fb_, spec.key.c_str(), &spec.value));
-    return pte::CreateBackendDelegateDirect(fb_, m.backend_id.c_str(), processed, &specs);
-  }
-
-  // DelegateCall(index, inputs then outputs). See Note [A delegate call defines its outputs].
-  absl::StatusOr<Offset<pte::Instruction>> delegateCall(const Node& n) {
-    std::vector<int32_t> args(n.args[2].values.begin(), n.args[2].values.end());
-    args.insert(args.end(), n.outputs.begin(), n.outputs.end());
-    const int64_t index = n.args[1].constant.toInt();
-    return pte::CreateInstruction(fb_, pte::InstructionArguments::DelegateCall,
-                                  pte::CreateDelegateCallDirect(fb_, static_cast<int32_t>(index), &args).Union());
-  }
-
-  // One frame per (delegate debug handle, original node). See Note [A program file keeps a
-  // delegate's debug-handle map in its stack traces].
-  std::vector<Offset<pte::Frame>> delegateFrames(const Node& n) {
-    std::vector<Offset<pte::Frame>> frames;
-    const LoweredModule& m = *ep_.lowered_modules()[static_cast<size_t>(n.args[1].constant.toInt())];
-    const Graph& sub = m.original_program->graph();
-    for (const auto& [own, handles] : m.debug_handle_map) {
-      for (int64_t h : handles) {
-        std::optional<NodeId> id = sub.findByDebugHandle(h);
-        if (!id) continue;
-        const Node& original = sub.node(*id);
-        const SourceFrame* at = original.meta.location();
-        const std::string context = delegateFrameContext(own, describeLoweredNode(original));
-        frames.push_back(pte::CreateFrameDirect(fb_, at ? at->file.c_str() : "", at ? static_cast<int32_t>(at->line) : 0,
-                                                at ? at->function.c_str() : "", context.c_str()));
-      }
-    }
-    return frames;
   }
 
   // Note [Views that keep element order are emitted as view_copy]
