@@ -5,10 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "switchyard/backends/xnnpack/xnnpack_partitioner.h"
-#include "switchyard/export/emit.h"
 #include "switchyard/export/lowering.h"
-#include "switchyard/program/method.h"
-#include "switchyard/program/program.h"
 #include "xnnpack_test_support.h"
 
 namespace sy::testing {
@@ -16,34 +13,6 @@ namespace {
 
 using export_::ExportedProgram;
 using ::testing::ElementsAre;
-
-// Each call node's operator, in order.
-std::vector<std::string> callsOf(const ExportedProgram& ep) {
-  std::vector<std::string> out;
-  for (const export_::Node& n : ep.graph().nodes()) {
-    if (n.kind == export_::NodeKind::CallFunction) out.push_back(n.op->operator_name().toString());
-  }
-  return out;
-}
-
-// Saves `ep` as a program, loads it and runs "forward" on `inputs`.
-std::vector<Tensor> savedLoadedAndRun(const ExportedProgram& ep, const std::vector<Tensor>& inputs) {
-  absl::StatusOr<export_::EmittedProgram> file = export_::emitProgram(ep);
-  EXPECT_TRUE(file.ok()) << file.status();
-  if (!file.ok()) return {};
-  absl::StatusOr<Program> program = Program::loadFromBuffer(file->bytes, "xnnpack.pte");
-  EXPECT_TRUE(program.ok()) << program.status();
-  if (!program.ok()) return {};
-  absl::StatusOr<Method> m = program->load_method("forward");
-  EXPECT_TRUE(m.ok()) << m.status();
-  if (!m.ok()) return {};
-  for (size_t i = 0; i < inputs.size(); ++i) EXPECT_TRUE(m->set_input(i, inputs[i]).ok());
-  const absl::Status s = m->execute();
-  EXPECT_TRUE(s.ok()) << s;
-  std::vector<Tensor> out;
-  for (size_t i = 0; i < m->outputs_size(); ++i) out.push_back(ops::clone(m->get_output(i).toTensor()));
-  return out;
-}
 
 TEST(XnnpackLowering, ASmallCnnRunsInTwoDelegatesAroundThePortableViewDirectlyAndAfterSaving) {
   SmallCnn cnn;

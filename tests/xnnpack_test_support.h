@@ -1,6 +1,6 @@
 // Helpers of the XNNPACK delegate's tests: capture a model, run it through the delegate's two
 // halves directly (preprocess, then init / execute / destroy), and compare with the portable
-// kernels.
+// kernels; list a lowered program's calls, and save, load and run it as a program.
 //
 //   ExportedProgram ep = capture(model, {x}, params);
 //   std::vector<Tensor> y = sy::testing::runThroughXnnpack(ep, {x});   // the whole program delegated
@@ -16,6 +16,9 @@
 #include "switchyard/delegate/backend_registry.h"
 #include "switchyard/export/backend_details.h"
 #include "switchyard/export/capture.h"
+#include "switchyard/export/emit.h"
+#include "switchyard/program/method.h"
+#include "switchyard/program/program.h"
 
 namespace sy::testing {
 
@@ -94,6 +97,34 @@ inline void expectXnnpackMatchesEager(const export_::Model& model, const std::ve
   const std::vector<Tensor> actual = runThroughXnnpack(ep, inputs);
   ASSERT_EQ(actual.size(), expected.size());
   for (size_t i = 0; i < actual.size(); ++i) expectCloseTo(actual[i], expected[i], tolerance);
+}
+
+// Each call node's operator, in order ("higher_order::executorch_call_delegate", "aten::view").
+inline std::vector<std::string> callsOf(const export_::ExportedProgram& ep) {
+  std::vector<std::string> out;
+  for (const export_::Node& n : ep.graph().nodes()) {
+    if (n.kind == export_::NodeKind::CallFunction) out.push_back(n.op->operator_name().toString());
+  }
+  return out;
+}
+
+// Saves `ep` as a program, loads it and runs "forward" on `inputs`.
+inline std::vector<Tensor> savedLoadedAndRun(const export_::ExportedProgram& ep, const std::vector<Tensor>& inputs) {
+  absl::StatusOr<export_::EmittedProgram> file = export_::emitProgram(ep);
+  EXPECT_TRUE(file.ok()) << file.status();
+  if (!file.ok()) return {};
+  absl::StatusOr<Program> program = Program::loadFromBuffer(file->bytes, "xnnpack.pte");
+  EXPECT_TRUE(program.ok()) << program.status();
+  if (!program.ok()) return {};
+  absl::StatusOr<Method> m = program->load_method("forward");
+  EXPECT_TRUE(m.ok()) << m.status();
+  if (!m.ok()) return {};
+  for (size_t i = 0; i < inputs.size(); ++i) EXPECT_TRUE(m->set_input(i, inputs[i]).ok());
+  const absl::Status s = m->execute();
+  EXPECT_TRUE(s.ok()) << s;
+  std::vector<Tensor> out;
+  for (size_t i = 0; i < m->outputs_size(); ++i) out.push_back(ops::clone(m->get_output(i).toTensor()));
+  return out;
 }
 
 }  // namespace sy::testing

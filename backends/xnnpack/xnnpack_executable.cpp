@@ -14,6 +14,7 @@
 #include "switchyard/backends/xnnpack/xnnpack_layout.h"
 #include "switchyard/backends/xnnpack/xnnpack_preprocess.h"
 #include "switchyard/backends/xnnpack/xnnpack_shape_check.h"
+#include "switchyard/ops/shape_ops.h"
 
 namespace sy::xnnpack {
 namespace {
@@ -317,10 +318,10 @@ absl::Status XnnpackExecutable::checkArgument(absl::Span<IValue*> args, const Ed
                                         output ? edge.arg - num_inputs_ : edge.arg, ")");
   if (a == nullptr || !a->isTensor()) return absl::InvalidArgumentError(absl::StrCat(what, " is not a tensor"));
   const Tensor& t = a->toTensor();
-  if (!t.defined() || t.scalar_type() != ScalarType::Float || !t.is_contiguous() || !t.device().is_cpu() ||
+  if (!t.defined() || t.scalar_type() != ScalarType::Float || (output && !t.is_contiguous()) || !t.device().is_cpu() ||
       static_cast<size_t>(t.numel()) != edge.numel) {
-    return absl::InvalidArgumentError(absl::StrCat(what, " must be a contiguous Float CPU tensor of ", edge.numel,
-                                                   " elements"));
+    return absl::InvalidArgumentError(absl::StrCat(what, " must be a ", output ? "contiguous " : "",
+                                                   "Float CPU tensor of ", edge.numel, " elements"));
   }
   return absl::OkStatus();
 }
@@ -340,7 +341,10 @@ absl::Status XnnpackExecutable::execute(absl::Span<IValue*> args) {
   std::vector<xnn_external_value> externals;
   externals.reserve(inputs_.size() + outputs_.size());
   for (Edge& e : inputs_) {
-    const float* src = args[e.arg]->toTensor().data_ptr<float>();
+    // An input made by a view on the portable kernels (a permute left out) may be strided.
+    const Tensor& given = args[e.arg]->toTensor();
+    const Tensor dense = given.is_contiguous() ? given : ops::contiguous(given);
+    const float* src = dense.data_ptr<float>();
     if (e.transpose) {
       transposeBatched(src, e.staging.data(), e.dims[0], e.dims[3], e.dims[1] * e.dims[2]);
     } else if (e.numel != 0) {

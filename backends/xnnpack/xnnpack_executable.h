@@ -45,8 +45,9 @@ class XnnpackExecutable {
   XnnpackExecutable(const XnnpackExecutable&) = delete;
   XnnpackExecutable& operator=(const XnnpackExecutable&) = delete;
 
-  // `args`: the delegate's inputs, then its outputs (contiguous Float CPU tensors of the shapes
-  // the blob was made for). An error names the argument, or the XNNPACK nodes that ran.
+  // `args`: the delegate's inputs, then its outputs (Float CPU tensors of the shapes the blob was
+  // made for; outputs contiguous, a strided input is read through a dense copy). An error names
+  // the argument, or the XNNPACK nodes that ran.
   absl::Status execute(absl::Span<IValue*> args);
 
   // Executables alive in the process (destroy releases each exactly once; the tests count).

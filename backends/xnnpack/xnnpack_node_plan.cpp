@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <set>
 
 #include "absl/status/status.h"
@@ -87,21 +88,6 @@ absl::Status checkFloat(const ExportedProgram& p, const Node& node) {
   return absl::OkStatus();
 }
 
-// Operators that read their input in its logical (NCHW) order cannot take a 4-D channels-last
-// value, and XNNPACK has no transpose to fix that: such a node is left out unless every 4-D
-// tensor it touches is laid out the same either way. See Note [Channels-last values inside an
-// XNNPACK subgraph].
-absl::Status checkLayoutNeutral(const ExportedProgram& p, const Node& node, const std::vector<ValueId>& values) {
-  for (ValueId v : values) {
-    if (v == NodeArgument::kNone || sameMemoryInBothLayouts(sizesOf(p, v))) continue;
-    return unsupported(node, absl::StrCat("reads or makes %", p.graph().value(v).name, " ",
-                                          p.graph().value(v).meta.str(),
-                                          " in NCHW order, which would need a transpose next to channels-last "
-                                          "values, and XNNPACK 2022-02 has none"));
-  }
-  return absl::OkStatus();
-}
-
 absl::Status planConvolution(const ExportedProgram& p, const Node& node, NodePlan& plan) {
   const ValueId input = node.args[0].value, weight = node.args[1].value, bias = node.args[2].value;
   if (sizesOf(p, input).size() != 4) return unsupported(node, "XNNPACK convolves 4-D (NCHW) inputs only");
@@ -153,10 +139,10 @@ absl::Status planFullyConnected(const ExportedProgram& p, const Node& node, Node
   }
   if (sizesOf(p, input).empty()) return unsupported(node, "a 0-D input");
   plan.operands = {input, weight, bias};
-  return checkLayoutNeutral(p, node, {input, node.outputs[0]});
+  return absl::OkStatus();
 }
 
-absl::Status planBinary(const ExportedProgram& p, const Node& node, NodePlan& plan) {
+absl::Status planBinary(const Node& node, NodePlan& plan) {
   const std::string name = node.op->operator_name().toString();
   if (name == "aten::div.Tensor_mode" && !node.args[2].constant.isNone()) {
     return unsupported(node, "a rounding mode");
@@ -171,19 +157,6 @@ absl::Status planBinary(const ExportedProgram& p, const Node& node, NodePlan& pl
     if (!isNumber(node.args[1].constant)) return unsupported(node, "the other operand is not a number");
     plan.has_scalar_operand = true;
     plan.scalar_operand = static_cast<float>(node.args[1].constant.toDouble());
-  }
-  // An operand of lower rank broadcasts from the right; in a channels-last subgraph it must
-  // read the same when its padded 4-D shape is read as NHWC.
-  if (sizesOf(p, node.outputs[0]).size() == 4) {
-    for (ValueId v : plan.operands) {
-      std::vector<int64_t> padded = sizesOf(p, v);
-      if (padded.size() >= 4) continue;
-      padded.insert(padded.begin(), 4 - padded.size(), 1);
-      if (!sameMemoryInBothLayouts(padded)) {
-        return unsupported(node, absl::StrCat("broadcasting %", p.graph().value(v).name,
-                                              " against a 4-D tensor would need a transpose"));
-      }
-    }
   }
   return absl::OkStatus();
 }
@@ -280,25 +253,36 @@ absl::Status planSoftmax(const ExportedProgram& p, const Node& node, NodePlan& p
     return unsupported(node, "a dtype conversion");
   }
   plan.operands = {node.args[0].value};
-  return checkLayoutNeutral(p, node, {node.args[0].value, node.outputs[0]});
+  return absl::OkStatus();
 }
 
 absl::Status planReshape(const ExportedProgram& p, const Node& node, NodePlan& plan) {
   plan.operands = {node.args[0].value};
-  if (node.op->operator_name().toString() == "aten::permute") {
-    // Only permutes that move dimensions of size 1: the bytes stay in the same order.
-    const std::vector<int64_t>& in = sizesOf(p, node.args[0].value);
-    std::vector<int64_t> order;
-    for (int64_t d : node.args[1].constant.toIntList()) {
-      const int64_t w = d < 0 ? d + static_cast<int64_t>(in.size()) : d;
-      if (w < 0 || w >= static_cast<int64_t>(in.size())) return unsupported(node, "a bad permutation");
-      if (in[w] != 1) order.push_back(w);
-    }
-    if (!std::is_sorted(order.begin(), order.end())) {
-      return unsupported(node, "a permute that moves data needs a transpose, which XNNPACK 2022-02 has not");
-    }
+  if (node.op->operator_name().toString() != "aten::permute") return absl::OkStatus();
+  const std::vector<int64_t>& in = sizesOf(p, node.args[0].value);
+  const int64_t rank = static_cast<int64_t>(in.size());
+  if (!node.args[1].constant.isIntList()) return unsupported(node, "dims is not an int list");
+  std::vector<int64_t> dims, moved;  // dims wrapped; moved: those of size other than 1
+  for (int64_t d : node.args[1].constant.toIntList()) {
+    const int64_t w = d < 0 ? d + rank : d;
+    if (w < 0 || w >= rank) return unsupported(node, "a bad permutation");
+    dims.push_back(w);
+    if (in[w] != 1) moved.push_back(w);
   }
-  return checkLayoutNeutral(p, node, {node.args[0].value, node.outputs[0]});
+  std::vector<int64_t> sorted = dims, identity(in.size());
+  std::sort(sorted.begin(), sorted.end());
+  std::iota(identity.begin(), identity.end(), int64_t{0});
+  if (sorted != identity) return unsupported(node, "a bad permutation");
+  if (std::is_sorted(moved.begin(), moved.end())) return absl::OkStatus();  // the bytes keep their order
+  if (dims == std::vector<int64_t>{0, 2, 3, 1}) {
+    plan.op = XnnOp::ChannelsLastToNhwc;
+  } else if (dims == std::vector<int64_t>{0, 3, 1, 2}) {
+    plan.op = XnnOp::NhwcToChannelsLast;
+  } else {
+    return unsupported(node, absl::StrCat("permute [", absl::StrJoin(dims, ", "),
+                                          "] moves data, which needs a transpose, and XNNPACK 2022-02 has none"));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -335,14 +319,16 @@ absl::StatusOr<NodePlan> planNode(const ExportedProgram& program, export_::NodeI
     case XnnOp::Add:
     case XnnOp::Sub:
     case XnnOp::Mul:
-    case XnnOp::Div: status = planBinary(program, node, plan); break;
+    case XnnOp::Div: status = planBinary(node, plan); break;
     case XnnOp::Clamp: status = planClamp(node, plan); break;
     case XnnOp::Sigmoid: plan.operands = {node.args[0].value}; break;
     case XnnOp::Softmax: status = planSoftmax(program, node, plan); break;
     case XnnOp::MaxPool2d:
     case XnnOp::AvgPool2d: status = planPool(program, node, plan); break;
     case XnnOp::GlobalAvgPool: status = planGlobalAvgPool(program, node, plan); break;
-    case XnnOp::Reshape: status = planReshape(program, node, plan); break;
+    case XnnOp::Reshape:
+    case XnnOp::ChannelsLastToNhwc:
+    case XnnOp::NhwcToChannelsLast: status = planReshape(program, node, plan); break;
   }
   if (!status.ok()) return status;
   return plan;

@@ -8,8 +8,11 @@
 //
 // XNNPACK here is Debian's 2022-02 snapshot: its subgraph API has convolution (grouped and
 // depthwise), fully connected, the binary arithmetic operators, clamp, sigmoid, softmax over the
-// innermost dimension, max/average/global-average pooling and static reshape, but no transpose.
-// See Note [Channels-last values inside an XNNPACK subgraph] for what that means for layouts.
+// innermost dimension, max/average/global-average pooling and static reshape, but no transpose, so
+// the only permutes planNode takes are those that move no bytes: ones that move dimensions of size
+// 1, and the two that turn a channels-last value into its NHWC tensor and back. planNode does not
+// look at layouts: whether a node's layout needs fit its group is LayoutPlan's question
+// (xnnpack_layout_plan.h; See Note [Channels-last values inside an XNNPACK subgraph]).
 #pragma once
 
 #include <array>
@@ -38,6 +41,11 @@ enum class XnnOp : uint8_t {
   AvgPool2d,
   GlobalAvgPool, // mean.dim over both spatial dimensions of a 4-D tensor, _adaptive_avg_pool2d to 1x1
   Reshape,       // view, reshape, squeeze, unsqueeze, and permutes that keep the memory order
+  // The two permutes that only relabel bytes (See Note [Channels-last values inside an XNNPACK
+  // subgraph]): permute(x, [0, 2, 3, 1]) of a 4-D x read channels-last is a logical NHWC tensor
+  // with the same bytes, and permute(y, [0, 3, 1, 2]) of a logical y is channels-last.
+  ChannelsLastToNhwc,
+  NhwcToChannelsLast,
 };
 
 struct NodePlan {
@@ -60,7 +68,7 @@ struct NodePlan {
 
 // The plan for a call_function node, or an error saying why XNNPACK cannot take it (the
 // operator, a dtype other than Float, an attribute XNNPACK lacks, a weight that is not a
-// constant of the program, a layout change XNNPACK cannot make without a transpose).
+// constant of the program, a permute that moves data).
 absl::StatusOr<NodePlan> planNode(const export_::ExportedProgram& program, export_::NodeId node);
 
 // True when `sizes`, read as NCHW, has the same memory order as its NHWC form: a 4-D shape with

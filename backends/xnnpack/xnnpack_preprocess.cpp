@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
 #include <tuple>
 
@@ -9,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "switchyard/backends/xnnpack/schema/xnnpack_graph_generated.h"
 #include "switchyard/backends/xnnpack/xnnpack_layout.h"
+#include "switchyard/backends/xnnpack/xnnpack_layout_plan.h"
 #include "switchyard/backends/xnnpack/xnnpack_node_plan.h"
 #include "switchyard/export/backend_details.h"
 #include "switchyard/ops/shape_ops.h"
@@ -42,20 +44,12 @@ struct BlobNode {
   std::string operator_name;
 };
 
-std::vector<int64_t> channelsLast(const std::vector<int64_t>& s) { return {s[0], s[2], s[3], s[1]}; }
-
-std::vector<int64_t> paddedTo4(std::vector<int64_t> s) {
-  if (s.size() < 4) s.insert(s.begin(), 4 - s.size(), 1);
-  return s;
-}
-
 absl::string_view nameOf(Layout l) { return l == Layout::ChannelsLast ? "channels-last (NHWC)" : "NCHW"; }
 
 // Builds the blob of one subprogram. See Note [Channels-last values inside an XNNPACK subgraph].
 class BlobBuilder {
  public:
-  explicit BlobBuilder(const ExportedProgram& p) : p_(p), parent_(p.graph().numValues()) {
-    for (size_t i = 0; i < parent_.size(); ++i) parent_[i] = static_cast<ValueId>(i);
+  explicit BlobBuilder(const ExportedProgram& p) : p_(p) {
     const std::vector<ValueId> users = p.graph().placeholders(InputKind::User);
     for (size_t i = 0; i < users.size(); ++i) user_input_index_[users[i]] = static_cast<uint32_t>(i);
   }
@@ -65,17 +59,19 @@ class BlobBuilder {
     for (size_t i = 0; i < nodes.size(); ++i) {
       if (nodes[i].kind != NodeKind::CallFunction) continue;
       absl::StatusOr<NodePlan> plan = planNode(p_, static_cast<export_::NodeId>(i));
-      if (!plan.ok()) {
-        return absl::InvalidArgumentError(absl::StrCat("XnnpackBackend preprocess: node %", nodes[i].name, " (",
-                                                       nodes[i].op->operator_name().toString(),
-                                                       ") cannot be delegated: ", plan.status().message()));
-      }
-      plans_.emplace_back(&nodes[i], *std::move(plan));
+      if (!plan.ok()) return refuse(nodes[i], plan.status().message());
+      plans_.push_back({static_cast<export_::NodeId>(i), *std::move(plan)});
     }
-    choosePreferredLayouts();
-    for (const auto& [node, plan] : plans_) {
-      current_ = node;
-      if (absl::Status s = emit(*node, plan); !s.ok()) return s;
+    // The partitioner leaves out every node LayoutPlan finds in conflict, so a conflict here is
+    // a group it did not make (a hand-made partition, or the whole program lowered at once).
+    layouts_ = std::make_unique<LayoutPlan>(p_, plans_);
+    if (!layouts_->conflicts().empty()) {
+      const LayoutPlan::Conflict& c = layouts_->conflicts()[0];
+      return refuse(p_.graph().node(c.node), absl::StrCat(c.reason, "; partition with XnnpackPartitioner"));
+    }
+    for (const PlannedNode& n : plans_) {
+      current_ = &p_.graph().node(n.id);
+      if (absl::Status s = emit(*current_, n.plan); !s.ok()) return s;
     }
     current_ = nullptr;
     return emitOutputs();
@@ -85,35 +81,11 @@ class BlobBuilder {
 
  private:
   const std::vector<int64_t>& sizesOf(ValueId v) const { return p_.graph().value(v).meta.sizes; }
-  ValueId find(ValueId v) {
-    while (parent_[v] != v) v = parent_[v] = parent_[parent_[v]];
-    return v;
+  absl::Status refuse(const Node& node, absl::string_view why) const {
+    return absl::InvalidArgumentError(absl::StrCat("XnnpackBackend preprocess: node %", node.name, " (",
+                                                   node.op->operator_name().toString(), ") cannot be delegated: ", why));
   }
-  bool isFlexible(ValueId v) const { return user_input_index_.count(v) || isConstantValue(p_, v); }
-
-  // Element-wise nodes join their 4-D operands' layouts to their result's; a group is
-  // channels-last when a convolution or pooling node makes or reads one of its values.
-  void choosePreferredLayouts() {
-    for (const auto& [node, plan] : plans_) {
-      const bool elementwise = plan.op == XnnOp::Add || plan.op == XnnOp::Sub || plan.op == XnnOp::Mul ||
-                               plan.op == XnnOp::Div || plan.op == XnnOp::Clamp || plan.op == XnnOp::Sigmoid;
-      const ValueId out = node->outputs[0];
-      if (!elementwise || sizesOf(out).size() != 4) continue;
-      for (ValueId v : plan.operands) {
-        if (sizesOf(v).size() == 4 && !isFlexible(v)) parent_[find(v)] = find(out);
-      }
-    }
-    for (const auto& [node, plan] : plans_) {
-      const bool spatial = plan.op == XnnOp::Convolution || plan.op == XnnOp::MaxPool2d ||
-                           plan.op == XnnOp::AvgPool2d || plan.op == XnnOp::GlobalAvgPool;
-      if (!spatial) continue;
-      channels_last_.insert(find(plan.operands[0]));
-      channels_last_.insert(find(node->outputs[0]));
-    }
-  }
-  Layout preferred(ValueId v) {
-    return sizesOf(v).size() == 4 && channels_last_.count(find(v)) ? Layout::ChannelsLast : Layout::Logical;
-  }
+  Layout preferred(ValueId v) const { return layouts_->layoutOf(v); }
 
   uint32_t addValue(std::vector<int64_t> dims, std::vector<float> data = {}) {
     values_.push_back({std::move(dims), std::move(data)});
@@ -122,6 +94,7 @@ class BlobBuilder {
   void addNode(fb::NodeKind kind, std::vector<uint32_t> inputs, uint32_t output, std::vector<uint64_t> params = {},
                float output_min = -kInf, float output_max = kInf) {
     BlobNode n{kind, std::move(inputs), {output}, std::move(params), output_min, output_max, 0, "copy"};
+    written_.insert(output);
     if (current_ != nullptr) {
       n.graph_debug_handle = current_->meta.debug_handle;
       n.operator_name = current_->op->operator_name().toString();
@@ -189,9 +162,8 @@ class BlobBuilder {
   absl::Status emitOutputs();
 
   const ExportedProgram& p_;
-  std::vector<std::pair<const Node*, NodePlan>> plans_;
-  std::vector<ValueId> parent_;
-  std::set<ValueId> channels_last_;
+  std::vector<PlannedNode> plans_;
+  std::unique_ptr<LayoutPlan> layouts_;
   std::map<ValueId, uint32_t> user_input_index_;
   std::map<std::tuple<ValueId, Layout, bool>, uint32_t> ids_;
   std::map<ValueId, std::pair<uint32_t, Layout>> produced_;
@@ -200,6 +172,7 @@ class BlobBuilder {
   std::vector<BlobValue> values_;
   std::vector<BlobEdge> inputs_, outputs_;
   std::vector<BlobNode> nodes_;
+  std::set<uint32_t> written_;  // the values a node writes
 };
 
 #define SY_ASSIGN_OR_RETURN_ID(lhs, expr)      \
@@ -324,6 +297,16 @@ absl::Status BlobBuilder::emit(const Node& node, const NodePlan& plan) {
       }
       return absl::OkStatus();
     }
+    case XnnOp::ChannelsLastToNhwc:
+    case XnnOp::NhwcToChannelsLast: {
+      // The same XNNPACK value, relabelled: its dims are the result's in the result's layout.
+      const bool to_nhwc = plan.op == XnnOp::ChannelsLastToNhwc;
+      SY_ASSIGN_OR_RETURN_ID(input, valueAs(plan.operands[0], to_nhwc ? Layout::ChannelsLast : Layout::Logical));
+      const Layout layout = to_nhwc ? Layout::Logical : Layout::ChannelsLast;
+      produced_[result] = {input, layout};
+      ids_[{result, layout, false}] = input;
+      return absl::OkStatus();
+    }
     case XnnOp::Reshape: {
       SY_ASSIGN_OR_RETURN_ID(input, valueAs(plan.operands[0], Layout::Logical));
       addNode(fb::NodeKind::StaticReshape, {input}, addResult(result, Layout::Logical),
@@ -350,7 +333,7 @@ absl::Status BlobBuilder::emitOutputs() {
       const bool transpose = layout == Layout::ChannelsLast && !sameMemoryInBothLayouts(sizesOf(v));
       const fb::EdgeLayout edge = transpose ? fb::EdgeLayout::NchwToNhwc : fb::EdgeLayout::Same;
       uint32_t external = id;
-      if (taken.count(id)) {
+      if (taken.count(id) || !written_.count(id)) {  // another output, or a relabelled input or constant
         external = addValue(values_[id].dims);
         addNode(fb::NodeKind::Clamp, {id}, external);
       }

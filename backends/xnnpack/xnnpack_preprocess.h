@@ -27,7 +27,8 @@ inline constexpr uint32_t kNoValue = 0xFFFFFFFFu;
 
 class XnnpackBackendDetails final : public export_::BackendDetails {
  public:
-  // An error naming the node (and why) for anything planNode refuses (xnnpack_node_plan.h).
+  // An error naming the node (and why) for anything planNode refuses (xnnpack_node_plan.h), and
+  // for a node whose layout needs conflict in the subprogram (LayoutPlan, xnnpack_layout_plan.h).
   absl::StatusOr<export_::PreprocessResult> preprocess(const export_::ExportedProgram& subprogram,
                                                        absl::Span<const export_::CompileSpec> compile_specs) const override;
 };
