@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "allocation_counter.h"
 #include "switchyard/backends/xnnpack/xnnpack_partitioner.h"
 #include "switchyard/export/lowering.h"
 #include "xnnpack_test_support.h"
@@ -32,6 +33,30 @@ TEST(XnnpackLowering, ASmallCnnRunsInTwoDelegatesAroundThePortableViewDirectlyAn
     expectCloseTo(lowered.run({x})[0], cnn.forward(x), 1e-4);
     expectCloseTo(savedLoadedAndRun(lowered, {x})[0], cnn.forward(x), 1e-4);
   }
+}
+
+// ExecuTorch's rule: a loaded method allocates nothing while it executes, its delegates included
+// (the runtime, packed weights and staging buffers are made at init).
+TEST(XnnpackLowering, ADelegatedProgramAllocatesNothingWhileItExecutes) {
+  SmallCnn cnn;
+  const ExportedProgram ep = export_::capture(cnn.model(), {SmallCnn::exampleInput()}, cnn.parameters());
+  const ExportedProgram lowered = export_::to_backend(ep, xnnpack::XnnpackPartitioner());
+  absl::StatusOr<export_::EmittedProgram> file = export_::emitProgram(lowered);
+  ASSERT_TRUE(file.ok()) << file.status();
+  absl::StatusOr<Program> program = Program::loadFromBuffer(file->bytes, "cnn.pte");
+  ASSERT_TRUE(program.ok()) << program.status();
+  absl::StatusOr<Method> m = program->load_method("forward");
+  ASSERT_TRUE(m.ok()) << m.status();
+  const Tensor x = SmallCnn::exampleInput(4);
+  ASSERT_TRUE(m->set_input(0, x).ok());
+  ASSERT_TRUE(m->execute().ok());
+  EXPECT_EQ(allocationsDuring([&] {
+              for (int i = 0; i < 10; ++i) {
+                if (!m->set_input(0, x).ok() || !m->execute().ok()) std::abort();
+              }
+            }),
+            0);
+  expectCloseTo(m->get_output(0).toTensor(), cnn.forward(x), 1e-4);
 }
 
 TEST(XnnpackLowering, AWholeProgramLowersToOneDelegateWithItsCompileSpecs) {

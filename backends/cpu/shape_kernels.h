@@ -34,6 +34,10 @@ namespace sy::cpu {
 
 // ---- Views (view_ops.cpp) ------------------------------------------------------------------------
 
+// `shape` with its -1 (at most one) replaced so that the product is `numel`: view's and reshape's
+// rule, raising "<op>: shape '[5]' is invalid for input of size 6" and the like.
+SizesVector inferSize(const char* op, IntArrayRef shape, int64_t numel);
+
 Tensor view(const Tensor& self, IntArrayRef size);
 Tensor reshape(const Tensor& self, IntArrayRef shape);
 Tensor permute(const Tensor& self, IntArrayRef dims);

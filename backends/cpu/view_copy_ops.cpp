@@ -13,6 +13,7 @@
 //     result is the view's values as they were before the call.
 // A view's own error (a bad dim, an impossible shape) is reported with this operator's name in
 // front: "aten::view_copy.out: aten::view: shape '[5]' is invalid for input of size 6".
+#include <cstring>
 #include <utility>
 
 #include "switchyard/backends/cpu/elementwise.h"
@@ -47,8 +48,29 @@ Tensor& copyOfView(const char* op, const Tensor& self, Tensor& out, MakeView&& m
 
 namespace native {
 
+// Note [view_copy of a contiguous tensor copies its bytes]
+// A program's reshapes and flattens are view_copy.out of a contiguous tensor, whose view is the
+// same bytes under other sizes. For those the kernel checks the sizes by view's rule and copies the
+// bytes, without making the view: a TensorImpl, which a method must not allocate while it executes
+// (tests/program_allocation_test.cpp). Any other self or out takes the general path, with the
+// same results and errors.
 Tensor& view_copy_out_cpu(const Tensor& self, IntArrayRef size, Tensor& out) {
-  return copyOfView("aten::view_copy.out", self, out, [&] { return view(self, size); });
+  constexpr const char* op = "aten::view_copy.out";
+  if (self.defined() && out.defined() && self.device().is_cpu() && out.device().is_cpu() &&
+      self.scalar_type() == out.scalar_type() && self.is_contiguous() && !sameMemory(out, self)) {
+    SizesVector shape;
+    try {
+      shape = inferSize("aten::view", size, self.numel());
+    } catch (const Error& e) {
+      ::sy::detail::throwError(e.kind(), str(op, ": ", e.what()));
+    }
+    resizeOutput(out, shape);
+    if (out.is_contiguous()) {
+      if (self.numel() != 0) std::memcpy(out.data_ptr(), self.data_ptr(), size_t(self.numel()) * self.element_size());
+      return out;
+    }
+  }
+  return copyOfView(op, self, out, [&] { return view(self, size); });
 }
 
 Tensor& permute_copy_out_cpu(const Tensor& self, IntArrayRef dims, Tensor& out) {

@@ -50,36 +50,6 @@ Tensor makeView(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, int6
 // A view with the base's own geometry (PyTorch's alias): what no-op views return.
 Tensor alias(const Tensor& base) { return makeView(base, base.sizes(), base.strides(), base.storage_offset()); }
 
-// `shape` with its -1 (at most one) replaced so that the product is `numel`.
-SizesVector inferSize(const char* op, IntArrayRef shape, int64_t numel) {
-  SizesVector result(shape.begin(), shape.end());
-  int64_t inferred_dim = -1;
-  int64_t known_product = 1;
-  bool overflow = false;
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (shape[i] == -1) {
-      SY_CHECK(inferred_dim < 0, op, ": only one dimension can be inferred, but shape ", bracketed(shape),
-               " has -1 at indices ", inferred_dim, " and ", i);
-      inferred_dim = static_cast<int64_t>(i);
-      continue;
-    }
-    SY_CHECK(shape[i] >= 0, op, ": invalid shape dimension ", shape[i], " at index ", i, " of shape ",
-             bracketed(shape));
-    overflow = overflow || __builtin_mul_overflow(known_product, shape[i], &known_product);
-  }
-  const std::string invalid = str(op, ": shape '", bracketed(shape), "' is invalid for input of size ", numel);
-  SY_CHECK(!overflow, invalid);
-  if (inferred_dim < 0) {
-    SY_CHECK(known_product == numel, invalid);
-    return result;
-  }
-  SY_CHECK(known_product != 0 || numel != 0, op, ": cannot reshape tensor of 0 elements into shape ",
-           bracketed(shape), " because the unspecified dimension size -1 can be any value and is ambiguous");
-  SY_CHECK(known_product != 0 && numel % known_product == 0, invalid);
-  result[inferred_dim] = numel / known_product;
-  return result;
-}
-
 // Strides that let a tensor of (sizes, strides) be read as `shape` without copying, or nothing when
 // no such strides exist. The old dimensions are cut into runs that are contiguous with each other
 // ("chunks": each dimension's stride is the next one's stride times its size); a valid view must
@@ -130,6 +100,36 @@ bool isChannelsLastContiguous(const Tensor& self) {
 }
 
 }  // namespace
+
+SizesVector inferSize(const char* op, IntArrayRef shape, int64_t numel) {
+  SizesVector result(shape.begin(), shape.end());
+  int64_t inferred_dim = -1;
+  int64_t known_product = 1;
+  bool overflow = false;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == -1) {
+      SY_CHECK(inferred_dim < 0, op, ": only one dimension can be inferred, but shape ", bracketed(shape),
+               " has -1 at indices ", inferred_dim, " and ", i);
+      inferred_dim = static_cast<int64_t>(i);
+      continue;
+    }
+    SY_CHECK(shape[i] >= 0, op, ": invalid shape dimension ", shape[i], " at index ", i, " of shape ",
+             bracketed(shape));
+    overflow = overflow || __builtin_mul_overflow(known_product, shape[i], &known_product);
+  }
+  // Formatted only on failure: a view allocates nothing but its TensorImpl.
+  auto invalid = [&] { return str(op, ": shape '", bracketed(shape), "' is invalid for input of size ", numel); };
+  SY_CHECK(!overflow, invalid());
+  if (inferred_dim < 0) {
+    SY_CHECK(known_product == numel, invalid());
+    return result;
+  }
+  SY_CHECK(known_product != 0 || numel != 0, op, ": cannot reshape tensor of 0 elements into shape ",
+           bracketed(shape), " because the unspecified dimension size -1 can be any value and is ambiguous");
+  SY_CHECK(known_product != 0 && numel % known_product == 0, invalid());
+  result[inferred_dim] = numel / known_product;
+  return result;
+}
 
 Tensor view(const Tensor& self, IntArrayRef size) {
   constexpr const char* op = "aten::view";

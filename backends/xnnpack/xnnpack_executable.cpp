@@ -235,6 +235,7 @@ class ExecutableBuilder {
     }
     s = xnn_create_runtime_v2(subgraph_, e_.pool_, 0, &e_.runtime_);
     if (s != xnn_status_success) return xnnError("xnn_create_runtime_v2", s);
+    e_.externals_.reserve(e_.inputs_.size() + e_.outputs_.size());
     return absl::OkStatus();
   }
 
@@ -314,13 +315,16 @@ std::string XnnpackExecutable::nodesDescription() const {
 
 absl::Status XnnpackExecutable::checkArgument(absl::Span<IValue*> args, const Edge& edge, bool output) const {
   const IValue* a = args[edge.arg];
-  const std::string what = absl::StrCat("XnnpackBackend execute: argument ", edge.arg, " (", output ? "output " : "input ",
-                                        output ? edge.arg - num_inputs_ : edge.arg, ")");
-  if (a == nullptr || !a->isTensor()) return absl::InvalidArgumentError(absl::StrCat(what, " is not a tensor"));
+  // Formatted only for an error: execute allocates nothing (See Note [XNNPACK runs in staging buffers]).
+  auto what = [&] {
+    return absl::StrCat("XnnpackBackend execute: argument ", edge.arg, " (", output ? "output " : "input ",
+                        output ? edge.arg - num_inputs_ : edge.arg, ")");
+  };
+  if (a == nullptr || !a->isTensor()) return absl::InvalidArgumentError(absl::StrCat(what(), " is not a tensor"));
   const Tensor& t = a->toTensor();
   if (!t.defined() || t.scalar_type() != ScalarType::Float || (output && !t.is_contiguous()) || !t.device().is_cpu() ||
       static_cast<size_t>(t.numel()) != edge.numel) {
-    return absl::InvalidArgumentError(absl::StrCat(what, " must be a ", output ? "contiguous " : "",
+    return absl::InvalidArgumentError(absl::StrCat(what(), " must be a ", output ? "contiguous " : "",
                                                    "Float CPU tensor of ", edge.numel, " elements"));
   }
   return absl::OkStatus();
@@ -338,8 +342,8 @@ absl::Status XnnpackExecutable::execute(absl::Span<IValue*> args) {
     if (absl::Status s = checkArgument(args, e, true); !s.ok()) return s;
   }
   std::lock_guard<std::mutex> lock(mutex_);
-  std::vector<xnn_external_value> externals;
-  externals.reserve(inputs_.size() + outputs_.size());
+  std::vector<xnn_external_value>& externals = externals_;  // reserved at init
+  externals.clear();
   for (Edge& e : inputs_) {
     // An input made by a view on the portable kernels (a permute left out) may be strided.
     const Tensor& given = args[e.arg]->toTensor();

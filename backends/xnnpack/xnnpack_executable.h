@@ -17,7 +17,10 @@
 // executable owns padded staging buffers for its inputs (copied, or transposed from NCHW) and for
 // its channels-last outputs (transposed back after the run); other outputs are written in place.
 // execute holds the executable's mutex from staging to the last copy out, so two threads running
-// one delegate take turns, and two delegates run at the same time.
+// one delegate take turns, and two delegates run at the same time. execute allocates nothing: the
+// staging buffers and the list of external values it hands xnn_setup_runtime are made at init,
+// as ExecuTorch asks of a method while it executes (a strided input, which a program never
+// passes, is the one exception: it is read through a dense copy).
 #pragma once
 
 #include <cstddef>
@@ -33,6 +36,7 @@
 
 struct xnn_runtime;
 struct pthreadpool;
+struct xnn_external_value;
 
 namespace sy::xnnpack {
 
@@ -73,6 +77,7 @@ class XnnpackExecutable {
   uint32_t num_inputs_ = 0, num_outputs_ = 0;
   std::vector<std::vector<float>> constants_;  // static data, alive as long as the runtime
   std::vector<Edge> inputs_, outputs_;
+  std::vector<xnn_external_value> externals_;  // execute's list for xnn_setup_runtime, reused
   std::vector<NodeInfo> nodes_;
   xnn_runtime* runtime_ = nullptr;
   pthreadpool* pool_ = nullptr;
