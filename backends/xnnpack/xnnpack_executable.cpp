@@ -342,8 +342,7 @@ absl::Status XnnpackExecutable::execute(absl::Span<IValue*> args) {
     if (absl::Status s = checkArgument(args, e, true); !s.ok()) return s;
   }
   std::lock_guard<std::mutex> lock(mutex_);
-  std::vector<xnn_external_value>& externals = externals_;  // reserved at init
-  externals.clear();
+  externals_.clear();  // reserved at init
   for (Edge& e : inputs_) {
     // An input made by a view on the portable kernels (a permute left out) may be strided.
     const Tensor& given = args[e.arg]->toTensor();
@@ -354,12 +353,12 @@ absl::Status XnnpackExecutable::execute(absl::Span<IValue*> args) {
     } else if (e.numel != 0) {
       std::memcpy(e.staging.data(), src, e.numel * sizeof(float));
     }
-    externals.push_back({e.value, e.staging.data()});
+    externals_.push_back({e.value, e.staging.data()});
   }
   for (Edge& e : outputs_) {
-    externals.push_back({e.value, e.transpose ? e.staging.data() : args[e.arg]->toTensor().data_ptr()});
+    externals_.push_back({e.value, e.transpose ? e.staging.data() : args[e.arg]->toTensor().data_ptr()});
   }
-  xnn_status s = xnn_setup_runtime(runtime_, externals.size(), externals.data());
+  xnn_status s = xnn_setup_runtime(runtime_, externals_.size(), externals_.data());
   if (s == xnn_status_success) s = xnn_invoke_runtime(runtime_);
   if (s != xnn_status_success) {
     return absl::InternalError(absl::StrCat("XnnpackBackend execute: XNNPACK failed with status ", statusName(s),

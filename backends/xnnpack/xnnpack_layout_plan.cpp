@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
+#include <utility>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -12,6 +14,25 @@ namespace {
 bool isElementwise(XnnOp op) {
   return op == XnnOp::Add || op == XnnOp::Sub || op == XnnOp::Mul || op == XnnOp::Div || op == XnnOp::Clamp ||
          op == XnnOp::Sigmoid;
+}
+
+// The layouts an operator reads its input and makes its result in, for those that have one fixed
+// pair: convolution and pooling are NHWC, fully connected, softmax and reshape read the logical
+// order, and the relabelling permutes change one into the other.
+std::optional<std::pair<Layout, Layout>> fixedLayouts(XnnOp op) {
+  switch (op) {
+    case XnnOp::Convolution:
+    case XnnOp::MaxPool2d:
+    case XnnOp::AvgPool2d:
+    case XnnOp::GlobalAvgPool: return std::pair{Layout::ChannelsLast, Layout::ChannelsLast};
+    case XnnOp::Linear:
+    case XnnOp::Addmm:
+    case XnnOp::Softmax:
+    case XnnOp::Reshape: return std::pair{Layout::Logical, Layout::Logical};
+    case XnnOp::ChannelsLastToNhwc: return std::pair{Layout::ChannelsLast, Layout::Logical};
+    case XnnOp::NhwcToChannelsLast: return std::pair{Layout::Logical, Layout::ChannelsLast};
+    default: return std::nullopt;
+  }
 }
 
 }  // namespace
@@ -35,45 +56,20 @@ LayoutPlan::LayoutPlan(const export_::ExportedProgram& program, const std::vecto
   for (const PlannedNode& n : group) {
     const export_::ValueId in = n.plan.operands.empty() ? export_::NodeArgument::kNone : n.plan.operands[0];
     const export_::ValueId out = g.node(n.id).outputs[0];
-    switch (n.plan.op) {
-      case XnnOp::Convolution:
-      case XnnOp::MaxPool2d:
-      case XnnOp::AvgPool2d:
-      case XnnOp::GlobalAvgPool:
-        need(n, in, Layout::ChannelsLast, false);
-        need(n, out, Layout::ChannelsLast, true);
-        break;
-      case XnnOp::Linear:
-      case XnnOp::Addmm:
-      case XnnOp::Softmax:
-      case XnnOp::Reshape:
-        need(n, in, Layout::Logical, false);
-        need(n, out, Layout::Logical, true);
-        break;
-      case XnnOp::ChannelsLastToNhwc:
-        need(n, in, Layout::ChannelsLast, false);
-        need(n, out, Layout::Logical, true);
-        break;
-      case XnnOp::NhwcToChannelsLast:
-        need(n, in, Layout::Logical, false);
-        need(n, out, Layout::ChannelsLast, true);
-        break;
-      case XnnOp::Add:
-      case XnnOp::Sub:
-      case XnnOp::Mul:
-      case XnnOp::Div:
-        // An operand of lower rank broadcasts from the right, which is NCHW order unless its
-        // padded 4-D shape reads the same either way.
-        for (export_::ValueId v : n.plan.operands) {
-          if (rank(out) == 4 && rank(v) < 4 && !sameMemoryInBothLayouts(paddedTo4(g.value(v).meta.sizes))) {
-            logical_needs_.push_back({n.id, out, absl::StrCat("broadcasts %", g.value(v).name, " ", g.value(v).meta.str(),
-                                                              " from the right against %", g.value(out).name,
-                                                              " in NCHW order")});
-          }
-        }
-        break;
-      case XnnOp::Clamp:
-      case XnnOp::Sigmoid: break;
+    if (const std::optional<std::pair<Layout, Layout>> fixed = fixedLayouts(n.plan.op)) {
+      need(n, in, fixed->first, false);
+      need(n, out, fixed->second, true);
+      continue;
+    }
+    // An operand of lower rank broadcasts from the right, which is NCHW order unless its padded
+    // 4-D shape reads the same either way (element-wise unary nodes have no such operand).
+    if (rank(out) != 4) continue;
+    for (export_::ValueId v : n.plan.operands) {
+      if (rank(v) < 4 && !sameMemoryInBothLayouts(paddedTo4(g.value(v).meta.sizes))) {
+        logical_needs_.push_back({n.id, out, absl::StrCat("broadcasts %", g.value(v).name, " ", g.value(v).meta.str(),
+                                                          " from the right against %", g.value(out).name,
+                                                          " in NCHW order")});
+      }
     }
   }
   channels_last_root_.assign(parent_.size(), false);
