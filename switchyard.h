@@ -4,8 +4,8 @@
 #pragma once
 
 #include "switchyard/autograd/autograd.h"
-#include "switchyard/dispatcher/dispatch_key.h"
-#include "switchyard/dispatcher/dispatch_key_set.h"
+#include "switchyard/core/dispatch_key.h"
+#include "switchyard/core/dispatch_key_set.h"
 #include "switchyard/dispatcher/dispatcher.h"
 #include "switchyard/dispatcher/function_schema.h"
 #include "switchyard/dispatcher/library.h"

@@ -1,4 +1,4 @@
-// The optimized kernels (backends/optimized/) against the portable ones (bench/README.md,
+// The optimized kernels (backends/kernels/optimized/) against the portable ones (bench/README.md,
 // "Optimized kernels"): each unary function's out= form on 1M contiguous Float elements, and
 // softmax / log_softmax of a 256x1024 matrix along its rows, and the cases issue 13 measured
 // against libtorch: mm 256, linear (the MLP's first layer, 32x784 by 512x784 plus bias), conv2d
@@ -15,12 +15,12 @@
 #include <string>
 #include <vector>
 
-#include "switchyard/backends/cpu/kernels.h"
-#include "switchyard/backends/cpu/linalg_kernels.h"
-#include "switchyard/backends/cpu/nn_kernels.h"
-#include "switchyard/backends/optimized/threads.h"
-#include "switchyard/backends/cpu/reduction_kernels.h"
-#include "switchyard/backends/cpu/unary_kernels.h"
+#include "switchyard/backends/devices/cpu/kernels.h"
+#include "switchyard/backends/devices/cpu/linalg_kernels.h"
+#include "switchyard/backends/devices/cpu/nn_kernels.h"
+#include "switchyard/backends/kernels/optimized/threads.h"
+#include "switchyard/backends/devices/cpu/reduction_kernels.h"
+#include "switchyard/backends/devices/cpu/unary_kernels.h"
 #include "switchyard/switchyard.h"
 
 namespace {

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "switchyard/backends/cpu/kernels.h"
+#include "switchyard/backends/devices/cpu/kernels.h"
 
 namespace sy::bench {
 namespace {

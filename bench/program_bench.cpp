@@ -24,7 +24,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "benchmark/benchmark.h"
-#include "switchyard/backends/cpu/kernels.h"
+#include "switchyard/backends/devices/cpu/kernels.h"
 #include "switchyard/program/program.h"
 #include "switchyard/program/testing/program_builder.h"
 #include "switchyard/switchyard.h"

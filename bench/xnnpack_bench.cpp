@@ -26,7 +26,7 @@
 #include "switchyard/switchyard.h"
 #include "bench_models.h"
 #ifdef SY_BENCH_OPTIMIZED
-#include "switchyard/backends/optimized/threads.h"
+#include "switchyard/backends/kernels/optimized/threads.h"
 #endif
 
 namespace {

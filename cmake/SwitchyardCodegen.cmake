@@ -200,11 +200,11 @@ function(gen_operators_lib)
 endfunction()
 
 # The bindings of a library that owns its operators, as the portable aten:: library does with
-# ops/*.yaml: the `func:` entries define the operators and their default kernels register as
+# backends/devices/cpu/*.yaml: the `func:` entries define the operators and their default kernels register as
 # ordinary kernels on DISPATCH_KEY (see Note [A library's own operators register their default
 # kernels on its dispatch key] in codegen/kernel_yaml.h).
 #
-#   switchyard_generate_operators(NAME unary YAML ops/unary_ops.yaml DISPATCH_KEY CPU
+#   switchyard_generate_operators(NAME unary YAML backends/devices/cpu/unary_ops.yaml DISPATCH_KEY CPU
 #                                 OUTPUT_DIR ${PROJECT_BINARY_DIR}/generated/switchyard/ops/unary)
 #
 # writes RegisterOperators.cpp (schemas and registrations, one translation unit), Functions.h/.cpp

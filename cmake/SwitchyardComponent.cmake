@@ -17,7 +17,7 @@ include_guard(GLOBAL)
 # Note [Library components share one precompiled header]
 # Most of a small component source's compile time is spent parsing the same headers: the standard
 # library, abseil's strings and status, and the dispatcher's and tensor's own headers take 1.3 s of
-# a 1.5 s compile. The components precompile them once (in sy_ivalue, the first component) and every
+# a 1.5 s compile. The components precompile them once (in sy_core, the first component) and every
 # other component reuses that header, which saves about a second per source in each of the three
 # builds ./test.sh makes. The precompiled header is force-included, so a source that forgets one of
 # these includes still compiles: -DSWITCHYARD_LIBRARY_PCH=OFF builds without it, as installed
@@ -28,7 +28,7 @@ set(SWITCHYARD_LIBRARY_PCH_HEADERS
   <optional> <string> <string_view> <tuple> <type_traits> <unordered_map> <utility> <vector>
   <absl/container/inlined_vector.h> <absl/status/status.h> <absl/status/statusor.h>
   <absl/strings/str_cat.h> <absl/strings/str_format.h> <absl/strings/str_join.h> <absl/types/span.h>
-  <switchyard/ivalue/checked_size.h> <switchyard/ivalue/error.h> <switchyard/ivalue/tensor.h>
+  <switchyard/ivalue/checked_size.h> <switchyard/core/error.h> <switchyard/ivalue/tensor.h>
   <switchyard/dispatcher/library.h>)
 
 # Gives `target` the components' precompiled header. A component reuses the first component's; an

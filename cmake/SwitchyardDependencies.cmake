@@ -11,7 +11,7 @@ if(SWITCHYARD_BUILD_BENCH)
   find_package(benchmark REQUIRED)   # libbenchmark-dev
 endif()
 # SLEEF (libsleef-dev) and OpenBLAS (libopenblas-dev), for the optimized kernels
-# (backends/optimized/); Debian ships no CMake package for SLEEF, only pkg-config's sleef.pc, and
+# (backends/kernels/optimized/); Debian ships no CMake package for SLEEF, only pkg-config's sleef.pc, and
 # openblas.pc names the pthread build's headers (its own cblas.h) and library, which the kernels
 # need rather than whichever cblas.h the alternatives system picked. Without both the optimized
 # library is not built. Only the optimized library links them, never libswitchyard.
@@ -20,13 +20,13 @@ if(PkgConfig_FOUND)
   pkg_check_modules(SLEEF QUIET IMPORTED_TARGET sleef)
   pkg_check_modules(OPENBLAS QUIET IMPORTED_TARGET openblas)
 endif()
-# The optimized kernels' thread pool is their own, on std::thread (backends/optimized/threads.h).
+# The optimized kernels' thread pool is their own, on std::thread (backends/kernels/optimized/threads.h).
 find_package(Threads REQUIRED)
 set(SWITCHYARD_OPTIMIZED_DEPENDENCIES_FOUND OFF)
 if(SLEEF_FOUND AND OPENBLAS_FOUND)
   set(SWITCHYARD_OPTIMIZED_DEPENDENCIES_FOUND ON)
 endif()
-option(SWITCHYARD_WITH_SLEEF "Build the optimized kernel library (backends/optimized/, needs libsleef-dev and libopenblas-dev)"
+option(SWITCHYARD_WITH_SLEEF "Build the optimized kernel library (backends/kernels/optimized/, needs libsleef-dev and libopenblas-dev)"
        ${SWITCHYARD_OPTIMIZED_DEPENDENCIES_FOUND})
 if(SWITCHYARD_WITH_SLEEF AND NOT SWITCHYARD_OPTIMIZED_DEPENDENCIES_FOUND)
   message(FATAL_ERROR "SWITCHYARD_WITH_SLEEF is ON but SLEEF or OpenBLAS was not found: install "

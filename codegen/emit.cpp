@@ -227,7 +227,7 @@ std::string keyRegistrations(const KernelLibrary& library, const std::vector<con
 // kernels are therefore declared with protected visibility: still exported (code may call
 // sy::cpu::acos_out_cpu directly), but not interposable, so the trampoline is one direct jump to
 // the kernel (24: the one instruction left is the jump the inlining saved). Only the library's own translation units may
-// see the attribute (they define SY_NATIVE_KERNELS_ARE_LOCAL: ops/ and backends/cpu/): a program
+// see the attribute (they define SY_NATIVE_KERNELS_ARE_LOCAL: ops/ and backends/devices/cpu/): a program
 // seeing it would expect the kernels in its own image and fail to link.
 const char* const kProtectedKernelMacro =
     "\n#ifndef SY_NATIVE_KERNEL\n"

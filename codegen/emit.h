@@ -13,7 +13,7 @@
 //
 // Every registration names its YAML file and line, so dispatcher errors and table dumps point at
 // the YAML rather than at generated code. Kernel C++ types follow the CPU kernels' conventions
-// (backends/cpu/kernels.h): `const Tensor&`, `Tensor&` for written tensors, `int64_t`, `double`,
+// (backends/devices/cpu/kernels.h): `const Tensor&`, `Tensor&` for written tensors, `int64_t`, `double`,
 // `IntArrayRef`, `const std::optional<Tensor>&`, `std::string_view`, ...
 #pragma once
 

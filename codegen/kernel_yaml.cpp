@@ -4,7 +4,7 @@
 #include <fstream>
 #include <functional>
 
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 #include "yaml-cpp/yaml.h"
 
 namespace sy::codegen {

@@ -68,10 +68,10 @@ struct OperatorEntry {
 };
 
 // Note [A library's own operators register their default kernels on its dispatch key]
-// A kernel library (backends/optimized/, a user's custom ops) adds kernels to operators that exist
+// A kernel library (backends/kernels/optimized/, a user's custom ops) adds kernels to operators that exist
 // or that it defines as out variants; every kernel it has, the default one included, is a partial
 // kernel (sy::PartialKernelRegistry), consulted on the PartialKernels key above the portable ones.
-// The library that *owns* operators (the portable aten:: library, ops/*.yaml) is generated with a
+// The library that *owns* operators (the portable aten:: library, backends/devices/cpu/*.yaml) is generated with a
 // dispatch key (`switchyard_codegen gen --dispatch-key CPU`, from switchyard_generate_operators in
 // cmake/SwitchyardCodegen.cmake): then
 //   - a `func:` entry defines an ordinary operator: functional, in-place or out variant, of any
@@ -87,7 +87,7 @@ struct KernelLibrary {
   // Empty for a kernel library; the owning library's key (e.g. "CPU") otherwise. See the Note above.
   std::string dispatch_key;
   // Registration sites name YAML files relative to this folder when they are under it (as
-  // -fmacro-prefix-map does for C++ sites), e.g. "ops/unary_ops.yaml:12".
+  // -fmacro-prefix-map does for C++ sites), e.g. "backends/devices/cpu/unary_ops.yaml:12".
   std::string site_root;
 };
 

@@ -2,7 +2,7 @@
 //
 //   switchyard_codegen gen --functions-yaml functions.yaml --custom-ops-yaml custom_ops.yaml \
 //       --schemas operator_schemas.yaml [--selected-ops selected_operators.yaml] --output-dir out/
-//   switchyard_codegen gen --dispatch-key CPU --functions-yaml ops/unary_ops.yaml --site-root SRC --output-dir out/
+//   switchyard_codegen gen --dispatch-key CPU --functions-yaml backends/devices/cpu/unary_ops.yaml --site-root SRC --output-dir out/
 //       (the library that owns the operators: see Note [A library's own operators register their
 //        default kernels on its dispatch key] in kernel_yaml.h)
 //   switchyard_codegen select --output selected_operators.yaml \
@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "switchyard/codegen/emit.h"
-#include "switchyard/dispatcher/dispatch_key.h"
+#include "switchyard/core/dispatch_key.h"
 #include "switchyard/codegen/kernel_yaml.h"
 #include "switchyard/codegen/program_operators.h"
 

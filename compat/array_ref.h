@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "absl/types/span.h"
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 
 namespace c10 {
 

@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "absl/strings/str_join.h"
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 #include "switchyard/ivalue/tensor_factories.h"
 #include "switchyard/ops/shape_ops.h"
 

@@ -7,7 +7,7 @@
 #include "switchyard/conformance/conformance_inputs.h"
 #include "switchyard/dispatcher/dispatcher.h"
 #include "switchyard/dispatcher/local_dispatch_key_set.h"
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 #include "switchyard/ivalue/tensor_factories.h"
 #include "switchyard/ops/shape_ops.h"
 

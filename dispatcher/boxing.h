@@ -29,11 +29,11 @@
 #include <utility>
 #include <vector>
 
-#include "switchyard/dispatcher/dispatch_key_set.h"
+#include "switchyard/core/dispatch_key_set.h"
 #include "switchyard/dispatcher/function_traits.h"
 #include "switchyard/dispatcher/unboxed_call.h"
 #include "switchyard/ivalue/ivalue.h"
-#include "switchyard/ivalue/macros.h"
+#include "switchyard/core/macros.h"
 #include "switchyard/ivalue/stack.h"
 
 namespace sy {

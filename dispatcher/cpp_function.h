@@ -12,7 +12,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "switchyard/dispatcher/dispatch_key.h"
+#include "switchyard/core/dispatch_key.h"
 #include "switchyard/dispatcher/infer_schema.h"
 #include "switchyard/dispatcher/kernel_function.h"
 

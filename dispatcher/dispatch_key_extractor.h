@@ -10,7 +10,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "switchyard/dispatcher/dispatch_key_set.h"
+#include "switchyard/core/dispatch_key_set.h"
 #include "switchyard/ivalue/ivalue.h"
 
 namespace sy::detail {

@@ -5,7 +5,7 @@
 #include <tuple>
 #include <type_traits>
 
-#include "switchyard/dispatcher/dispatch_key_set.h"
+#include "switchyard/core/dispatch_key_set.h"
 
 namespace sy::detail {
 

@@ -14,7 +14,7 @@
 
 #include "switchyard/dispatcher/boxing.h"
 #include "switchyard/dispatcher/function_traits.h"
-#include "switchyard/ivalue/macros.h"
+#include "switchyard/core/macros.h"
 
 namespace sy {
 

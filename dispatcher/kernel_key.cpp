@@ -5,7 +5,7 @@
 #include <numeric>
 
 #include "switchyard/ivalue/tensor.h"
-#include "switchyard/program/program_scalar_type.h"
+#include "switchyard/core/program_scalar_type.h"
 
 namespace sy {
 

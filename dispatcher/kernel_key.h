@@ -24,7 +24,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/types/span.h"
-#include "switchyard/ivalue/scalar_type.h"
+#include "switchyard/core/scalar_type.h"
 
 namespace sy {
 
@@ -55,7 +55,7 @@ DimOrder dimOrderOf(const TensorImpl& impl);
 bool isIdentityDimOrder(absl::Span<const uint8_t> order);
 
 // PyTorch's (and ExecuTorch's) number for a dtype: Float 6, Double 7, Bool 11, Int 3, Long 4; the
-// program format's table (program/program_scalar_type.h) is the one source of these numbers.
+// program format's table (core/program_scalar_type.h) is the one source of these numbers.
 int executorchScalarTypeCode(ScalarType t);
 std::optional<ScalarType> scalarTypeFromExecutorchCode(int code);
 // The dtype named as in a kernel YAML's type_alias ("Float", "Double", "Int", "Long", "Bool").

@@ -39,7 +39,7 @@
 #include <memory>
 #include <vector>
 
-#include "switchyard/dispatcher/dispatch_key.h"
+#include "switchyard/core/dispatch_key.h"
 #include "switchyard/dispatcher/kernel_function.h"
 #include "tsl/robin_map.h"
 

@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-#include "switchyard/dispatcher/dispatch_key_set.h"
+#include "switchyard/core/dispatch_key_set.h"
 
 namespace sy {
 

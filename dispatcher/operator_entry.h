@@ -33,7 +33,7 @@
 #include <string>
 #include <vector>
 
-#include "switchyard/dispatcher/dispatch_key_set.h"
+#include "switchyard/core/dispatch_key_set.h"
 #include "switchyard/dispatcher/function_schema.h"
 #include "switchyard/dispatcher/infer_schema.h"
 #include "switchyard/dispatcher/kernel_function.h"
@@ -139,7 +139,7 @@ class OperatorEntry {
   // Called when the operator's last registration is gone.
   void forgetKernelSignature() { cpp_signature_ = typed_signature_; }
 
-  // One line per runtime key: "CPU: kernel [registered at backends/cpu/unary_ops.cpp:31]".
+  // One line per runtime key: "CPU: kernel [registered at backends/devices/cpu/unary_ops.cpp:31]".
   std::string dumpComputedTable() const;
   // The keys with a kernel, alias kernel or fallback, and where each was registered.
   std::string describeRegistrations() const;

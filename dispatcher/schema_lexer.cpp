@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 
 namespace sy::detail {
 namespace {

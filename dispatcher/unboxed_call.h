@@ -12,7 +12,7 @@
 #include <tuple>
 #include <type_traits>
 
-#include "switchyard/dispatcher/dispatch_key_set.h"
+#include "switchyard/core/dispatch_key_set.h"
 #include "switchyard/ivalue/ivalue.h"
 #include "switchyard/ivalue/stack.h"
 

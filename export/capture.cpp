@@ -3,7 +3,7 @@
 #include <unordered_set>
 
 #include "switchyard/export/capture_state.h"
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 #include "switchyard/ivalue/tensor_factories.h"
 
 namespace sy::export_ {

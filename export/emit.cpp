@@ -13,8 +13,8 @@
 #include "switchyard/export/memory_planning.h"
 #include "switchyard/export/operator_variants.h"
 #include "switchyard/export/program_file.h"
-#include "switchyard/ivalue/error.h"
-#include "switchyard/program/program_scalar_type.h"
+#include "switchyard/core/error.h"
+#include "switchyard/core/program_scalar_type.h"
 #include "switchyard/program/schema/program_generated.h"
 
 namespace sy::export_ {

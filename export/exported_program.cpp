@@ -3,7 +3,7 @@
 #include "switchyard/delegate/backend_registry.h"
 #include "switchyard/delegate/delegate_call.h"
 #include "switchyard/export/lowered_module.h"
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 #include "switchyard/ivalue/stack.h"
 #include "switchyard/ivalue/tensor_factories.h"
 

@@ -6,7 +6,7 @@
 
 #include "switchyard/dispatcher/dispatcher.h"
 #include "switchyard/ivalue/checked_size.h"
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 
 namespace sy::export_ {
 

@@ -32,7 +32,7 @@
 
 #include "switchyard/dispatcher/operator_handle.h"
 #include "switchyard/ivalue/ivalue.h"
-#include "switchyard/ivalue/scalar_type.h"
+#include "switchyard/core/scalar_type.h"
 
 namespace sy::export_ {
 

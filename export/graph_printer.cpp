@@ -4,7 +4,7 @@
 
 #include "absl/strings/str_join.h"
 #include "switchyard/export/lowered_module.h"
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 
 namespace sy::export_ {
 namespace {

@@ -1,6 +1,6 @@
 #include "switchyard/export/lowered_module.h"
 
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 
 namespace sy::export_ {
 

@@ -6,7 +6,7 @@
 #include "absl/strings/str_join.h"
 #include "switchyard/export/partition_checks.h"
 #include "switchyard/export/partitioners.h"
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 
 namespace sy::export_ {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 
 namespace sy::export_ {
 namespace {

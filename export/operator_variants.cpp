@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "switchyard/dispatcher/dispatcher.h"
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 
 namespace sy::export_ {
 namespace {

@@ -3,7 +3,7 @@
 #include <map>
 
 #include "switchyard/export/node_dependencies.h"
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 
 namespace sy::export_ {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 
 namespace sy::export_ {
 namespace {

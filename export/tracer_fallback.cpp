@@ -6,7 +6,7 @@
 #include "switchyard/dispatcher/library.h"
 #include "switchyard/export/capture_state.h"
 #include "switchyard/export/operator_variants.h"
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 
 namespace sy::export_ {
 

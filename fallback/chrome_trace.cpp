@@ -6,7 +6,7 @@
 
 #include "nlohmann/json.hpp"
 #include "switchyard/fallback/profiler.h"
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 
 namespace sy {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 #include "switchyard/ivalue/tensor.h"
 
 namespace sy {

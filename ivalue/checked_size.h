@@ -16,7 +16,7 @@
 
 #include "absl/types/span.h"
 #include "absl/container/inlined_vector.h"
-#include "switchyard/ivalue/scalar_type.h"
+#include "switchyard/core/scalar_type.h"
 
 namespace sy {
 

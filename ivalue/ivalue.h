@@ -48,12 +48,12 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/types/span.h"
-#include "switchyard/ivalue/device.h"
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/device.h"
+#include "switchyard/core/error.h"
 #include "switchyard/ivalue/intrusive_ptr.h"
-#include "switchyard/ivalue/macros.h"
+#include "switchyard/core/macros.h"
 #include "switchyard/ivalue/scalar.h"
-#include "switchyard/ivalue/scalar_type.h"
+#include "switchyard/core/scalar_type.h"
 #include "switchyard/ivalue/tensor.h"
 
 namespace sy {

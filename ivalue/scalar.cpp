@@ -1,6 +1,6 @@
 #include "switchyard/ivalue/scalar.h"
 
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 
 namespace sy {
 

@@ -7,8 +7,8 @@
 #include <ostream>
 #include <type_traits>
 
-#include "switchyard/ivalue/macros.h"
-#include "switchyard/ivalue/scalar_type.h"
+#include "switchyard/core/macros.h"
+#include "switchyard/core/scalar_type.h"
 
 namespace sy {
 

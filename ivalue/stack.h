@@ -49,7 +49,7 @@
 
 #include "absl/types/span.h"
 #include "switchyard/ivalue/ivalue.h"
-#include "switchyard/ivalue/macros.h"
+#include "switchyard/core/macros.h"
 
 namespace sy {
 

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 
 namespace sy {
 namespace {

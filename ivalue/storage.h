@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <memory>
 
-#include "switchyard/ivalue/device.h"
+#include "switchyard/core/device.h"
 #include "switchyard/ivalue/intrusive_ptr.h"
 
 namespace sy {

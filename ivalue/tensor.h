@@ -14,9 +14,9 @@
 #include <ostream>
 #include <string>
 
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 #include "switchyard/ivalue/intrusive_ptr.h"
-#include "switchyard/ivalue/macros.h"
+#include "switchyard/core/macros.h"
 #include "switchyard/ivalue/tensor_impl.h"
 
 namespace sy {

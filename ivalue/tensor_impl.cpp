@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "switchyard/ivalue/checked_size.h"
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 #include "switchyard/ivalue/wrap_dim.h"
 
 namespace sy {

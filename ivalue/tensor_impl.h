@@ -11,10 +11,10 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/types/span.h"
-#include "switchyard/dispatcher/dispatch_key_set.h"
-#include "switchyard/ivalue/device.h"
+#include "switchyard/core/dispatch_key_set.h"
+#include "switchyard/core/device.h"
 #include "switchyard/ivalue/intrusive_ptr.h"
-#include "switchyard/ivalue/scalar_type.h"
+#include "switchyard/core/scalar_type.h"
 #include "switchyard/ivalue/storage.h"
 
 namespace sy {

@@ -13,8 +13,8 @@
 #include <string>
 #include <string_view>
 
-#include "switchyard/ivalue/error.h"
-#include "switchyard/ivalue/macros.h"
+#include "switchyard/core/error.h"
+#include "switchyard/core/macros.h"
 
 namespace sy {
 

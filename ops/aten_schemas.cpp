@@ -3,9 +3,9 @@
 // the SY_LIBRARY blocks of the namespaces whose operators Switchyard defines (aten, and
 // ExecuTorch's dim_order_ops).
 //
-// This is the namespace's one SY_LIBRARY block; every other operator is defined from ops/*.yaml
-// (see Note [The aten:: operators are generated from ops/*.yaml] in ops/CMakeLists.txt).
-// empty.memory_format stays here, with its CPU kernel registered by hand in backends/cpu/empty.cpp:
+// This is the namespace's one SY_LIBRARY block; every other operator is defined from backends/devices/cpu/*.yaml
+// (see Note [The aten:: operators are generated from their kernel YAML] in ops/CMakeLists.txt).
+// empty.memory_format stays here, with its CPU kernel registered by hand in backends/devices/cpu/empty.cpp:
 // every functional operator allocates through it, and a kernel registered in its own translation
 // unit is inlined into the dispatcher's trampoline (a generated registration would add the jump
 // measured in codegen/emit.cpp: see Note [Owned kernels bind directly inside their library]). Its

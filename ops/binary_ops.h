@@ -11,9 +11,9 @@
 // Every function is one call through the dispatcher; out and in-place forms return the caller's
 // own Tensor object.
 //
-// The declarations are generated from ops/binary_ops.yaml into the build tree
+// The declarations are generated from backends/devices/cpu/binary_ops.yaml into the build tree
 // (switchyard/ops/binary/Functions.h); see Note [The aten:: operators are generated from
-// ops/*.yaml] in ops/CMakeLists.txt.
+// their kernel YAML] in ops/CMakeLists.txt.
 #pragma once
 
 #include <optional>

@@ -1,5 +1,5 @@
 // The TensorOptions helpers of ops/creation_ops.h (`manual_cpp_binding: True` in
-// ops/creation_ops.yaml; the out= helpers are generated), and sy::ops::empty (whose schema is in
+// backends/devices/cpu/creation_ops.yaml; the out= helpers are generated), and sy::ops::empty (whose schema is in
 // ops/aten_schemas.cpp). Each calls through a namespace-scope
 // typed handle (one dispatch, no per-call lookup). The handle signatures must match the kernels'
 // C++ signatures exactly (the generated switchyard/ops/creation/NativeFunctions.h); a mismatch is

@@ -13,11 +13,11 @@
 // *_like and _to_copy helpers that take it read a CPU device as "keep self's device". To move a
 // tensor to the CPU explicitly, use the overload of _to_copy with separate optional arguments.
 //
-// The operators are defined in ops/creation_ops.yaml. Their out= helpers (zeros_out, full_out,
+// The operators are defined in backends/devices/cpu/creation_ops.yaml. Their out= helpers (zeros_out, full_out,
 // arange_out, empty_like_out, ..., _to_copy_out) are generated into the build tree
 // (switchyard/ops/creation/Functions.h); the TensorOptions helpers below are hand-written
 // (ops/creation_ops.cpp: `manual_cpp_binding: True`). See Note [The aten:: operators are generated
-// from ops/*.yaml] in ops/CMakeLists.txt.
+// from their kernel YAML] in ops/CMakeLists.txt.
 #pragma once
 
 #include <cstdint>

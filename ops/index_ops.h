@@ -9,9 +9,9 @@
 // `index` is Long, has self's number of dimensions and is no larger than self along every other
 // dimension; its values must lie in [0, self.size(dim)). Every function is one dispatch.
 //
-// The declarations are generated from ops/index_ops.yaml into the build tree
+// The declarations are generated from backends/devices/cpu/index_ops.yaml into the build tree
 // (switchyard/ops/index/Functions.h); see Note [The aten:: operators are generated from
-// ops/*.yaml] in ops/CMakeLists.txt.
+// their kernel YAML] in ops/CMakeLists.txt.
 #pragma once
 
 #include <cstdint>

@@ -9,11 +9,11 @@
 //   sy::ops::mm_out(out, a, b);                                      // returns `out` itself
 //
 // Every function is one call through the dispatcher. Semantics (dtypes, broadcasting of addmm's
-// self and linear's bias) are described in backends/cpu/linalg_ops.cpp.
+// self and linear's bias) are described in backends/devices/cpu/linalg_ops.cpp.
 //
-// The declarations are generated from ops/linalg_ops.yaml into the build tree
+// The declarations are generated from backends/devices/cpu/linalg_ops.yaml into the build tree
 // (switchyard/ops/linalg/Functions.h); see Note [The aten:: operators are generated from
-// ops/*.yaml] in ops/CMakeLists.txt.
+// their kernel YAML] in ops/CMakeLists.txt.
 #pragma once
 
 #include <optional>

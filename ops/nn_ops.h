@@ -11,8 +11,8 @@
 // take their outputs first) with at::'s defaults. An int[2] argument may be given as one value
 // ({2} means {2, 2}); pooling's stride {} means "equal to kernel_size".
 //
-// The declarations are generated from ops/nn_ops.yaml into the build tree
-// (switchyard/ops/nn/Functions.h); see Note [The aten:: operators are generated from ops/*.yaml]
+// The declarations are generated from backends/devices/cpu/nn_ops.yaml into the build tree
+// (switchyard/ops/nn/Functions.h); see Note [The aten:: operators are generated from their kernel YAML]
 // in ops/CMakeLists.txt. What each one does:
 //   convolution, convolution_out   2-D convolution of an (N, C_in, H, W) or unbatched (C_in, H, W)
 //                                  input with a (C_out, C_in / groups, kH, kW) weight;

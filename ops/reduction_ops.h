@@ -13,11 +13,11 @@
 //   sy::ops::sum_out(out, x, {0});                                  // returns `out` itself
 //
 // Every function is one call through the dispatcher. Semantics (dtypes, NaN, empty reductions)
-// are described in backends/cpu/reduction_ops.cpp and softmax_ops.cpp.
+// are described in backends/devices/cpu/reduction_ops.cpp and softmax_ops.cpp.
 //
-// The declarations are generated from ops/reduction_ops.yaml into the build tree
+// The declarations are generated from backends/devices/cpu/reduction_ops.yaml into the build tree
 // (switchyard/ops/reduction/Functions.h); see Note [The aten:: operators are generated from
-// ops/*.yaml] in ops/CMakeLists.txt. What each one does:
+// their kernel YAML] in ops/CMakeLists.txt. What each one does:
 //   sum(self, dtype = nullopt), sum_out     the sum of every element (0-dim); Bool and integral
 //                                           inputs sum to Long unless `dtype` says otherwise
 //   sum(self, dim, keepdim = false, dtype = nullopt), sum_out

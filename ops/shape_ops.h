@@ -12,9 +12,9 @@
 // select) share storage with their input: writing through one is visible through the other.
 // Every function is one call through the dispatcher.
 //
-// The declarations are generated from ops/shape_ops.yaml into the build tree
+// The declarations are generated from backends/devices/cpu/shape_ops.yaml into the build tree
 // (switchyard/ops/shape/Functions.h); see Note [The aten:: operators are generated from
-// ops/*.yaml] in ops/CMakeLists.txt. What each one does:
+// their kernel YAML] in ops/CMakeLists.txt. What each one does:
 //   view(self, size)            the same elements in `size` (one entry may be -1, inferred); an error
 //                               when the strides do not allow it without copying (use reshape)
 //   reshape(self, shape)        a view when the strides allow one, else a contiguous copy

@@ -14,9 +14,9 @@
 // Double only); hardtanh (clamp in self's own dtype); clamp with Scalar or Tensor bounds. Each has
 // its functional, in-place (name_) and out= (name_out) form.
 //
-// The declarations are generated from ops/unary_ops.yaml into the build tree
+// The declarations are generated from backends/devices/cpu/unary_ops.yaml into the build tree
 // (switchyard/ops/unary/Functions.h); see Note [The aten:: operators are generated from
-// ops/*.yaml] in ops/CMakeLists.txt. Every function is one call through the dispatcher. Out and
+// their kernel YAML] in ops/CMakeLists.txt. Every function is one call through the dispatcher. Out and
 // in-place forms return the caller's own Tensor object.
 #pragma once
 

@@ -10,9 +10,9 @@
 // `self`. `out` must have self's dtype (except for to_dim_order_copy_out, which converts) and is
 // resized when its shape differs. Every function is one call through the dispatcher.
 //
-// The declarations are generated from ops/view_copy_ops.yaml into the build tree
+// The declarations are generated from backends/devices/cpu/view_copy_ops.yaml into the build tree
 // (switchyard/ops/view_copy/Functions.h); see Note [The aten:: operators are generated from
-// ops/*.yaml] in ops/CMakeLists.txt. What each operator does:
+// their kernel YAML] in ops/CMakeLists.txt. What each operator does:
 //   view_copy_out(out, self, size)           view(self, size), copied
 //   permute_copy_out(out, self, dims)        permute(self, dims), copied
 //   expand_copy_out(out, self, size)         expand(self, size), copied (every broadcast element written)

@@ -1,6 +1,6 @@
 #include "switchyard/program/data_file.h"
 
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 #include "switchyard/program/file_headers.h"
 #include "switchyard/program/program_internal.h"
 #include "switchyard/program/schema/flat_tensor_generated.h"

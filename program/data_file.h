@@ -20,7 +20,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "switchyard/program/program_scalar_type.h"
+#include "switchyard/core/program_scalar_type.h"
 
 namespace sy {
 

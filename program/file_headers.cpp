@@ -4,7 +4,7 @@
 #include <fstream>
 
 #include "absl/status/status.h"
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 
 namespace sy {
 

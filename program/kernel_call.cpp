@@ -3,8 +3,8 @@
 #include <cstring>
 
 #include "switchyard/dispatcher/partial_kernels.h"
-#include "switchyard/ivalue/error.h"
-#include "switchyard/program/program_scalar_type.h"
+#include "switchyard/core/error.h"
+#include "switchyard/core/program_scalar_type.h"
 
 namespace sy {
 namespace program_internal {

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "switchyard/ivalue/error.h"
-#include "switchyard/ivalue/macros.h"
+#include "switchyard/core/error.h"
+#include "switchyard/core/macros.h"
 #include "switchyard/program/method_state.h"
 
 namespace sy {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 #include "absl/strings/str_join.h"
 #include "switchyard/delegate/backend_registry.h"
 #include "switchyard/delegate/delegate_debug_handle.h"

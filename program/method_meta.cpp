@@ -1,7 +1,7 @@
 // Program::method_meta: a copy of what the file says about one method (see method_meta.h).
 #include "switchyard/program/method_meta.h"
 
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 #include "absl/strings/str_join.h"
 #include "switchyard/delegate/delegate_debug_handle.h"
 #include "switchyard/program/program.h"

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "switchyard/dispatcher/function_schema.h"
-#include "switchyard/program/program_scalar_type.h"
+#include "switchyard/core/program_scalar_type.h"
 
 namespace sy {
 

@@ -1,6 +1,6 @@
 #include "switchyard/program/program.h"
 
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 #include "switchyard/program/program_internal.h"
 
 namespace sy {

@@ -15,7 +15,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "switchyard/program/file_headers.h"
-#include "switchyard/program/program_scalar_type.h"
+#include "switchyard/core/program_scalar_type.h"
 #include "switchyard/program/schema/program_generated.h"
 
 namespace sy {

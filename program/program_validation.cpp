@@ -4,7 +4,7 @@
 // to distrust the file. Each error names the method and the value or instruction at fault.
 #include <limits>
 
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 #include "switchyard/program/program_internal.h"
 
 namespace sy {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "export_models.h"
+#include "export/export_models.h"
 #include "switchyard/delegate/backend_registry.h"
 #include "switchyard/export/backend_details.h"
 #include "switchyard/export/capture.h"

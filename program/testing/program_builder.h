@@ -22,8 +22,8 @@
 #include <utility>
 #include <vector>
 
-#include "switchyard/ivalue/scalar_type.h"
-#include "switchyard/program/program_scalar_type.h"
+#include "switchyard/core/scalar_type.h"
+#include "switchyard/core/program_scalar_type.h"
 #include "switchyard/program/schema/program_generated.h"
 
 namespace sy {

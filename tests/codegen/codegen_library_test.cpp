@@ -103,7 +103,7 @@ TEST(YamlKernelLibrary, PassesEveryArgumentTypeThroughTheGeneratedHelper) {
 }
 
 // owned_ops.yaml + owned_kernels.cpp: an operator defined, bound to its CPU kernel and given a
-// helper from its YAML entries alone, as the aten:: operators are from ops/*.yaml.
+// helper from its YAML entries alone, as the aten:: operators are from backends/devices/cpu/*.yaml.
 TEST(YamlOwnedOperators, RegisterTheirDefaultKernelsOnCpuWithTheirYamlSite) {
   auto op = sy::Dispatcher::singleton().findSchemaOrThrow("sytest_owned::square", "out");
   const std::string table = op.dumpComputedTable();

@@ -13,7 +13,7 @@
 #include "absl/flags/flag.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "switchyard/backends/accel/accel_stats.h"
+#include "switchyard/backends/devices/accel/accel_stats.h"
 #include "switchyard/delegate/delegate_call.h"
 #include "switchyard/export/emit.h"
 #include "switchyard/export/lowered_module.h"

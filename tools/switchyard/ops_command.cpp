@@ -6,7 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
 #include "switchyard/dispatcher/dispatcher.h"
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 #include "switchyard/tools/switchyard/command.h"
 
 namespace sy::cli {

@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "absl/flags/flag.h"
-#include "switchyard/ivalue/error.h"
+#include "switchyard/core/error.h"
 #include "absl/strings/str_split.h"
 #include "switchyard/fallback/profiler.h"
 #include "switchyard/program/data_file.h"

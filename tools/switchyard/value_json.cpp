@@ -2,8 +2,8 @@
 
 #include <random>
 
-#include "switchyard/ivalue/error.h"
-#include "switchyard/backends/cpu/dtype_dispatch.h"
+#include "switchyard/core/error.h"
+#include "switchyard/backends/devices/cpu/dtype_dispatch.h"
 #include "switchyard/ivalue/tensor_factories.h"
 #include "switchyard/ops/shape_ops.h"
 

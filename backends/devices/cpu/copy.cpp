@@ -1,0 +1,91 @@
+// aten::copy_ on the CPU, and copyIntoCPU, the broadcasting, converting copy every CPU kernel uses
+// to stage results (elementwise.h).
+//
+// Semantics: src is broadcast to self's shape (an error when it cannot be), converted to self's
+// dtype with C++ conversions (float -> integral truncates toward zero, nonzero -> true), and
+// written through self's strides, so self may be any view (transposed, sliced). When src shares
+// memory with self in a different layout it is first staged, so no element is read after being
+// overwritten. Both tensors must be on the CPU: a backend with memory of its own registers its
+// own copy_ for transfers.
+#include <cstring>
+
+#include "switchyard/backends/devices/cpu/elementwise.h"
+#include "switchyard/backends/devices/cpu/kernels.h"
+
+namespace sy::cpu {
+namespace {
+
+void checkBroadcastableTo(const char* op, IntArrayRef src, IntArrayRef dst, const char* dst_name,
+                          const char* src_name) {
+  bool ok = src.size() <= dst.size();
+  for (size_t i = 0; ok && i < src.size(); ++i) {
+    const int64_t s = src[src.size() - 1 - i];
+    ok = s == 1 || s == dst[dst.size() - 1 - i];
+  }
+  SY_CHECK(ok, op, ": ", src_name, " of size ", formatSizes(src), " cannot be broadcast to ", dst_name, " of size ",
+           formatSizes(dst));
+}
+
+// Same bytes, same type: copy elements as unsigned integers of the element's width, so one loop
+// serves every dtype of that width (and a single dense row is a memcpy).
+template <class Bits>
+void copyBits(const LoopGeometry& geometry) {
+  if (geometry.sizes.size() == 1 && geometry.strides[0][0] == static_cast<int64_t>(sizeof(Bits)) &&
+      geometry.strides[0][1] == static_cast<int64_t>(sizeof(Bits))) {
+    std::memmove(geometry.data[0], geometry.data[1], static_cast<size_t>(geometry.numel) * sizeof(Bits));
+    return;
+  }
+  runElementwise<Bits, Bits>(geometry, [](Bits x) { return x; });
+}
+
+void copyElements(const char* op, const Tensor& dst, const Tensor& src, const char* dst_name, const char* src_name) {
+  const LoopGeometry geometry = makeLoopGeometry({&dst, &src});
+  if (dst.scalar_type() == src.scalar_type()) {
+    switch (dst.element_size()) {
+      case 1: return copyBits<uint8_t>(geometry);
+      case 4: return copyBits<uint32_t>(geometry);
+      case 8: return copyBits<uint64_t>(geometry);
+      default: break;
+    }
+  }
+  SY_DISPATCH_ALL_TYPES(dst.scalar_type(), op, dst_name, [&](auto dst_tag) {
+    using To = typename decltype(dst_tag)::type;
+    SY_DISPATCH_ALL_TYPES(src.scalar_type(), op, src_name, [&](auto src_tag) {
+      using From = typename decltype(src_tag)::type;
+      runElementwise<To, From>(geometry, [](From x) { return static_cast<To>(x); });
+    });
+  });
+}
+
+}  // namespace
+
+void copyIntoCPU(const char* op, const Tensor& dst, const Tensor& src, const char* dst_name, const char* src_name) {
+  checkBroadcastableTo(op, src.sizes(), dst.sizes(), dst_name, src_name);
+  if (dst.numel() == 0) return;
+  if (partiallyOverlaps(dst, src)) {
+    Tensor staged = sy::empty(src.sizes(), src.scalar_type());
+    copyElements(op, staged, src, "staged", src_name);
+    copyElements(op, dst, staged, dst_name, src_name);
+    return;
+  }
+  // An identical source (x.copy_(x)) is already in place.
+  if (sameMemory(dst, src)) return;
+  copyElements(op, dst, src, dst_name, src_name);
+}
+
+// The kernel backends/devices/cpu/shape_ops.yaml binds to aten::copy_.
+namespace native {
+
+Tensor& copy_cpu(Tensor& self, const Tensor& src, bool non_blocking) {
+  constexpr const char* op = "aten::copy_";
+  SY_CHECK(self.defined() && src.defined(), op, ": ", self.defined() ? "src" : "self", " is an undefined tensor");
+  SY_CHECK(self.is_cpu() && src.is_cpu(), op, ": the CPU kernel copies between CPU tensors, but self is on ",
+           self.device(), " and src is on ", src.device(),
+           "; the backend that owns the non-CPU memory must register its own aten::copy_");
+  checkNoInternalOverlap(op, self);
+  copyIntoCPU(op, self, src);
+  return self;
+}
+
+}  // namespace native
+}  // namespace sy::cpu

@@ -1,0 +1,379 @@
+// The creation operators on the CPU: zeros, ones, full, scalar_tensor, arange, empty_like, zeros_like,
+// ones_like, full_like (each with its out= form); and allocateLike, the layout rules of the
+// *_like family, which clone and _to_copy share.
+//
+// Semantics (PyTorch's):
+//   - zeros/ones default to Float; full infers its dtype from fill_value (bool -> Bool,
+//     integer -> Long, floating -> Float) unless dtype is given; the *_like forms default to
+//     self's dtype and device and preserve self's layout (see allocateLike in shape_kernels.h).
+//   - A fill value that does not fit the dtype is an error rather than a silent wrap
+//     ("value 3000000000 cannot be converted to type Int without overflow"); NaN and infinities are
+//     fine for Float/Double, and any value converts to Bool (nonzero -> true).
+//   - arange gives Long when start, end and step are all integers and Float otherwise; integer
+//     bounds with an integral result are computed exactly in 64-bit integers, everything else in
+//     double (start + i * step) and then converted. Its out= form keeps out's shape when out
+//     already has the right number of elements (filled in row-major order) and resizes it to 1-D
+//     otherwise.
+//   - Only the Strided layout exists; pin_memory is accepted and ignored (there is no DMA to pin).
+//   - A tensor requested on another device is built on the CPU and copied over with aten::empty
+//     and aten::copy_ through the dispatcher, so that device's backend does the transfer.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "switchyard/backends/devices/cpu/elementwise.h"
+#include "switchyard/backends/devices/cpu/shape_kernels.h"
+#include "switchyard/ivalue/checked_size.h"
+#include "switchyard/ops/creation_ops.h"
+#include "switchyard/ops/shape_ops.h"
+
+namespace sy::cpu {
+namespace {
+
+void checkStridedLayout(const char* op, std::optional<Layout> layout) {
+  SY_CHECK(!layout.has_value() || *layout == Layout::Strided, op, ": only the Strided layout is supported");
+}
+
+void checkSizes(const char* op, IntArrayRef size) {
+  checkedNumel(op, size);  // a negative dimension is a ValueError naming the operator
+}
+
+// `value` as a T, or an error naming `op` when T cannot represent it (Scalar::fits; see Note
+// [Scalars convert only to types that can hold them]).
+template <class T>
+T checkedFillValue(const char* op, const Scalar& value, ScalarType dtype) {
+  SY_CHECK_VALUE(value.fits<T>(), op, ": value ", value, " cannot be converted to type ", dtype, " without overflow");
+  return value.to<T>();
+}
+
+template <class T>
+void fillWith(const Tensor& t, T value) {
+  if (t.is_contiguous()) {
+    std::fill_n(static_cast<T*>(t.data_ptr()), t.numel(), value);
+    return;
+  }
+  const LoopGeometry geometry = makeLoopGeometry({&t});
+  forEachRow<1>(geometry, [value](const std::array<char*, 1>& data, const std::array<int64_t, 1>& strides, int64_t n) {
+    if (strides[0] == static_cast<int64_t>(sizeof(T))) {
+      std::fill_n(reinterpret_cast<T*>(data[0]), n, value);
+      return;
+    }
+    for (int64_t i = 0; i < n; ++i) *reinterpret_cast<T*>(data[0] + i * strides[0]) = value;
+  });
+}
+
+// Sets every element of the CPU tensor `t` (any strides) to `value`.
+void fillChecked(const char* op, const Tensor& t, const Scalar& value, const char* argument) {
+  SY_DISPATCH_ALL_TYPES(t.scalar_type(), op, argument, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T converted = checkedFillValue<T>(op, value, t.scalar_type());
+    if (t.numel() > 0) fillWith<T>(t, converted);
+  });
+}
+
+// A CPU tensor built here, handed to `device` (itself when that is the CPU).
+Tensor onDevice(Tensor cpu_result, Device device) { return device.is_cpu() ? cpu_result : cpu_result.to(device); }
+
+// The shared body of zeros, ones and full.
+Tensor filledFactory(const char* op, IntArrayRef size, const Scalar& value, ScalarType dtype,
+                     std::optional<Layout> layout, std::optional<Device> device) {
+  checkStridedLayout(op, layout);
+  checkSizes(op, size);
+  Tensor out = ops::empty(size, TensorOptions(dtype).device(kCPU));
+  fillChecked(op, out, value, "dtype");
+  return onDevice(std::move(out), device.value_or(kCPU));
+}
+
+Tensor& filledOut(const char* op, IntArrayRef size, const Scalar& value, Tensor& out) {
+  checkOnCPU(op, "out", out);
+  checkSizes(op, size);
+  // Validate the value before touching out, so a failed call leaves it as it was.
+  SY_DISPATCH_ALL_TYPES(out.scalar_type(), op, "out", [&](auto tag) {
+    checkedFillValue<typename decltype(tag)::type>(op, value, out.scalar_type());
+  });
+  resizeOutput(out, size);
+  fillChecked(op, out, value, "out");
+  return out;
+}
+
+// full's dtype when none is given: what a tensor made from the Python value would hold.
+ScalarType dtypeOfFillValue(const Scalar& value) {
+  if (value.isBoolean()) return ScalarType::Bool;
+  return value.isIntegral(false) ? ScalarType::Long : ScalarType::Float;
+}
+
+// ---- arange --------------------------------------------------------------------------------------
+
+bool integralBounds(const Scalar& start, const Scalar& end, const Scalar& step) {
+  return start.isIntegral(true) && end.isIntegral(true) && step.isIntegral(true);
+}
+
+// The number of elements of arange(start, end, step) in `dtype` (that of the argument named
+// `argument`), after PyTorch's checks.
+int64_t arangeLength(const char* op, const Scalar& start, const Scalar& end, const Scalar& step, ScalarType dtype,
+                     const char* argument) {
+  dispatchDtype<kIntegralDtypes | kFloatingDtypes>(dtype, op, argument, [](auto) {});  // no Bool ranges
+  if (integralBounds(start, end, step) && isIntegralType(dtype, false)) {
+    const int64_t first = start.toLong(), last = end.toLong(), stride = step.toLong();
+    SY_CHECK(stride != 0, op, ": step must be nonzero");
+    SY_CHECK((stride > 0 && last >= first) || (stride < 0 && last <= first), op,
+             ": upper bound and larger bound inconsistent with step sign (start ", start, ", end ", end, ", step ",
+             step, ")");
+    int64_t distance;
+    SY_CHECK(!__builtin_sub_overflow(last, first, &distance), op, ": invalid size, possible overflow?");
+    // Both have the same sign here, so this is the exact ceiling of distance / stride.
+    return distance / stride + (distance % stride != 0 ? 1 : 0);
+  }
+  const double first = start.toDouble(), last = end.toDouble(), stride = step.toDouble();
+  SY_CHECK(stride != 0, op, ": step must be nonzero");
+  SY_CHECK(std::isfinite(first) && std::isfinite(last), op, ": unsupported range: ", start, " -> ", end);
+  SY_CHECK((stride > 0 && last >= first) || (stride < 0 && last <= first), op,
+           ": upper bound and larger bound inconsistent with step sign (start ", start, ", end ", end, ", step ", step,
+           ")");
+  const double length = std::ceil((last - first) / stride);
+  SY_CHECK(length >= 0 && length < 9.2e18, op, ": invalid size, possible overflow?");
+  return static_cast<int64_t>(length);
+}
+
+// arangeLength, plus a bound on the bytes it needs, so an absurd range is an error, not an
+// allocation whose size wrapped around.
+int64_t checkedArangeLength(const char* op, const Scalar& start, const Scalar& end, const Scalar& step,
+                            ScalarType dtype, const char* argument) {
+  const int64_t length = arangeLength(op, start, end, step, dtype, argument);
+  int64_t bytes;
+  SY_CHECK(!__builtin_mul_overflow(length, static_cast<int64_t>(elementSize(dtype)), &bytes), op,
+           ": invalid size, possible overflow? (", length, " elements)");
+  return length;
+}
+
+// Writes arange's values into a contiguous 1-D run of `length` elements of type T.
+template <class T>
+void writeArange(const char* op, T* out, int64_t length, const Scalar& start, const Scalar& step, ScalarType dtype) {
+  if (length == 0) return;
+  if constexpr (std::is_integral_v<T>) {
+    if (start.isIntegral(true) && step.isIntegral(true)) {
+      const int64_t first = start.toLong(), stride = step.toLong();
+      const int64_t final_value = first + (length - 1) * stride;  // between start and end: no overflow
+      checkedFillValue<T>(op, first, dtype);
+      checkedFillValue<T>(op, final_value, dtype);
+      for (int64_t i = 0; i < length; ++i) out[i] = static_cast<T>(first + i * stride);
+      return;
+    }
+  }
+  const double first = start.toDouble(), stride = step.toDouble();
+  checkedFillValue<T>(op, first, dtype);
+  checkedFillValue<T>(op, first + static_cast<double>(length - 1) * stride, dtype);
+  for (int64_t i = 0; i < length; ++i) out[i] = static_cast<T>(first + static_cast<double>(i) * stride);
+}
+
+// Fills `out` (numel == length, any strides) with arange's values in row-major order.
+void fillArange(const char* op, const Tensor& out, int64_t length, const Scalar& start, const Scalar& step) {
+  const Tensor dense = out.is_contiguous() ? out : sy::empty(out.sizes(), out.scalar_type());
+  dispatchDtype<kIntegralDtypes | kFloatingDtypes>(out.scalar_type(), op, "out", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    writeArange<T>(op, static_cast<T*>(dense.data_ptr()), length, start, step, out.scalar_type());
+  });
+  if (!dense.is_same(out)) copyIntoCPU(op, out, dense, "out", "result");
+}
+
+Tensor arangeFactory(const char* op, const Scalar& start, const Scalar& end, const Scalar& step,
+                     std::optional<ScalarType> dtype, std::optional<Layout> layout, std::optional<Device> device) {
+  checkStridedLayout(op, layout);
+  const ScalarType result_dtype =
+      dtype.value_or(integralBounds(start, end, step) ? ScalarType::Long : ScalarType::Float);
+  const int64_t length = checkedArangeLength(op, start, end, step, result_dtype, "dtype");
+  Tensor out = ops::empty({length}, TensorOptions(result_dtype).device(kCPU));
+  fillArange(op, out, length, start, step);
+  return onDevice(std::move(out), device.value_or(kCPU));
+}
+
+Tensor& arangeOut(const char* op, const Scalar& start, const Scalar& end, const Scalar& step, Tensor& out) {
+  checkOnCPU(op, "out", out);
+  const int64_t length = checkedArangeLength(op, start, end, step, out.scalar_type(), "out");
+  if (out.numel() != length) out.resize_({length});
+  fillArange(op, out, length, start, step);
+  return out;
+}
+
+// ---- *_like --------------------------------------------------------------------------------------
+
+// The shared body of zeros_like, ones_like and full_like.
+Tensor filledLike(const char* op, const Tensor& self, const Scalar& value, std::optional<ScalarType> dtype,
+                  std::optional<Layout> layout, std::optional<Device> device,
+                  std::optional<MemoryFormat> memory_format) {
+  checkOnCPU(op, "self", self);
+  checkStridedLayout(op, layout);
+  const ScalarType result_dtype = dtype.value_or(self.scalar_type());
+  const Device target = device.value_or(self.device());
+  Tensor out = allocateLike(op, self, result_dtype, target, memory_format);
+  if (target.is_cpu()) {
+    fillChecked(op, out, value, "dtype");
+    return out;
+  }
+  Tensor staged = sy::empty(self.sizes(), result_dtype);
+  fillChecked(op, staged, value, "dtype");
+  ops::copy_(out, staged);
+  return out;
+}
+
+Tensor& filledLikeOut(const char* op, const Tensor& self, const Scalar& value,
+                      std::optional<MemoryFormat> memory_format, Tensor& out) {
+  checkOnCPU(op, "self", self);
+  checkMemoryFormatFor(op, self, memory_format);
+  return filledOut(op, self.sizes(), value, out);
+}
+
+bool isNonOverlappingAndDense(const Tensor& t) {
+  if (t.numel() == 0) return false;
+  // Dimensions of size > 1, innermost (smallest stride) first; each must step over exactly the
+  // elements of the ones inside it.
+  SizesVector dims;
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    if (t.size(d) != 1) dims.push_back(d);
+  }
+  for (size_t i = 1; i < dims.size(); ++i) {
+    const int64_t d = dims[i];
+    size_t j = i;
+    for (; j > 0 && t.stride(dims[j - 1]) > t.stride(d); --j) dims[j] = dims[j - 1];
+    dims[j] = d;
+  }
+  int64_t expected = 1;
+  for (int64_t d : dims) {
+    if (t.stride(d) != expected) return false;
+    expected *= t.size(d);
+  }
+  return true;
+}
+
+SizesVector channelsLastStrides(IntArrayRef size) {
+  // Like contiguousStrides, a size of 0 is stepped over as 1 so the other strides stay distinct.
+  auto at_least_one = [](int64_t s) { return s > 1 ? s : int64_t{1}; };
+  const int64_t c = at_least_one(size[1]), h = at_least_one(size[2]), w = at_least_one(size[3]);
+  return SizesVector{h * w * c, 1, w * c, c};
+}
+
+}  // namespace
+
+void checkMemoryFormatFor(const char* op, const Tensor& self, std::optional<MemoryFormat> memory_format) {
+  SY_CHECK(memory_format != MemoryFormat::ChannelsLast || self.dim() == 4, op,
+           ": memory_format ChannelsLast needs a 4-D tensor (N, C, H, W), but 'self' is ", self.dim(), "-D");
+}
+
+Tensor allocateLike(const char* op, const Tensor& self, ScalarType dtype, Device device,
+                    std::optional<MemoryFormat> memory_format) {
+  checkMemoryFormatFor(op, self, memory_format);
+  Tensor out = ops::empty(self.sizes(), TensorOptions(dtype).device(device));
+  // The allocation holds numel elements, which is exactly what either restriding addresses.
+  switch (memory_format.value_or(MemoryFormat::Preserve)) {
+    case MemoryFormat::Preserve:
+      if (!self.is_contiguous() && isNonOverlappingAndDense(self)) {
+        out.unsafeGetTensorImpl()->set_sizes_and_strides(self.sizes(), self.strides(), out.storage_offset());
+      }
+      break;
+    case MemoryFormat::ChannelsLast:
+      out.unsafeGetTensorImpl()->set_sizes_and_strides(self.sizes(), channelsLastStrides(self.sizes()),
+                                                       out.storage_offset());
+      break;
+    case MemoryFormat::Contiguous:
+      break;
+  }
+  return out;
+}
+
+// The kernels backends/devices/cpu/creation_ops.yaml binds.
+namespace native {
+
+Tensor zeros_cpu(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                 std::optional<Device> device, std::optional<bool> pin_memory) {
+  return filledFactory("aten::zeros", size, 0, dtype.value_or(ScalarType::Float), layout, device);
+}
+Tensor& zeros_out_cpu(IntArrayRef size, Tensor& out) { return filledOut("aten::zeros.out", size, 0, out); }
+
+Tensor ones_cpu(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                std::optional<Device> device, std::optional<bool> pin_memory) {
+  return filledFactory("aten::ones", size, 1, dtype.value_or(ScalarType::Float), layout, device);
+}
+Tensor& ones_out_cpu(IntArrayRef size, Tensor& out) { return filledOut("aten::ones.out", size, 1, out); }
+
+Tensor full_cpu(IntArrayRef size, const Scalar& fill_value, std::optional<ScalarType> dtype,
+                std::optional<Layout> layout, std::optional<Device> device, std::optional<bool> pin_memory) {
+  return filledFactory("aten::full", size, fill_value, dtype.value_or(dtypeOfFillValue(fill_value)), layout, device);
+}
+Tensor& full_out_cpu(IntArrayRef size, const Scalar& fill_value, Tensor& out) {
+  return filledOut("aten::full.out", size, fill_value, out);
+}
+// scalar_tensor is full with no dimensions, except that its dtype defaults to Float.
+Tensor scalar_tensor_cpu(const Scalar& s, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                         std::optional<Device> device, std::optional<bool> pin_memory) {
+  return filledFactory("aten::scalar_tensor", {}, s, dtype.value_or(ScalarType::Float), layout, device);
+}
+Tensor& scalar_tensor_out_cpu(const Scalar& s, Tensor& out) { return filledOut("aten::scalar_tensor.out", {}, s, out); }
+
+Tensor arange_cpu(const Scalar& end, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                  std::optional<Device> device, std::optional<bool> pin_memory) {
+  return arangeFactory("aten::arange", 0, end, 1, dtype, layout, device);
+}
+Tensor arange_start_cpu(const Scalar& start, const Scalar& end, std::optional<ScalarType> dtype,
+                        std::optional<Layout> layout, std::optional<Device> device, std::optional<bool> pin_memory) {
+  return arangeFactory("aten::arange.start", start, end, 1, dtype, layout, device);
+}
+Tensor arange_start_step_cpu(const Scalar& start, const Scalar& end, const Scalar& step,
+                             std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                             std::optional<Device> device, std::optional<bool> pin_memory) {
+  return arangeFactory("aten::arange.start_step", start, end, step, dtype, layout, device);
+}
+Tensor& arange_out_cpu(const Scalar& end, Tensor& out) { return arangeOut("aten::arange.out", 0, end, 1, out); }
+Tensor& arange_start_out_cpu(const Scalar& start, const Scalar& end, const Scalar& step, Tensor& out) {
+  return arangeOut("aten::arange.start_out", start, end, step, out);
+}
+
+Tensor empty_like_cpu(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                      std::optional<Device> device, std::optional<bool> pin_memory,
+                      std::optional<MemoryFormat> memory_format) {
+  constexpr const char* op = "aten::empty_like";
+  checkOnCPU(op, "self", self);
+  checkStridedLayout(op, layout);
+  return allocateLike(op, self, dtype.value_or(self.scalar_type()), device.value_or(self.device()), memory_format);
+}
+Tensor& empty_like_out_cpu(const Tensor& self, std::optional<MemoryFormat> memory_format, Tensor& out) {
+  constexpr const char* op = "aten::empty_like.out";
+  checkOnCPU(op, "self", self);
+  checkOnCPU(op, "out", out);
+  checkMemoryFormatFor(op, self, memory_format);
+  resizeOutput(out, self.sizes());
+  return out;
+}
+
+Tensor zeros_like_cpu(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                      std::optional<Device> device, std::optional<bool> pin_memory,
+                      std::optional<MemoryFormat> memory_format) {
+  return filledLike("aten::zeros_like", self, 0, dtype, layout, device, memory_format);
+}
+Tensor& zeros_like_out_cpu(const Tensor& self, std::optional<MemoryFormat> memory_format, Tensor& out) {
+  return filledLikeOut("aten::zeros_like.out", self, 0, memory_format, out);
+}
+
+Tensor ones_like_cpu(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                     std::optional<Device> device, std::optional<bool> pin_memory,
+                     std::optional<MemoryFormat> memory_format) {
+  return filledLike("aten::ones_like", self, 1, dtype, layout, device, memory_format);
+}
+Tensor& ones_like_out_cpu(const Tensor& self, std::optional<MemoryFormat> memory_format, Tensor& out) {
+  return filledLikeOut("aten::ones_like.out", self, 1, memory_format, out);
+}
+
+Tensor full_like_cpu(const Tensor& self, const Scalar& fill_value, std::optional<ScalarType> dtype,
+                     std::optional<Layout> layout, std::optional<Device> device, std::optional<bool> pin_memory,
+                     std::optional<MemoryFormat> memory_format) {
+  return filledLike("aten::full_like", self, fill_value, dtype, layout, device, memory_format);
+}
+Tensor& full_like_out_cpu(const Tensor& self, const Scalar& fill_value, std::optional<MemoryFormat> memory_format,
+                          Tensor& out) {
+  return filledLikeOut("aten::full_like.out", self, fill_value, memory_format, out);
+}
+
+}  // namespace native
+}  // namespace sy::cpu

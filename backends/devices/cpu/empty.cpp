@@ -1,0 +1,59 @@
+// aten::empty.memory_format on the CPU: uninitialised memory from the CPU allocator.
+//
+// Semantics: dtype defaults to Float; negative sizes are rejected naming the index; only the
+// Strided layout exists; pin_memory is accepted and ignored (there is no device DMA to pin for);
+// memory_format Contiguous (the default) gives row-major strides, ChannelsLast gives NHWC strides
+// for a 4-D size (dim order {0, 2, 3, 1}), and Preserve is an error because empty has no input
+// whose format could be preserved.
+#include <cstdint>
+
+#include "switchyard/backends/devices/cpu/kernels.h"
+#include "switchyard/dispatcher/library.h"
+#include "switchyard/ivalue/checked_size.h"
+#include "switchyard/ivalue/tensor_factories.h"
+
+namespace sy::cpu {
+namespace {
+
+constexpr const char* kEmptyOp = "aten::empty.memory_format";
+
+SizesVector channelsLastStrides(IntArrayRef size) {
+  SY_CHECK(size.size() == 4, kEmptyOp, ": memory_format ChannelsLast needs a 4-D size (N, C, H, W), but got ",
+           formatSizes(size));
+  // Sizes of 0 would make every outer stride 0; like contiguousStrides, step over them as 1.
+  auto at_least_one = [](int64_t s) { return s > 1 ? s : int64_t{1}; };
+  const int64_t c = at_least_one(size[1]);
+  const int64_t w = at_least_one(size[3]);
+  const int64_t h = at_least_one(size[2]);
+  return SizesVector{h * w * c, 1, w * c, c};
+}
+
+}  // namespace
+
+Tensor empty_memory_format_cpu(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
+                               std::optional<Device> device, std::optional<bool> pin_memory,
+                               std::optional<MemoryFormat> memory_format) {
+  checkedNumel(kEmptyOp, size);  // a negative dimension is a ValueError naming the operator
+  const Device target = device.value_or(kCPU);
+  SY_CHECK(target.is_cpu(), kEmptyOp, ": the CPU kernel cannot allocate on ", target, "; register an ",
+           kEmptyOp, " kernel for that device's backend");
+  SY_CHECK(!layout.has_value() || *layout == Layout::Strided, kEmptyOp, ": only the Strided layout is supported");
+  const ScalarType element_type = dtype.value_or(ScalarType::Float);
+  SY_CHECK(elementSize(element_type) > 0, kEmptyOp, ": cannot allocate a tensor of dtype ", element_type);
+  const TensorOptions options = TensorOptions(element_type).device(target);
+
+  switch (memory_format.value_or(MemoryFormat::Contiguous)) {
+    case MemoryFormat::Contiguous:
+      return sy::empty(size, options);
+    case MemoryFormat::ChannelsLast:
+      return sy::empty_strided(size, channelsLastStrides(size), options);
+    case MemoryFormat::Preserve:
+      break;
+  }
+  SY_ERROR(kEmptyOp, ": memory_format ", static_cast<int>(*memory_format),
+           " is not supported (use Contiguous or ChannelsLast; Preserve needs an input tensor to preserve)");
+}
+
+}  // namespace sy::cpu
+
+SY_LIBRARY_IMPL(aten, CPU, m) { m.impl("empty.memory_format", SY_FN(sy::cpu::empty_memory_format_cpu)); }

@@ -1,0 +1,97 @@
+// The CPU kernels of the neural-network operators (convolution, pooling, layer norm, embedding),
+// as plain C++ functions, plus the few helpers those kernels share.
+//
+// The kernels are bound to the CPU key from backends/devices/cpu/nn_ops.yaml and defined in convolution.cpp,
+// pooling.cpp, adaptive_pooling.cpp, normalization.cpp and embedding.cpp; callers normally go through sy::ops::* (ops/nn_ops.h). Code that
+// must reach a CPU kernel without dispatching can call them directly:
+//
+//   sy::Tensor out = sy::empty({0});
+//   sy::cpu::max_pool2d_out_cpu(x, {2, 2}, {}, {0, 0}, {1, 1}, false, out);
+//
+// Each signature is exactly the operator's C++ signature (the dispatcher requires every kernel and
+// every typed<> handle of an operator to agree): argument order follows the schema, so out= comes last.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <tuple>
+#include <utility>
+
+#include "switchyard/backends/devices/cpu/elementwise.h"
+#include "switchyard/ivalue/scalar.h"
+#include "switchyard/ivalue/tensor.h"
+#include "switchyard/ops/nn/NativeFunctions.h"
+
+namespace sy::cpu {
+
+// aten::convolution and aten::convolution.out (convolution.cpp)
+// The kernels' declarations are generated from backends/devices/cpu/nn_ops.yaml, in sy::cpu::native (a kernel_name
+// sy::cpu::max_pool2d_cpu binds sy::cpu::native::max_pool2d_cpu, as in ExecuTorch);
+// sy::cpu::max_pool2d_cpu names them too.
+using namespace native;
+
+namespace nn_detail {
+
+// `t` itself when it is contiguous, else a contiguous copy. The nn kernels index their inputs as
+// dense row-major arrays, so any view (transposed, sliced, expanded) is made dense once up front.
+inline Tensor contiguousCopyIfNeeded(const char* op, const char* argument, const Tensor& t) {
+  if (t.is_contiguous()) return t;
+  Tensor dense = sy::empty(t.sizes(), t.scalar_type());
+  copyIntoCPU(op, dense, t, "contiguous copy", argument);
+  return dense;
+}
+
+// The optional tensor argument when it is present and defined (PyTorch treats an undefined
+// Tensor like None).
+inline const Tensor* presentTensor(const std::optional<Tensor>& t) {
+  return t.has_value() && t->defined() ? &*t : nullptr;
+}
+
+
+// Runs compute(dst) with a contiguous `dst` of dtype `compute_dtype` and out's shape: `out` itself
+// when it already is one and shares no memory with an input, else a temporary whose values are
+// then converted into `out` (an out= view, another dtype, or an alias of an input).
+template <class Compute>
+void computeIntoDenseOutput(const char* op, const Tensor& out, ScalarType compute_dtype,
+                            std::initializer_list<const Tensor*> inputs, Compute&& compute) {
+  bool direct = out.scalar_type() == compute_dtype && out.is_contiguous();
+  // Unlike elementwise operators, these kernels read neighbourhoods of their inputs, so even an
+  // exactly aliased `out` must not be written in place.
+  for (const Tensor* input : inputs) direct = direct && (input == nullptr || !sameMemory(out, *input));
+  if (direct) {
+    compute(out);
+    return;
+  }
+  Tensor staged = sy::empty(out.sizes(), compute_dtype);
+  compute(staged);
+  copyIntoCPU(op, out, staged, "out", "result");
+}
+
+// A (height, width) pair from an int[2] argument that may also be given as one value for both.
+// `empty_value` is used for an empty list (pooling's stride=[] means "same as kernel_size").
+inline std::pair<int64_t, int64_t> heightWidthPair(const char* op, const char* argument, IntArrayRef values,
+                                                   std::optional<std::pair<int64_t, int64_t>> empty_value = {}) {
+  if (values.empty() && empty_value) return *empty_value;
+  SY_CHECK(values.size() == 1 || values.size() == 2, op, ": expected '", argument,
+           "' to be a single int or a list of two ints (height, width) but got ", values.size(), " values");
+  return values.size() == 1 ? std::pair{values[0], values[0]} : std::pair{values[0], values[1]};
+}
+
+// Floor division for a possibly negative numerator and a positive denominator.
+inline int64_t floorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+// The output positions o in [0, count) whose input position o * stride + offset falls inside
+// [0, size): the half-open range [first, last). Lets the kernels split a row into a padded head, a
+// branch-free body and a padded tail.
+inline std::pair<int64_t, int64_t> validOutputRange(int64_t count, int64_t stride, int64_t offset, int64_t size) {
+  int64_t first = offset >= 0 ? 0 : (-offset + stride - 1) / stride;
+  int64_t last = size - offset <= 0 ? 0 : floorDiv(size - 1 - offset, stride) + 1;
+  if (first > count) first = count;
+  if (last > count) last = count;
+  if (last < first) last = first;
+  return {first, last};
+}
+
+}  // namespace nn_detail
+}  // namespace sy::cpu

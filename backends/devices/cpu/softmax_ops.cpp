@@ -1,0 +1,331 @@
+// Operators along one dimension on the CPU: argmax, and softmax / log_softmax (the kernels of
+// aten::_softmax and aten::_log_softmax and their out= forms), plus the composite
+// aten::softmax.int and aten::log_softmax.int (and .int_out), which every backend reaches through
+// the underscore ops. Each views its input as a contiguous [outer, extent, inner] tensor and works
+// along the middle dim; with inner > 1 it carries a whole [inner] row of running state (maxima,
+// sums, indices) per step along that dim, so memory is read in order either way.
+//
+// Semantics (PyTorch's):
+//  - argmax: every dtype; Long indices (out= must be Long); the first index of the maximum, NaN
+//    counting as the maximum. Without dim it indexes the flattened tensor in logical order
+//    (keepdim then keeps every dim as size 1). An empty reduction is an error.
+//  - softmax / log_softmax: Float and Double only; the result has self's dtype (an out= tensor of
+//    another dtype is an error); a 0-dim tensor gives 1 (log_softmax 0). Numerically stable: each
+//    slice is shifted by its maximum before exp, so large inputs do not overflow; the sum of
+//    exponentials accumulates in double. A NaN or a +inf in a slice makes the whole slice NaN
+//    (inf - inf enters the sum), as does a slice of all -inf; a -inf among finite values gives 0
+//    (log_softmax -inf). half_to_float=True (a Half-only CUDA feature) is an error.
+//    softmax.int(dtype=...) converts self to dtype first (an Int input with dtype=Float works),
+//    through aten::empty and aten::copy_.
+//  - dim may be negative; a 0-dim tensor takes dim 0 or -1.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "switchyard/backends/devices/cpu/elementwise.h"
+#include "switchyard/backends/devices/cpu/reduction_kernels.h"
+#include "switchyard/dispatcher/library.h"
+#include "switchyard/ivalue/wrap_dim.h"
+#include "switchyard/ops/creation_ops.h"
+#include "switchyard/ops/reduction_ops.h"
+#include "switchyard/ops/shape_ops.h"
+
+namespace sy::cpu {
+namespace {
+
+// ---- Shared checks and views -------------------------------------------------------------------
+
+
+Tensor contiguousCopy(const char* op, const Tensor& t) {
+  if (t.is_contiguous()) return t;
+  Tensor copy = sy::empty(t.sizes(), t.scalar_type());
+  copyIntoCPU(op, copy, t, "contiguous", "self");
+  return copy;
+}
+
+// ---- argmax ---------------------------------------------------------------------------------------
+
+template <class T>
+bool beats(T candidate, T best) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return candidate > best || (candidate != candidate && best == best);
+  } else {
+    return candidate > best;
+  }
+}
+
+// Indices of the maxima of a contiguous [outer, extent, inner] tensor along its middle dim.
+template <class T>
+void argmaxKernel(const T* in, int64_t outer, int64_t extent, int64_t inner, int64_t* indices) {
+  if (inner == 1) {
+    for (int64_t o = 0; o < outer; ++o) {
+      const T* row = in + o * extent;
+      int64_t best = 0;
+      for (int64_t r = 1; r < extent; ++r) {
+        if (beats(row[r], row[best])) best = r;
+      }
+      indices[o] = best;
+    }
+    return;
+  }
+  // Not std::vector: vector<bool> has no T elements to compare.
+  std::unique_ptr<T[]> best(new T[static_cast<size_t>(inner)]);
+  for (int64_t o = 0; o < outer; ++o) {
+    const T* block = in + o * extent * inner;
+    int64_t* block_indices = indices + o * inner;
+    std::copy(block, block + inner, best.get());
+    std::fill(block_indices, block_indices + inner, int64_t{0});
+    for (int64_t r = 1; r < extent; ++r) {
+      const T* row = block + r * inner;
+      for (int64_t j = 0; j < inner; ++j) {
+        if (beats(row[j], best[j])) {
+          best[j] = row[j];
+          block_indices[j] = r;
+        }
+      }
+    }
+  }
+}
+
+// The result sizes of argmax, plus the [outer, extent, inner] split of self it reduces.
+struct ArgmaxShape {
+  SizesVector result_sizes;
+  int64_t outer = 1, extent = 1, inner = 1;
+};
+
+ArgmaxShape argmaxShape(const char* op, const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  ArgmaxShape shape;
+  if (!dim.has_value()) {
+    SY_CHECK(self.numel() != 0, op, ": Expected reduction dim to be specified for input.numel() == 0.");
+    if (keepdim) shape.result_sizes.assign(static_cast<size_t>(self.dim()), 1);
+    shape.extent = self.numel();
+    return shape;
+  }
+  const int64_t d = wrapDim(*dim, self.dim(), op);
+  for (int64_t i = 0; i < self.dim(); ++i) {
+    if (i == d) {
+      SY_CHECK(self.size(i) != 0, op, ": Expected reduction dim ", d, " to have non-zero size.");
+      shape.extent = self.size(i);
+      if (keepdim) shape.result_sizes.push_back(1);
+      continue;
+    }
+    (i < d ? shape.outer : shape.inner) *= self.size(i);
+    shape.result_sizes.push_back(self.size(i));
+  }
+  return shape;
+}
+
+Tensor& argmaxInto(const char* op, const Tensor& self, std::optional<int64_t> dim, bool keepdim, Tensor& out) {
+  checkOnCPU(op, "self", self);
+  checkOnCPU(op, "out", out);
+  SY_DISPATCH_ALL_TYPES(self.scalar_type(), op, "self", [](auto) {});
+  SY_CHECK(out.scalar_type() == ScalarType::Long, op, ": expected 'out' to have dtype Long but got ",
+           out.scalar_type());
+  const ArgmaxShape shape = argmaxShape(op, self, dim, keepdim);
+  const Tensor source = unaffectedByResizeOf(out, self);
+  resizeOutput(out, shape.result_sizes);
+  checkNoInternalOverlap(op, out, "out");
+  if (out.numel() == 0) return out;
+  const Tensor input = contiguousCopy(op, source);
+  // Written in place when out is contiguous and separate from the input.
+  const bool direct = out.is_contiguous() && out.storage().get() != input.storage().get();
+  const Tensor indices = direct ? out : sy::empty(out.sizes(), ScalarType::Long);
+  SY_DISPATCH_ALL_TYPES(input.scalar_type(), op, "self", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    argmaxKernel<T>(static_cast<const T*>(input.data_ptr()), shape.outer, shape.extent, shape.inner,
+                    static_cast<int64_t*>(indices.data_ptr()));
+  });
+  if (!direct) copyIntoCPU(op, out, indices, "out", "result");
+  return out;
+}
+
+// ---- softmax and log_softmax -------------------------------------------------------------------
+
+enum class Variant { Softmax, LogSoftmax };
+
+template <class T>
+T nanAwareMax(T a, T b) {
+  return (b > a || b != b) ? b : a;
+}
+
+// softmax or log_softmax of one contiguous slice. `y` may be `x` itself: every element is read
+// before (or when) its own position is written.
+template <Variant kVariant, class T>
+void softmaxRow(const T* x, T* y, int64_t n) {
+  T max = -std::numeric_limits<T>::infinity();
+  for (int64_t i = 0; i < n; ++i) max = nanAwareMax(max, x[i]);
+  double sum = 0.0;
+  if constexpr (kVariant == Variant::Softmax) {
+    for (int64_t i = 0; i < n; ++i) {
+      const T e = std::exp(x[i] - max);
+      y[i] = e;
+      sum += e;
+    }
+    const double scale = 1.0 / sum;
+    for (int64_t i = 0; i < n; ++i) y[i] = static_cast<T>(y[i] * scale);
+  } else {
+    for (int64_t i = 0; i < n; ++i) sum += std::exp(x[i] - max);
+    const T log_sum = static_cast<T>(std::log(sum));
+    for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - max) - log_sum;
+  }
+}
+
+// softmax or log_softmax of a contiguous [outer, extent, inner] tensor along its middle dim. With
+// inner > 1 the maxima and sums of a whole [inner] row are carried per step along the reduced
+// dim, so memory is still read in order (and `out` may again be `in`).
+template <Variant kVariant, class T>
+void softmaxKernel(const T* in, T* out, int64_t outer, int64_t extent, int64_t inner) {
+  if (inner == 1) {
+    for (int64_t o = 0; o < outer; ++o) softmaxRow<kVariant, T>(in + o * extent, out + o * extent, extent);
+    return;
+  }
+  std::vector<T> maxima(static_cast<size_t>(inner));
+  std::vector<double> sums(static_cast<size_t>(inner));
+  for (int64_t o = 0; o < outer; ++o) {
+    const T* x = in + o * extent * inner;
+    T* y = out + o * extent * inner;
+    std::fill(maxima.begin(), maxima.end(), -std::numeric_limits<T>::infinity());
+    std::fill(sums.begin(), sums.end(), 0.0);
+    for (int64_t r = 0; r < extent; ++r) {
+      for (int64_t j = 0; j < inner; ++j) maxima[j] = nanAwareMax(maxima[j], x[r * inner + j]);
+    }
+    if constexpr (kVariant == Variant::Softmax) {
+      for (int64_t r = 0; r < extent; ++r) {
+        for (int64_t j = 0; j < inner; ++j) {
+          const T e = std::exp(x[r * inner + j] - maxima[j]);
+          y[r * inner + j] = e;
+          sums[j] += e;
+        }
+      }
+      for (int64_t j = 0; j < inner; ++j) sums[j] = 1.0 / sums[j];
+      for (int64_t r = 0; r < extent; ++r) {
+        for (int64_t j = 0; j < inner; ++j) y[r * inner + j] = static_cast<T>(y[r * inner + j] * sums[j]);
+      }
+    } else {
+      for (int64_t r = 0; r < extent; ++r) {
+        for (int64_t j = 0; j < inner; ++j) sums[j] += std::exp(x[r * inner + j] - maxima[j]);
+      }
+      for (int64_t j = 0; j < inner; ++j) sums[j] = std::log(sums[j]);
+      for (int64_t r = 0; r < extent; ++r) {
+        for (int64_t j = 0; j < inner; ++j) {
+          y[r * inner + j] = (x[r * inner + j] - maxima[j]) - static_cast<T>(sums[j]);
+        }
+      }
+    }
+  }
+}
+
+void checkSoftmaxArguments(const char* op, const Tensor& self, bool half_to_float) {
+  checkOnCPU(op, "self", self);
+  SY_CHECK(!half_to_float, op, ": half_to_float=True converts Half inputs to Float, but this CPU kernel has no Half "
+           "dtype; pass half_to_float=False");
+  SY_DISPATCH_FLOATING_TYPES(self.scalar_type(), op, "self", [](auto) {});
+}
+
+template <Variant kVariant>
+Tensor& softmaxInto(const char* op, const Tensor& self, int64_t dim, bool half_to_float, Tensor& out) {
+  checkSoftmaxArguments(op, self, half_to_float);
+  checkOnCPU(op, "out", out);
+  SY_CHECK(out.scalar_type() == self.scalar_type(), op, ": expected 'out' to have the dtype of 'self' (",
+           self.scalar_type(), ") but got ", out.scalar_type());
+  const int64_t d = wrapDim(dim, self.dim(), op);
+  resizeOutput(out, self.sizes());
+  checkNoInternalOverlap(op, out, "out");
+  if (out.numel() == 0) return out;
+
+  const Tensor input = contiguousCopy(op, self);
+  int64_t outer = 1, inner = 1;
+  for (int64_t i = 0; i < input.dim(); ++i) {
+    if (i < d) outer *= input.size(i);
+    if (i > d) inner *= input.size(i);
+  }
+  const int64_t extent = input.dim() == 0 ? 1 : input.size(d);
+  // Written in place when out is contiguous and is either separate from self or self exactly.
+  const bool direct = out.is_contiguous() && !partiallyOverlaps(out, input);
+  const Tensor dst = direct ? out : sy::empty(self.sizes(), self.scalar_type());
+  SY_DISPATCH_FLOATING_TYPES(input.scalar_type(), op, "self", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    softmaxKernel<kVariant, T>(static_cast<const T*>(input.data_ptr()), static_cast<T*>(dst.data_ptr()), outer, extent,
+                               inner);
+  });
+  if (!direct) copyIntoCPU(op, out, dst, "out", "result");
+  return out;
+}
+
+// One dispatched allocation, then the out= implementation called directly.
+template <Variant kVariant>
+Tensor softmaxFunctional(const char* op, const Tensor& self, int64_t dim, bool half_to_float) {
+  checkSoftmaxArguments(op, self, half_to_float);
+  wrapDim(dim, self.dim(), op);
+  Tensor out = ops::empty(self.sizes(), TensorOptions(self.scalar_type()).device(kCPU));
+  softmaxInto<kVariant>(op, self, dim, half_to_float, out);
+  return out;
+}
+
+// self converted to `dtype` on its own device, through the dispatcher (these kernels are composite).
+Tensor convertedForComposite(const Tensor& self, std::optional<ScalarType> dtype) {
+  if (!dtype.has_value() || self.scalar_type() == *dtype) return self;
+  Tensor converted = ops::empty(self.sizes(), TensorOptions(*dtype).device(self.device()));
+  ops::copy_(converted, self);
+  return converted;
+}
+
+}  // namespace
+
+// The kernels backends/devices/cpu/reduction_ops.yaml binds.
+namespace native {
+
+Tensor argmax_cpu(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  constexpr const char* op = "aten::argmax";
+  checkOnCPU(op, "self", self);
+  const ArgmaxShape shape = argmaxShape(op, self, dim, keepdim);
+  Tensor out = ops::empty(shape.result_sizes, TensorOptions(ScalarType::Long).device(kCPU));
+  argmaxInto(op, self, dim, keepdim, out);
+  return out;
+}
+Tensor& argmax_out_cpu(const Tensor& self, std::optional<int64_t> dim, bool keepdim, Tensor& out) {
+  return argmaxInto("aten::argmax.out", self, dim, keepdim, out);
+}
+
+Tensor _softmax_cpu(const Tensor& self, int64_t dim, bool half_to_float) {
+  return softmaxFunctional<Variant::Softmax>("aten::_softmax", self, dim, half_to_float);
+}
+Tensor& _softmax_out_cpu(const Tensor& self, int64_t dim, bool half_to_float, Tensor& out) {
+  return softmaxInto<Variant::Softmax>("aten::_softmax.out", self, dim, half_to_float, out);
+}
+Tensor _log_softmax_cpu(const Tensor& self, int64_t dim, bool half_to_float) {
+  return softmaxFunctional<Variant::LogSoftmax>("aten::_log_softmax", self, dim, half_to_float);
+}
+Tensor& _log_softmax_out_cpu(const Tensor& self, int64_t dim, bool half_to_float, Tensor& out) {
+  return softmaxInto<Variant::LogSoftmax>("aten::_log_softmax.out", self, dim, half_to_float, out);
+}
+
+}  // namespace native
+
+Tensor softmax_int_composite(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  return ops::_softmax(convertedForComposite(self, dtype), dim, /*half_to_float=*/false);
+}
+Tensor& softmax_int_out_composite(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype, Tensor& out) {
+  return ops::_softmax_out(out, convertedForComposite(self, dtype), dim, /*half_to_float=*/false);
+}
+Tensor log_softmax_int_composite(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  return ops::_log_softmax(convertedForComposite(self, dtype), dim, /*half_to_float=*/false);
+}
+Tensor& log_softmax_int_out_composite(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype, Tensor& out) {
+  return ops::_log_softmax_out(out, convertedForComposite(self, dtype), dim, /*half_to_float=*/false);
+}
+
+}  // namespace sy::cpu
+
+SY_LIBRARY_IMPL(aten, CompositeImplicit, m) {
+  m.impl("softmax.int", SY_FN(sy::cpu::softmax_int_composite));
+  m.impl("log_softmax.int", SY_FN(sy::cpu::log_softmax_int_composite));
+}
+
+SY_LIBRARY_IMPL(aten, CompositeExplicit, m) {
+  m.impl("softmax.int_out", SY_FN(sy::cpu::softmax_int_out_composite));
+  m.impl("log_softmax.int_out", SY_FN(sy::cpu::log_softmax_int_out_composite));
+}

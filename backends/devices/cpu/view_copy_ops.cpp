@@ -1,0 +1,111 @@
+// The *_copy operators on the CPU: view_copy.out, permute_copy.out, expand_copy.out,
+// squeeze_copy.dims_out, unsqueeze_copy.out, alias_copy.out, select_copy.int_out,
+// slice_copy.Tensor_out and transpose_copy.int_out.
+//
+// ExecuTorch's edge dialect replaces every view with its copying twin, so that no two tensors of a
+// program share memory. Each kernel here is the matching view kernel of view_ops.cpp (called
+// directly, no dispatch: the shape rules live in one place) followed by one strided copy into
+// `out`. Semantics, as ExecuTorch's portable kernels:
+//   - `out` must have self's dtype (these copy, they never convert);
+//   - `out` is resized to the view's shape when its shape differs (PyTorch's out= rule), and must
+//     not have a stride-0 dimension;
+//   - an `out` sharing memory with self is written through a temporary (see copyIntoCPU), so the
+//     result is the view's values as they were before the call.
+// A view's own error (a bad dim, an impossible shape) is reported with this operator's name in
+// front: "aten::view_copy.out: aten::view: shape '[5]' is invalid for input of size 6".
+#include <cstring>
+#include <utility>
+
+#include "switchyard/backends/devices/cpu/elementwise.h"
+#include "switchyard/backends/devices/cpu/shape_kernels.h"
+#include "switchyard/backends/devices/cpu/view_copy_kernels.h"
+
+namespace sy::cpu {
+namespace {
+
+// Checks the arguments, builds the view with `make_view` (its errors prefixed with `op`) and copies
+// it into `out`.
+template <class MakeView>
+Tensor& copyOfView(const char* op, const Tensor& self, Tensor& out, MakeView&& make_view) {
+  checkOnCPU(op, "self", self);
+  checkOnCPU(op, "out", out);
+  SY_CHECK(out.scalar_type() == self.scalar_type(), op, ": expected 'out' to have self's dtype ", self.scalar_type(),
+           " but got ", out.scalar_type(), " (this operator copies; it does not convert)");
+  Tensor view;
+  try {
+    view = std::forward<MakeView>(make_view)();
+  } catch (const Error& e) {
+    // The view's own error, kind kept (an out-of-range dim stays an IndexError).
+    ::sy::detail::throwError(e.kind(), str(op, ": ", e.what()));
+  }
+  resizeOutput(out, view.sizes());
+  checkNoInternalOverlap(op, out);
+  copyIntoCPU(op, out, view, "out", "self");
+  return out;
+}
+
+}  // namespace
+
+namespace native {
+
+// Note [view_copy of a contiguous tensor copies its bytes]
+// A program's reshapes and flattens are view_copy.out of a contiguous tensor, whose view is the
+// same bytes under other sizes. For those the kernel checks the sizes by view's rule and copies the
+// bytes, without making the view: a TensorImpl, which a method must not allocate while it executes
+// (tests/program/program_allocation_test.cpp). Any other self or out takes the general path, with the
+// same results and errors.
+Tensor& view_copy_out_cpu(const Tensor& self, IntArrayRef size, Tensor& out) {
+  constexpr const char* op = "aten::view_copy.out";
+  if (self.defined() && out.defined() && self.device().is_cpu() && out.device().is_cpu() &&
+      self.scalar_type() == out.scalar_type() && self.is_contiguous() && !sameMemory(out, self)) {
+    SizesVector shape;
+    try {
+      shape = inferSize("aten::view", size, self.numel());
+    } catch (const Error& e) {
+      ::sy::detail::throwError(e.kind(), str(op, ": ", e.what()));
+    }
+    resizeOutput(out, shape);
+    if (out.is_contiguous()) {
+      if (self.numel() != 0) std::memcpy(out.data_ptr(), self.data_ptr(), size_t(self.numel()) * self.element_size());
+      return out;
+    }
+  }
+  return copyOfView(op, self, out, [&] { return view(self, size); });
+}
+
+Tensor& permute_copy_out_cpu(const Tensor& self, IntArrayRef dims, Tensor& out) {
+  return copyOfView("aten::permute_copy.out", self, out, [&] { return permute(self, dims); });
+}
+
+Tensor& expand_copy_out_cpu(const Tensor& self, IntArrayRef size, bool implicit, Tensor& out) {
+  return copyOfView("aten::expand_copy.out", self, out, [&] { return expand(self, size, implicit); });
+}
+
+Tensor& squeeze_copy_dims_out_cpu(const Tensor& self, IntArrayRef dim, Tensor& out) {
+  return copyOfView("aten::squeeze_copy.dims_out", self, out, [&] { return squeeze_dims(self, dim); });
+}
+
+Tensor& unsqueeze_copy_out_cpu(const Tensor& self, int64_t dim, Tensor& out) {
+  return copyOfView("aten::unsqueeze_copy.out", self, out, [&] { return unsqueeze(self, dim); });
+}
+
+Tensor& alias_copy_out_cpu(const Tensor& self, Tensor& out) {
+  return copyOfView("aten::alias_copy.out", self, out, [&] { return self; });
+}
+
+Tensor& select_copy_int_out_cpu(const Tensor& self, int64_t dim, int64_t index, Tensor& out) {
+  return copyOfView("aten::select_copy.int_out", self, out, [&] { return select_int(self, dim, index); });
+}
+
+Tensor& slice_copy_Tensor_out_cpu(const Tensor& self, int64_t dim, std::optional<int64_t> start,
+                                  std::optional<int64_t> end, int64_t step, Tensor& out) {
+  return copyOfView("aten::slice_copy.Tensor_out", self, out,
+                    [&] { return slice_Tensor(self, dim, start, end, step); });
+}
+
+Tensor& transpose_copy_int_out_cpu(const Tensor& self, int64_t dim0, int64_t dim1, Tensor& out) {
+  return copyOfView("aten::transpose_copy.int_out", self, out, [&] { return transpose_int(self, dim0, dim1); });
+}
+
+}  // namespace native
+}  // namespace sy::cpu

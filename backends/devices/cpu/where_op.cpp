@@ -1,0 +1,107 @@
+// aten::where on the CPU: out[i] = condition[i] ? self[i] : other[i], with `self` and `other`
+// each a Tensor or a Scalar.
+//
+// Semantics, as PyTorch: the condition must be Bool; condition, self and other broadcast
+// together; the result type is that of self and other alone (ResultTypeBuilder: an Int tensor
+// with 2.5 gives Float, a Float tensor with a Double 0-dim stays Float, two Scalars 1 and 0.5
+// give Float). where.self_out requires `out` to have exactly that dtype, and resizes it to the
+// broadcast shape. Values are copied, not computed, so NaN and infinities pass through unchanged.
+#include "switchyard/backends/devices/cpu/binary_kernels.h"
+#include "switchyard/backends/devices/cpu/elementwise.h"
+#include "switchyard/ops/creation_ops.h"
+
+namespace sy::cpu {
+namespace {
+
+void checkCondition(const char* op, const Tensor& condition) {
+  checkOnCPU(op, "condition", condition);
+  SY_CHECK(condition.scalar_type() == ScalarType::Bool, op,
+           ": where expected condition to be a boolean tensor, but got a tensor with dtype ", condition.scalar_type());
+}
+
+void checkValues(const char* op, const char* argument, const Tensor& values) {
+  checkOnCPU(op, argument, values);
+  checkDtypeSupported(op, argument, values.scalar_type());
+}
+
+SizesVector whereShape(const char* op, const Tensor& condition, const Tensor& self, const Tensor& other) {
+  return broadcastShapes(op, {{"condition", condition.sizes()}, {"self", self.sizes()}, {"other", other.sizes()}});
+}
+
+// Every form ends here, with checked operands (Scalars already wrapped) and their result type.
+Tensor& selectInto(const char* op, const Tensor& condition, const Tensor& self, const Tensor& other, ScalarType result,
+                   Tensor& out) {
+  checkOnCPU(op, "out", out);
+  SY_CHECK(out.scalar_type() == result, op, ": Expected out type to be ", result, " but got ", out.scalar_type());
+  // See Note [An out= that is also an input keeps the input's values].
+  const Tensor pinned_condition = unaffectedByResizeOf(out, condition);
+  const Tensor pinned_self = unaffectedByResizeOf(out, self);
+  const Tensor pinned_other = unaffectedByResizeOf(out, other);
+  shapeOutput(op, out, whereShape(op, condition, self, other), OutputRole::Out);
+  if (out.numel() == 0) return out;
+  const Tensor a = convertedTo(op, "self", pinned_self, result);
+  const Tensor b = convertedTo(op, "other", pinned_other, result);
+  computeIntoOutput(op, out, result, {&pinned_condition, &a, &b}, [&](const Tensor& dst) {
+    const LoopGeometry geometry = makeLoopGeometry({&dst, &pinned_condition, &a, &b});
+    SY_DISPATCH_ALL_TYPES(result, op, "self", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      runElementwise<T, bool, T, T>(geometry, [](bool take_self, T x, T y) { return take_self ? x : y; });
+    });
+  });
+  return out;
+}
+
+// The functional forms: one dispatched allocation, then selectInto called directly.
+Tensor select(const char* op, const Tensor& condition, const Tensor& self, const Tensor& other, ScalarType result) {
+  Tensor out = ops::empty(whereShape(op, condition, self, other), TensorOptions(result).device(kCPU));
+  selectInto(op, condition, self, other, result, out);
+  return out;
+}
+
+}  // namespace
+
+// ---- The kernels (registered from backends/devices/cpu/binary_ops.yaml) --------------------------------------
+
+namespace native {
+
+Tensor where_self_cpu(const Tensor& condition, const Tensor& self, const Tensor& other) {
+  constexpr const char* op = "aten::where.self";
+  checkCondition(op, condition);
+  checkValues(op, "self", self);
+  checkValues(op, "other", other);
+  return select(op, condition, self, other, binaryResultType(self, other));
+}
+
+Tensor& where_self_out_cpu(const Tensor& condition, const Tensor& self, const Tensor& other, Tensor& out) {
+  constexpr const char* op = "aten::where.self_out";
+  checkCondition(op, condition);
+  checkValues(op, "self", self);
+  checkValues(op, "other", other);
+  return selectInto(op, condition, self, other, binaryResultType(self, other), out);
+}
+
+Tensor where_scalar_self_cpu(const Tensor& condition, const Scalar& self, const Tensor& other) {
+  constexpr const char* op = "aten::where.ScalarSelf";
+  checkCondition(op, condition);
+  checkValues(op, "other", other);
+  const ScalarType result = ResultTypeBuilder().add(self).add(other).result();
+  return select(op, condition, scalarTensor(self, result), other, result);
+}
+
+Tensor where_scalar_other_cpu(const Tensor& condition, const Tensor& self, const Scalar& other) {
+  constexpr const char* op = "aten::where.ScalarOther";
+  checkCondition(op, condition);
+  checkValues(op, "self", self);
+  const ScalarType result = ResultTypeBuilder().add(self).add(other).result();
+  return select(op, condition, self, scalarTensor(other, result), result);
+}
+
+Tensor where_scalar_cpu(const Tensor& condition, const Scalar& self, const Scalar& other) {
+  constexpr const char* op = "aten::where.Scalar";
+  checkCondition(op, condition);
+  const ScalarType result = ResultTypeBuilder().add(self).add(other).result();
+  return select(op, condition, scalarTensor(self, result), scalarTensor(other, result), result);
+}
+
+}  // namespace native
+}  // namespace sy::cpu

@@ -1,0 +1,95 @@
+#include "switchyard/backends/kernels/optimized/blas_gemm.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "switchyard/backends/kernels/optimized/threads.h"
+#include "switchyard/core/error.h"
+
+namespace sy::optimized {
+namespace {
+
+// The address of element (row, col) of m.
+const float* elementOf(const BlasMatrix& m, int64_t row, int64_t col) {
+  return m.data + (m.transposed ? col * m.ld + row : row * m.ld + col);
+}
+
+// c (M x N) = alpha * a @ b + beta * c in one cblas_sgemm call on the calling thread.
+void blasProduct(int64_t M, int64_t N, int64_t K, float alpha, const float* a, bool a_transposed, int64_t lda,
+                 const float* b, bool b_transposed, int64_t ldb, float beta, float* c, int64_t ldc) {
+  cblas_sgemm(CblasRowMajor, a_transposed ? CblasTrans : CblasNoTrans, b_transposed ? CblasTrans : CblasNoTrans,
+              static_cast<blasint>(M), static_cast<blasint>(N), static_cast<blasint>(K), alpha, a,
+              static_cast<blasint>(lda), b, static_cast<blasint>(ldb), beta, c, static_cast<blasint>(ldc));
+}
+
+// Sets OpenBLAS's process-wide thread count to one, once, before the first product (see Note
+// [OpenBLAS runs on one thread; sgemm splits large products itself]).
+void holdOpenBlasToOneThread() {
+  static const bool held = [] {
+    openblas_set_num_threads(1);
+    return true;
+  }();
+  (void)held;
+}
+
+}  // namespace
+
+std::optional<BlasMatrix> blasMatrix(const float* data, int64_t rows, int64_t cols, int64_t row_stride,
+                                     int64_t col_stride) {
+  // A dimension of size 1 is never stepped over, so its stride says nothing.
+  if (cols == 1) col_stride = 1;
+  if (rows == 1) row_stride = std::max<int64_t>(cols, 1);
+  if (col_stride == 1 && row_stride >= std::max<int64_t>(cols, 1)) return BlasMatrix{data, false, row_stride};
+  if (rows == 1) row_stride = 1;
+  if (cols == 1) col_stride = std::max<int64_t>(rows, 1);
+  if (row_stride == 1 && col_stride >= std::max<int64_t>(rows, 1)) return BlasMatrix{data, true, col_stride};
+  return std::nullopt;
+}
+
+std::optional<BlasMatrix> blasMatrixOf(const Tensor& t) {
+  return blasMatrix(t.data_ptr<float>(), t.size(-2), t.size(-1), t.stride(-2), t.stride(-1));
+}
+
+bool fitsBlasInt(std::initializer_list<int64_t> values) {
+  constexpr int64_t kMax = std::numeric_limits<blasint>::max();
+  return std::all_of(values.begin(), values.end(), [](int64_t v) { return v >= 0 && v <= kMax; });
+}
+
+void sgemm(int64_t M, int64_t N, int64_t K, float alpha, const BlasMatrix& a, const BlasMatrix& b, float beta, float* c,
+           int64_t ldc) {
+  SY_CHECK(fitsBlasInt({M, N, K, a.ld, b.ld, ldc}), "sy::optimized::sgemm: a size (M ", M, ", N ", N, ", K ", K,
+           ", leading dimensions ", a.ld, ", ", b.ld, ", ", ldc, ") does not fit OpenBLAS's ",
+           sizeof(blasint) * 8, "-bit integers; the kernel should have handed the call to the portable kernel");
+  if (M == 0 || N == 0) return;
+  if (K == 0) {  // nothing to multiply: c = beta * c, where beta == 0 does not read c
+    for (int64_t i = 0; i < M; ++i) {
+      float* row = c + i * ldc;
+      for (int64_t j = 0; j < N; ++j) row[j] = beta == 0.0f ? 0.0f : beta * row[j];
+    }
+    return;
+  }
+  holdOpenBlasToOneThread();
+  // The longer side of c in blocks of kGemmSplitBlock rows or columns, at least kGemmParallelGrain
+  // multiply-adds of them per thread: a small product is one call on the calling thread.
+  const bool by_columns = N >= M;
+  const int64_t extent = by_columns ? N : M, other = by_columns ? M : N;
+  const int64_t blocks = (extent + kGemmSplitBlock - 1) / kGemmSplitBlock;
+  const double block_work = static_cast<double>(other) * static_cast<double>(K) * kGemmSplitBlock;
+  const auto grain = static_cast<int64_t>(
+      std::clamp(std::ceil(static_cast<double>(kGemmParallelGrain) / block_work), 1.0, static_cast<double>(blocks)));
+  parallelFor(blocks, grain, [&](int64_t first, int64_t last) {
+    const int64_t begin = first * kGemmSplitBlock, end = std::min(extent, last * kGemmSplitBlock);
+    if (by_columns) {
+      blasProduct(M, end - begin, K, alpha, a.data, a.transposed, a.ld, elementOf(b, 0, begin), b.transposed, b.ld,
+                  beta, c + begin, ldc);
+    } else {
+      blasProduct(end - begin, N, K, alpha, elementOf(a, begin, 0), a.transposed, a.ld, b.data, b.transposed, b.ld,
+                  beta, c + begin * ldc, ldc);
+    }
+  });
+}
+
+}  // namespace sy::optimized

@@ -1,0 +1,149 @@
+// `switchyard ops`, `switchyard bench` and `switchyard demo`: what a backend author asks of a build
+// from the shell (which operators exist, what runs for each dispatch key, what a call costs), and
+// the demo that ./run.sh ends with.
+#include <sstream>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tools/cli_test_support.h"
+#include "switchyard/export/capture.h"
+#include "switchyard/export/emit.h"
+#include "switchyard/switchyard.h"
+
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using namespace sy::testing::cli;
+
+TEST(CliOps, ListsEveryOperatorWithItsSchema) {
+  Result r = runCli("ops");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr(" operators (`switchyard ops NAME` shows one's dispatch table):\n"));
+  EXPECT_THAT(r.out, HasSubstr("  aten::acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"));
+  EXPECT_THAT(r.out, HasSubstr("  aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor\n"));
+  // Sorted by name.
+  EXPECT_LT(r.out.find("aten::acos("), r.out.find("aten::add.Tensor("));
+}
+
+TEST(CliOps, ShowsOneOverloadsSchemaAndDispatchTableWithRegistrationSites) {
+  Result r = runCli("ops aten::acos.out");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("aten::acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"));
+  // Both come from the operator's YAML entry (backends/devices/cpu/unary_ops.yaml), not from generated code.
+  EXPECT_THAT(r.out, HasSubstr("schema registered at backends/devices/cpu/unary_ops.yaml:"));
+  EXPECT_THAT(r.out, HasSubstr("  CPU: kernel [registered at backends/devices/cpu/unary_ops.yaml:"));
+  EXPECT_THAT(r.out, HasSubstr("  Accel: backend fallback [registered at backends/devices/accel/accel_cpu_fallback.cpp:"));
+  EXPECT_THAT(r.out, HasSubstr("  BackendSelect: backend fallback (fallthrough)"));
+  EXPECT_THAT(r.out, HasSubstr("  PrivateUse1: missing"));
+  // Only the overload asked for.
+  EXPECT_THAT(r.out, Not(HasSubstr("aten::acos(Tensor self) -> Tensor")));
+}
+
+TEST(CliOps, ABareNameShowsEveryOverload) {
+  Result r = runCli("ops aten::acos");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("aten::acos(Tensor self) -> Tensor\n"));
+  EXPECT_THAT(r.out, HasSubstr("aten::acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"));
+}
+
+TEST(CliOps, AnUnknownOperatorIsOneLineSuggestingSimilarNames) {
+  expectOneLineError(runCli("ops aten::acoss"), "no operator named 'aten::acoss' is registered; similar: aten::acos");
+  expectOneLineError(runCli("ops nothing::like_this"), "(`switchyard ops` lists them all)");
+  expectOneLineError(runCli("ops aten::acos aten::add"), "ops takes at most one operator name");
+}
+
+TEST(CliBench, PrintsTheOverheadTableWithEveryRowAndColumn) {
+  Result r = runCli("bench --calls 200");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("acos.out"));
+  EXPECT_THAT(r.out, HasSubstr("acos "));
+  // Each row: a label, then a positive time per column; rows below base show their extra.
+  for (const char* row : {"direct", "base", "per-op kernel", "fallthrough", "backend fallback"}) {
+    const size_t at = r.out.find(std::string("  ") + row + " ");
+    ASSERT_NE(at, std::string::npos) << row << " missing from:\n" << r.out;
+    std::istringstream line(r.out.substr(at + 2 + std::string(row).size()));
+    double ns = 0;
+    line >> ns;
+    EXPECT_GT(ns, 0) << row;
+  }
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("\\( *[-+][0-9]+\\.[0-9]\\)"));
+}
+
+TEST(CliBench, RefusesArgumentsAndANonPositiveCallCount) {
+  expectOneLineError(runCli("bench extra"), "bench takes no arguments");
+  expectOneLineError(runCli("bench --calls 0"), "--calls must be at least 1");
+  expectOneLineError(runCli("bench --random 3"), "bench does not take --random");
+}
+
+TEST(CliOps, EveryNewSubcommandHasHelp) {
+  Result ops = runCli("ops --help");
+  EXPECT_EQ(ops.status, 0);
+  EXPECT_THAT(ops.out, HasSubstr("usage: switchyard ops [NAME]"));
+  Result bench = runCli("bench --help");
+  EXPECT_EQ(bench.status, 0);
+  EXPECT_THAT(bench.out, HasSubstr("usage: switchyard bench [--calls N]"));
+  EXPECT_THAT(bench.out, HasSubstr("--calls"));
+}
+
+TEST(CliDemo, RunsEveryLayerAndPassesItsChecks) {
+  Result r = runCli("demo --calls 100");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  for (const char* heading : {"== 1. Eager", "== 2. Ahead of time", "== 3. The profiler", "== 4. Dispatch overhead"}) {
+    EXPECT_THAT(r.out, HasSubstr(heading));
+  }
+  // Accel ran some operators natively and sent the rest to the CPU.
+  EXPECT_THAT(r.out, HasSubstr("ran natively on Accel:\n    aten::add.Tensor"));
+  EXPECT_THAT(r.out, HasSubstr("fell back to the CPU:\n    aten::_softmax"));
+  EXPECT_THAT(r.out, HasSubstr("check: Accel against CPU: max abs difference"));
+  // Partitioned: the demo delegate takes the logit cap's mul and add, around the portable tanh.
+  EXPECT_THAT(r.out, HasSubstr("-> BackendWithCompilerDemo"));
+  const size_t left = r.out.find("left to the portable kernels: ");
+  ASSERT_NE(left, std::string::npos);
+  EXPECT_THAT(r.out.substr(left, r.out.find('\n', left) - left), HasSubstr("aten::tanh"));
+  EXPECT_THAT(r.out, HasSubstr("check: lowered program run from C++ against eager: max abs difference"));
+  EXPECT_THAT(r.out, HasSubstr("check: loaded program against eager: max abs difference"));
+  EXPECT_THAT(r.out, HasSubstr("higher_order::executorch_call_delegate"));  // delegated work, profiled
+  EXPECT_THAT(r.out, Not(HasSubstr("FAILED")));
+  EXPECT_THAT(r.out, HasSubstr("aten::tanh.out"));  // the profiler's table: the portable part
+  EXPECT_THAT(r.out, HasSubstr("All checks passed."));
+  expectOneLineError(runCli("demo extra"), "demo takes no arguments");
+}
+
+TEST(CliInspect, FormatDotDrawsTheDemosPartitionedProgramWithADelegateClusterEach) {
+  const std::string program = tempPath("demo.pte");
+  Result demo = runCli("demo --calls 100 --save " + program);
+  ASSERT_EQ(demo.status, 0) << demo.err;
+  Result r = runCli("inspect " + program + " --format dot");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, ::testing::StartsWith("digraph \"forward\" {\n"));
+  EXPECT_THAT(r.out, HasSubstr("subgraph cluster_"));
+  EXPECT_THAT(r.out, HasSubstr("label=\"delegate 0: BackendWithCompilerDemo\""));
+  EXPECT_THAT(r.out, HasSubstr("aten::mul.Tensor (node 'mul')\\ntools/switchyard/demo_model.cpp:"));
+  EXPECT_THAT(r.out, HasSubstr("label=\"input 0\\nFloat[1, 3, 32, 32]\""));
+  EXPECT_THAT(r.out, HasSubstr(" planned\"]"));                       // planned values on the edges
+  EXPECT_THAT(r.out, HasSubstr("label=\"aten::tanh.out\\ntools/switchyard/demo_model.cpp:"));
+  EXPECT_THAT(r.out, ::testing::EndsWith("}\n"));
+  expectOneLineError(runCli("inspect " + program + " --format svg"), "--format for inspect is text or dot, not 'svg'");
+  std::remove(program.c_str());
+}
+
+TEST(CliInspect, FormatDotAnnotatesTheConstantsAProgramOwns) {
+  // relu(x + w) with w a parameter: emitted into the program's constant segment.
+  const sy::Tensor w = sy::full({2, 3}, 0.5);
+  sy::export_::ExportedProgram ep = sy::export_::capture(
+      [&](const std::vector<sy::Tensor>& in) { return std::vector<sy::Tensor>{sy::ops::relu(sy::ops::add(in[0], w))}; },
+      {sy::ones({2, 3})}, {{"w", w}});
+  const std::string program = tempPath("constant.pte");
+  ASSERT_TRUE(sy::export_::emitProgram(ep)->save(program).ok());
+  Result r = runCli("inspect " + program + " --format dot");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("[shape=note, style=filled, fillcolor=\"#eeeeee\", fontsize=8, label=\"constant %"));
+  EXPECT_THAT(r.out, HasSubstr("\\nFloat[2, 3]\"];"));
+  EXPECT_THAT(r.out, HasSubstr("[label=\"aten::add.out\\ntests/tools/cli_ops_bench_test.cpp:"));
+  EXPECT_THAT(r.out, ::testing::Not(HasSubstr("cluster_")));  // nothing delegated
+  std::remove(program.c_str());
+}
+
+}  // namespace
