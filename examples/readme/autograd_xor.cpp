@@ -1,4 +1,4 @@
-// README.md, "Gradients": a 2-4-2 MLP learns XOR through the autograd fallback. The region between
+// docs/autograd.md: a 2-4-2 MLP learns XOR through the autograd fallback. The region between
 // the markers is the README's code block (tests/lint/check_readme_examples.py checks it; ./test.sh
 // builds and runs this, and it exits non-zero unless the MLP learned XOR).
 #include <iostream>

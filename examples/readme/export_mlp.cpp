@@ -1,4 +1,4 @@
-// README.md, "Exporting a C++ model to a program": capture an MLP, print its graph, emit a program
+// docs/export_and_delegates.md: capture an MLP, print its graph, emit a program
 // file. The region between the markers is the README's code block (tests/lint/check_readme_examples.py
 // checks it; ./test.sh builds and runs this).
 #include <cstdio>

@@ -1,4 +1,4 @@
-// The README's conformance example: a tiny kernel library (one partial kernel, aten::abs.out for
+// docs/kernel_yaml.md's conformance example: a tiny kernel library (one partial kernel, aten::abs.out for
 // 1-D Double tensors, named custom::abs_out_double) checked against the portable kernels by the
 // conformance harness in one line. Built with GoogleTest's main; run by ctest.
 #include <cmath>

@@ -1,4 +1,4 @@
-// README.md, "Delegating partitions to a backend": capture a model, lower its add/mul/sin partitions
+// docs/export_and_delegates.md, "Delegating partitions to a backend": capture a model, lower its add/mul/sin partitions
 // to BackendWithCompilerDemo, run the lowered program and emit it. The region between the markers
 // is the README's code block (tests/lint/check_readme_examples.py checks it; ./test.sh builds and
 // runs this).

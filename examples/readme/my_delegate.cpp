@@ -1,4 +1,4 @@
-// README.md, "Writing a delegate backend": both halves of a small delegate (it runs chains of relu
+// docs/export_and_delegates.md, "Writing a delegate backend": both halves of a small delegate (it runs chains of relu
 // on Float tensors), registered, partitioned, lowered and run. The region between the markers is
 // the README's code block (tests/lint/check_readme_examples.py checks it; ./test.sh builds and runs
 // this, and it exits non-zero unless the delegate's result matches eager execution).

@@ -1,10 +1,10 @@
-// README.md, "One boxed function, every operator": the profiler (with its timeline), a backend's
+// docs/dispatching.md and docs/profiling.md: the profiler (with its timeline), a backend's
 // "unsupported operator" fallback and zero tensors. The region between the markers is the README's
 // code block (tests/lint/check_readme_examples.py checks it; ./test.sh builds and runs this).
 #include <iostream>
 
 // README: begin
-#include <switchyard/backends/zero/zero_tensor.h>
+#include <switchyard/backends/devices/zero/zero_tensor.h>
 #include <switchyard/fallback/profiler.h>
 #include <switchyard/fallback/unsupported_operator_fallback.h>
 #include <switchyard/switchyard.h>
@@ -20,7 +20,7 @@ void profile_a_convolution(const sy::Tensor& x, const sy::Tensor& w) {
 }
 
 sy::Tensor multiply_by_zeros(const sy::Tensor& a) {
-  sy::Tensor z = sy::zero_tensor({a.size(1), 8});   // backends/zero: no storage; mul/mm/add exploit it
+  sy::Tensor z = sy::zero_tensor({a.size(1), 8});   // backends/devices/zero: no storage; mul/mm/add exploit it
   return sy::ops::mm(a, z);                         // zeros, without reading `a`
 }
 // README: end

@@ -1,4 +1,4 @@
-// README.md, "Running ExecuTorch programs": load a program, run a method, read its output. The
+// docs/programs.md: load a program, run a method, read its output. The
 // region between the markers is the README's code block (tests/lint/check_readme_examples.py checks
 // it; ./test.sh builds this).
 #include <iostream>

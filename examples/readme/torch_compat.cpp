@@ -1,4 +1,4 @@
-// README.md, "Porting PyTorch backend code": an operator library, a kernel, a boxed fallback on a
+// docs/pytorch_compat.md: an operator library, a kernel, a boxed fallback on a
 // free key, and calls through the dispatcher, written as PyTorch code writes them. The region
 // between the markers is the README's code block (tests/lint/check_readme_examples.py checks it;
 // ./test.sh builds and runs this).

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Checks that every C++ code block in README.md is a compiled example, character for character.
+"""Checks that every C++ code block in README.md and docs/*.md is a compiled example, character for character.
 
-Each ```cpp block must follow a line `<!-- example: examples/readme/NAME.cpp -->`, and its text must
-be exactly the region of that file between the lines `// README: begin` and `// README: end`. The
-examples are built (and most of them run) by ./test.sh, so a README block that no longer compiles,
-or that drifted from the file that does, fails the tests.
+Each ```cpp block must follow a line `<!-- example: examples/readme/NAME.cpp -->` (the path relative
+to the source root), and its text must be exactly the region of that file between the lines
+`// README: begin` and `// README: end`. The examples are built (and most of them run) by
+./test.sh, so a documentation block that no longer compiles, or that drifted from the file that
+does, fails the tests; and every example must be shown somewhere.
 
-  tests/lint/check_readme_examples.py README.md
+  tests/lint/check_readme_examples.py SOURCE_ROOT
 """
 import pathlib
 import re
@@ -23,11 +24,9 @@ def region(path: pathlib.Path) -> str:
     return text[text.index(BEGIN) + len(BEGIN):text.index(END)]
 
 
-def main(readme_path: str) -> int:
-    readme = pathlib.Path(readme_path)
-    root = readme.parent
+def check_file(readme: pathlib.Path, root: pathlib.Path, errors: list, used: set) -> None:
+    readme_path = str(readme.relative_to(root))
     lines = readme.read_text().splitlines(keepends=True)
-    errors, used = [], set()
     i = 0
     while i < len(lines):
         if not lines[i].startswith("```cpp"):
@@ -57,13 +56,20 @@ def main(readme_path: str) -> int:
                          min(len(block.splitlines()), len(expected.splitlines())))
             errors.append(f"{where}: the block differs from {marker.group(1)}'s README region at its line {first + 1}; "
                           "copy the region into the README (or the README block into the file)")
+
+
+def main(root_path: str) -> int:
+    root = pathlib.Path(root_path)
+    errors, used = [], set()
+    for page in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        check_file(page, root, errors, used)
     for example in sorted((root / "examples" / "readme").glob("*.cpp")):
         if example.resolve() not in used:
-            errors.append(f"{example}: no README block shows this example; remove it or show it")
+            errors.append(f"{example}: no block of README.md or docs/*.md shows this example; remove it or show it")
     for e in errors:
         print(e, file=sys.stderr)
     return 1 if errors else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "README.md"))
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "."))
