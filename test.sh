@@ -51,6 +51,9 @@ python3 bench/overhead.py --binary build/release/bench/overhead_bench --callgrin
 
 step "install to build/install and build a find_package(switchyard) consumer"
 cmake --install build/release --prefix build/install > /dev/null
+# The installed tool runs from any prefix: installed to a temporary one, moved, and run from there,
+# on the program its demo writes and on ExecuTorch's add.pte (when ../shared/programs has it).
+./tests/install/run_from_any_prefix.sh build/release "$root/../shared/programs/add.pte"
 cmake -S tests/consumer -B build/consumer-installed -G Ninja -DCMAKE_PREFIX_PATH="$root/build/install" > /dev/null
 cmake --build build/consumer-installed
 ./build/consumer-installed/consumer
