@@ -14,15 +14,16 @@
 #include "switchyard/tools/switchyard/value_json.h"
 
 ABSL_FLAG(std::string, data, "", "ExecuTorch data files (.ptd) holding the program's external tensors, comma-separated");
-ABSL_FLAG(std::string, method, "forward", "the method to run");
+ABSL_FLAG(std::string, method, "",
+          "run: the method to run (forward when not given); inspect: the one method to show (all when not given)");
 ABSL_FLAG(std::string, inputs, "",
           "a JSON file with one entry per method input: tensors as {\"dtype\": \"Float\", \"sizes\": [2, 2], "
           "\"data\": [...]}, other values as plain JSON; floats may be NaN, Infinity, -Infinity");
 ABSL_FLAG(std::optional<int64_t>, random, std::nullopt,
           "make pseudo-random inputs of the declared dtypes and sizes from this seed (a non-negative integer)");
 ABSL_FLAG(std::string, format, "text",
-          "run: text or json ({\"outputs\": [...]}); inspect: text or dot (each method as a Graphviz graph, for "
-          "`dot -Tsvg`)");
+          "run: text or json ({\"outputs\": [...]}); inspect: text or dot (one Graphviz graph, a cluster per method, "
+          "for `dot -Tsvg`)");
 ABSL_FLAG(bool, profile, false, "print the profiler's per-operator table for the run");
 ABSL_FLAG(std::string, trace, "",
           "with --profile: also write the run's operator calls as a Chrome trace to this JSON file (open it in "
@@ -78,7 +79,7 @@ absl::Status run(const std::vector<std::string>& args) {
   }
   absl::StatusOr<Program> program = Program::load(args[0]);
   if (!program.ok()) return program.status();
-  const std::string method_name = absl::GetFlag(FLAGS_method);
+  const std::string method_name = absl::GetFlag(FLAGS_method).empty() ? "forward" : absl::GetFlag(FLAGS_method);
   absl::StatusOr<MethodMeta> meta = program->method_meta(method_name);
   if (!meta.ok()) return meta.status();
 
