@@ -184,8 +184,9 @@ void profile(Method& forward) {
 void overhead(int calls) {
   heading("4. Dispatch overhead, measured now");
   OverheadTable table = measureOverheadTable(terminalProgress("  "), calls);
-  std::cout << "  acos.out and acos on a 1-element Float tensor; in parentheses, what the row's extra dispatch\n"
-            << "  key adds to base (`switchyard bench`; bench/README.md has instruction counts and PyTorch).\n\n"
+  std::cout << "  acos.out and acos on a 1-element Float tensor, median of 9 runs ± half the interquartile range;\n"
+            << "  in parentheses, what the row's extra dispatch key adds to base, ~0 within the noise\n"
+            << "  (`switchyard bench` also counts instructions; bench/README.md has PyTorch side by side).\n\n"
             << table.format();
 }
 
