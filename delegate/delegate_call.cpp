@@ -58,6 +58,13 @@ const OperatorHandle& delegateCallOperator() {
   return handle;
 }
 
+std::vector<int64_t> currentDelegateDebugHandles() {
+  std::vector<int64_t> handles;
+  if (current_frame == nullptr || current_frame->debug_handle_sources == nullptr) return handles;
+  for (const auto& [handle, source] : *current_frame->debug_handle_sources) handles.push_back(handle);
+  return handles;
+}
+
 void callDelegateThroughDispatcher(const DelegateCallFrame& frame, Stack& stack) {
   FrameScope scope(&frame);
   const OperatorHandle& op = delegateCallOperator();

@@ -117,7 +117,7 @@ TEST(CliDemo, RunsEveryLayerAndPassesItsChecks) {
   EXPECT_THAT(r.out.substr(left, r.out.find('\n', left) - left), HasSubstr("aten::tanh"));
   EXPECT_THAT(r.out, HasSubstr("check: lowered program run from C++ against eager: max abs difference"));
   EXPECT_THAT(r.out, HasSubstr("check: loaded program against eager: max abs difference"));
-  EXPECT_THAT(r.out, HasSubstr("higher_order::executorch_call_delegate"));  // delegated work, profiled
+  EXPECT_THAT(r.out, HasSubstr("BackendWithCompilerDemo#0"));  // delegated work, profiled per delegate
   EXPECT_THAT(r.out, Not(HasSubstr("FAILED")));
   EXPECT_THAT(r.out, HasSubstr("aten::tanh.out"));  // the profiler's table: the portable part
   EXPECT_THAT(r.out, HasSubstr("All checks passed."));
