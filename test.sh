@@ -2,10 +2,12 @@
 # One command on a fresh Debian 12 machine: install what is missing, build, and run every test:
 #   1. the GoogleTest suites in a Release build (through ctest);
 #   2. every dispatch-overhead and program-runtime target, under callgrind (bench/README.md);
-#   3. a downstream project using find_package(switchyard), against the install and the build tree,
-#      and one using the kernel-YAML and selective-build CMake functions (tests/selective_consumer:
-#      a custom kernel library running a program, and add.pte's selectively built executable, whose
-#      size must be under a fifth of libswitchyard's), against the install;
+#   3. the installed `switchyard` run from a moved temporary prefix; a downstream project using
+#      find_package(switchyard), against the install and the build tree (switchyard::switchyard with
+#      the optimized kernels, switchyard::portable without), and one using the kernel-YAML and
+#      selective-build CMake functions (tests/selective_consumer: a custom kernel library running a
+#      program, and add.pte's selectively built executable, whose size must be under a fifth of
+#      libswitchyard's), against the install;
 #   4. the suites again under AddressSanitizer + UndefinedBehaviorSanitizer (the library with both,
 #      the test files with ASan only);
 #   5. the concurrency suites under ThreadSanitizer.
@@ -51,12 +53,17 @@ python3 bench/overhead.py --binary build/release/bench/overhead_bench --callgrin
 
 step "install to build/install and build a find_package(switchyard) consumer"
 cmake --install build/release --prefix build/install > /dev/null
+# The installed tool runs from any prefix: installed to a temporary one, moved, and run from there,
+# on the program its demo writes and on ExecuTorch's add.pte (when ../shared/programs has it).
+./tests/install/run_from_any_prefix.sh build/release "$root/../shared/programs/add.pte"
 cmake -S tests/consumer -B build/consumer-installed -G Ninja -DCMAKE_PREFIX_PATH="$root/build/install" > /dev/null
 cmake --build build/consumer-installed
 ./build/consumer-installed/consumer
+./build/consumer-installed/consumer_portable
 cmake -S tests/consumer -B build/consumer-buildtree -G Ninja -Dswitchyard_DIR="$root/build/release" > /dev/null
 cmake --build build/consumer-buildtree
 ./build/consumer-buildtree/consumer
+./build/consumer-buildtree/consumer_portable
 # Prints the selective executable's size beside libswitchyard's (and fails over a fifth).
 selective_consumer() {
   local dir=$1; shift

@@ -154,7 +154,8 @@ endfunction()
 
 # Makes LIB_NAME: the generated registrations, linked whole-archive, with the kernels of
 # KERNEL_LIBS and the DEPS they need. The KERNEL_LIBS targets of this build get the generated
-# headers' directory and are built after the bindings. The registrations link switchyard::switchyard,
+# headers' directory and are built after the bindings. The registrations link libswitchyard
+# (switchyard::portable: a program links switchyard::switchyard for the optimized kernels too),
 # or, when DEPS names switchyard::runtime (a selective build, selective/CMakeLists.txt), that static
 # runtime instead. A library owning its operators (DISPATCH_KEY) compiles only its registrations:
 # the sy::ops helpers of its operators are already in the library its kernels come from.
@@ -173,7 +174,7 @@ function(gen_operators_lib)
   else()
     set(_registration_sources ${_out_dir}/RegisterSchema.cpp ${_out_dir}/RegisterKernels.cpp ${_out_dir}/Functions.cpp)
   endif()
-  set(_runtime switchyard::switchyard)
+  set(_runtime switchyard::portable)
   if("switchyard::runtime" IN_LIST GEN_DEPS OR "switchyard_runtime" IN_LIST GEN_DEPS)
     set(_runtime)
   endif()

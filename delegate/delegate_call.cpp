@@ -1,6 +1,7 @@
 #include "switchyard/delegate/delegate_call.h"
 
 #include "switchyard/delegate/delegate_debug_handle.h"
+#include "switchyard/dispatcher/call_label.h"
 #include "switchyard/dispatcher/dispatcher.h"
 #include "switchyard/dispatcher/library.h"
 
@@ -56,6 +57,35 @@ const OperatorHandle& delegateCallOperator() {
   static const OperatorHandle handle =
       Dispatcher::singleton().operatorHandleFor(OperatorName{"higher_order::executorch_call_delegate", ""});
   return handle;
+}
+
+namespace {
+
+// A delegate call is named by its backend and delegate index, with the debug handles of the
+// operators it runs (See Note [Delegate calls are profiled by backend and index] in fallback/profiler.h).
+bool labelDelegateCall(const Stack& args, CallLabel& label) {
+  if (args.size() < 3) return false;
+  const IValue& backend = args[args.size() - 3];
+  const IValue& index = args[args.size() - 2];
+  if (!backend.isString() || !index.isInt()) return false;
+  label.name = sy::str(backend.toStringRef(), "#", index.toInt());
+  label.category = "delegate";
+  label.debug_handles = currentDelegateDebugHandles();
+  return true;
+}
+
+const bool delegate_call_labeled = [] {
+  registerCallLabeler(delegateCallOperator(), &labelDelegateCall);
+  return true;
+}();
+
+}  // namespace
+
+std::vector<int64_t> currentDelegateDebugHandles() {
+  std::vector<int64_t> handles;
+  if (current_frame == nullptr || current_frame->debug_handle_sources == nullptr) return handles;
+  for (const auto& [handle, source] : *current_frame->debug_handle_sources) handles.push_back(handle);
+  return handles;
 }
 
 void callDelegateThroughDispatcher(const DelegateCallFrame& frame, Stack& stack) {

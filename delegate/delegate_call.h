@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "switchyard/delegate/backend_interface.h"
@@ -42,5 +43,10 @@ const OperatorHandle& delegateCallOperator();
 // Calls the operator for `frame` with `stack` holding its three arguments (backend name, delegate
 // index, tensor list); the backend's error comes back as a sy::Error naming backend and delegate.
 void callDelegateThroughDispatcher(const DelegateCallFrame& frame, Stack& stack);
+
+// For observers of the operator (the profiler): the debug handles of the original operators the
+// delegate call running on this thread stands for (its frame's debug-handle map, in order), or
+// nothing outside a delegate call or when the program recorded none.
+std::vector<int64_t> currentDelegateDebugHandles();
 
 }  // namespace sy

@@ -14,15 +14,19 @@ std::string ProfileReport::chromeTrace() const {
   nlohmann::json events = nlohmann::json::array();
   const int pid = static_cast<int>(getpid());
   for (const TraceEvent& e : events_) {
-    // Microseconds, as the format asks; nesting follows from the times on one thread.
+    // Microseconds, as the format asks; nesting follows from the times on one thread. A delegate
+    // call names its original operators by debug handle (See Note [Delegate calls are profiled by
+    // backend and index]).
+    nlohmann::json args = {{"depth", e.depth}};
+    if (e.delegate) args["debug_handles"] = e.debug_handles;
     events.push_back({{"name", e.name},
-                      {"cat", "operator"},
+                      {"cat", e.delegate ? "delegate" : "operator"},
                       {"ph", "X"},
                       {"ts", static_cast<double>(e.start_ns) / 1e3},
                       {"dur", static_cast<double>(e.duration_ns) / 1e3},
                       {"pid", pid},
                       {"tid", thread_id_},
-                      {"args", {{"depth", e.depth}}}});
+                      {"args", std::move(args)}});
   }
   nlohmann::json trace = {{"traceEvents", std::move(events)},
                           {"displayTimeUnit", "ms"},

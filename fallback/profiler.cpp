@@ -5,9 +5,11 @@
 #include <chrono>
 #include <mutex>
 #include <optional>
+#include <utility>
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_format.h"
+#include "switchyard/dispatcher/call_label.h"
 #include "switchyard/dispatcher/library.h"
 #include "tsl/robin_map.h"
 
@@ -80,7 +82,7 @@ ThreadProfiles& threadProfiles() {
 // runs when the call ends, even when the operator throws, so a failed call still counts.
 class FrameScope {
  public:
-  FrameScope(const std::vector<StatePtr>& profiles, const OperatorName& name) : name_(name) {
+  FrameScope(const std::vector<StatePtr>& profiles, CallLabel label) : label_(std::move(label)) {
     for (const StatePtr& state : profiles) {
       std::lock_guard<std::mutex> lock(state->mutex);
       if (!state->running) continue;
@@ -97,11 +99,12 @@ class FrameScope {
       state->open_frames.pop_back();
       const int64_t total = end - frame.start_ns;
       if (!state->open_frames.empty()) state->open_frames.back().children_ns += total;
-      OperatorProfile& entry = state->by_name[name_.toString()];
-      if (entry.name.empty()) entry.name = name_.toString();
+      OperatorProfile& entry = state->by_name[label_.name];
+      if (entry.name.empty()) entry.name = label_.name;
       if (state->events.size() < Profile::kMaxTraceEvents) {
         state->events.push_back({entry.name, frame.start_ns - state->start_ns, total,
-                                 static_cast<int32_t>(state->open_frames.size())});
+                                 static_cast<int32_t>(state->open_frames.size()), label_.category == "delegate",
+                                 label_.debug_handles});
       } else {
         state->dropped_events += 1;
       }
@@ -112,14 +115,14 @@ class FrameScope {
   }
 
  private:
-  const OperatorName& name_;
+  const CallLabel label_;
   absl::InlinedVector<StatePtr, 2> open_in_;
 };
 
 void profilerFallback(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
   ThreadProfiles& profiles = threadProfiles();
   profiles.prune(nullptr);
-  FrameScope frame(profiles.running(), op.operator_name());
+  FrameScope frame(profiles.running(), labelOfCall(op, std::as_const(*stack)));
   op.redispatchBoxed(ks.remove(DispatchKey::Profiler), stack);
 }
 

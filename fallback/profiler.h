@@ -16,6 +16,16 @@
 // the Profiler key at its next call, when it finds no running Profile left. A Profile's data is
 // guarded by its own mutex, which only the thread it profiles and a stopping thread ever take.
 //
+// Note [Delegate calls are profiled by backend and index]
+// Every delegate runs through one operator, higher_order::executorch_call_delegate (See Note
+// [Delegate calls go through the dispatcher]), so a profile keyed by operator would lump every
+// delegate of every backend into one row. The profiler names a call of that operator from its
+// arguments instead, "<backend>#<delegate index>" ("XnnpackBackend#0"), so each delegate of a
+// method has its own row and trace events; and its trace events carry, as arguments, the debug
+// handles of the original operators the delegate runs (from the program's debug-handle frames; See
+// Note [A program file keeps a delegate's debug-handle map in its stack traces]), which Perfetto
+// shows beside the event. Calls of every other operator keep the operator's name.
+//
 // Note [The profiler costs nothing when off]
 // A Profile adds the Profiler key to its thread's included set and removes it when it stops. No
 // tensor carries that key, so when no Profile is active, no call's key set contains it and the
@@ -34,7 +44,7 @@
 namespace sy {
 
 struct OperatorProfile {
-  std::string name;      // "aten::acos"
+  std::string name;      // "aten::acos", or "XnnpackBackend#0" for a delegate call
   int64_t count = 0;     // calls
   int64_t total_ns = 0;  // wall time inside the operator, nested calls included
   int64_t self_ns = 0;   // total minus the time of the operators it called
@@ -47,6 +57,9 @@ struct TraceEvent {
   int64_t start_ns = 0;
   int64_t duration_ns = 0;
   int32_t depth = 0;
+  // A delegate call's (See Note [Delegate calls are profiled by backend and index]).
+  bool delegate = false;
+  std::vector<int64_t> debug_handles;
 };
 
 class ProfileReport {
@@ -69,7 +82,8 @@ class ProfileReport {
   const std::vector<TraceEvent>& events() const { return events_; }
   int64_t dropped_events() const { return dropped_events_; }
   // The events in Chrome's trace event format (JSON: one complete "X" event per call, in
-  // microseconds, nesting shown by time), which Perfetto and chrome://tracing open.
+  // microseconds, nesting shown by time; a delegate call's carries its debug handles in "args"),
+  // which Perfetto and chrome://tracing open.
   std::string chromeTrace() const;
   // Writes chromeTrace() to `path`; an error names the path.
   absl::Status export_chrome_trace(const std::string& path) const;

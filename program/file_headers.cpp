@@ -1,7 +1,6 @@
 #include "switchyard/program/file_headers.h"
 
 #include <cstring>
-#include <fstream>
 
 #include "absl/status/status.h"
 #include "switchyard/core/error.h"
@@ -19,29 +18,6 @@ uint32_t readU32LE(const uint8_t* p) {
 
 uint64_t readU64LE(const uint8_t* p) {
   return static_cast<uint64_t>(readU32LE(p)) | static_cast<uint64_t>(readU32LE(p + 4)) << 32;
-}
-
-absl::StatusOr<FileBytes> readFileBytes(const std::string& path, std::string_view what) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return absl::NotFoundError(sy::str(what, " '", path, "': cannot open the file"));
-  const std::streamoff size = in.tellg();
-  if (size < 0) return absl::DataLossError(sy::str(what, " '", path, "': cannot read the file's size"));
-  FileBytes file;
-  file.size = static_cast<size_t>(size);
-  file.bytes = std::make_unique<uint8_t[]>(file.size + 1);
-  in.seekg(0);
-  if (size > 0 && !in.read(reinterpret_cast<char*>(file.bytes.get()), size)) {
-    return absl::DataLossError(sy::str(what, " '", path, "': reading ", file.size, " bytes failed"));
-  }
-  return file;
-}
-
-FileBytes copyBytes(absl::Span<const uint8_t> bytes) {
-  FileBytes file;
-  file.size = bytes.size();
-  file.bytes = std::make_unique<uint8_t[]>(file.size + 1);
-  if (!bytes.empty()) std::memcpy(file.bytes.get(), bytes.data(), bytes.size());
-  return file;
 }
 
 absl::StatusOr<std::optional<ExtendedHeader>> parseExtendedHeader(absl::Span<const uint8_t> file) {

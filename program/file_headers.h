@@ -25,6 +25,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "switchyard/program/file_bytes.h"  // readFileBytes, which the loaders use with these
 
 namespace sy {
 
@@ -52,16 +53,6 @@ struct DataFileHeader {
 // The header of a .ptd file; an error when it is absent, of the older layout, or inconsistent
 // with the file's size.
 absl::StatusOr<DataFileHeader> parseDataFileHeader(absl::Span<const uint8_t> file);
-
-// The whole file at `path`, in a buffer of at least one byte (so never a null array); `what`
-// ("program", "data file") starts the error messages.
-struct FileBytes {
-  std::unique_ptr<uint8_t[]> bytes;
-  size_t size = 0;
-};
-absl::StatusOr<FileBytes> readFileBytes(const std::string& path, std::string_view what);
-// A copy of `bytes` in the same form.
-FileBytes copyBytes(absl::Span<const uint8_t> bytes);
 
 // Little-endian integers from raw bytes (callers have checked the bounds).
 uint32_t readU32LE(const uint8_t* p);

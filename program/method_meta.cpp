@@ -4,6 +4,7 @@
 #include "switchyard/core/error.h"
 #include "absl/strings/str_join.h"
 #include "switchyard/delegate/delegate_debug_handle.h"
+#include "switchyard/dispatcher/dispatcher.h"
 #include "switchyard/program/program.h"
 #include "switchyard/program/program_internal.h"
 
@@ -106,6 +107,23 @@ std::vector<size_t> valuesNamed(const pte::ExecutionPlan& plan, const flatbuffer
   return out;
 }
 
+// The values a call of `op` with `args` writes, by its schema (See InstructionInfo::writes): each
+// argument annotated as written, and the results, which follow the arguments. Sets `known`.
+std::vector<size_t> valuesWritten(const OperatorName& op, const flatbuffers::Vector<int32_t>* args, size_t num_values,
+                                  bool* known) {
+  std::vector<size_t> out;
+  std::optional<OperatorHandle> handle = Dispatcher::singleton().findSchema(op);
+  *known = handle.has_value() && handle->hasSchema() && args != nullptr;
+  if (!*known) return out;
+  const std::vector<Argument>& arguments = handle->schema().arguments();
+  for (uint32_t k = 0; k < args->size(); ++k) {
+    const int32_t v = args->Get(k);
+    const bool written = k >= arguments.size() || arguments[k].is_write();
+    if (written && v >= 0 && static_cast<size_t>(v) < num_values) out.push_back(static_cast<size_t>(v));
+  }
+  return out;
+}
+
 // See InstructionInfo. The program was validated at load: indices are in range (checked anyway).
 InstructionInfo describeInstruction(const pte::ExecutionPlan& plan, const pte::Chain& chain, size_t i) {
   const pte::Instruction* ins = chain.instructions()->Get(static_cast<uint32_t>(i));
@@ -118,7 +136,10 @@ InstructionInfo describeInstruction(const pte::ExecutionPlan& plan, const pte::C
       std::string op = sy::str("operator ", call->op_index());
       if (call->op_index() >= 0 && static_cast<size_t>(call->op_index()) < num_operators) {
         const pte::Operator* o = plan.operators()->Get(static_cast<uint32_t>(call->op_index()));
-        op = OperatorName{std::string(view(o->name())), std::string(view(o->overload()))}.toString();
+        const OperatorName name{std::string(view(o->name())), std::string(view(o->overload()))};
+        op = name.toString();
+        info.writes = valuesWritten(name, call->args(), plan.values() == nullptr ? 0 : plan.values()->size(),
+                                    &info.writes_known);
       }
       info.text = sy::str(op, "(", argumentsText(plan, call->args()), ")");
       info.op = op;

@@ -68,6 +68,12 @@ struct InstructionInfo {
   int64_t delegate_index = -1;  // a delegate call's delegate
   // Every value an argument names, in argument order, the items of tensor lists included.
   std::vector<size_t> values;
+  // For a kernel call whose operator is registered here: the values it writes (its out= and
+  // in-place arguments, and the results that follow its arguments), from the operator's schema;
+  // `writes_known` is false for delegate calls and unregistered operators, whose arguments do not
+  // say which are written.
+  std::vector<size_t> writes;
+  bool writes_known = false;
 };
 
 struct MethodMeta {

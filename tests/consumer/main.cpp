@@ -26,13 +26,19 @@ int main() {
   sy::Tensor y = sy::ops::add(sy::ones({2}), sy::ones({2}));
   std::cout << "consumer: scale(3, 2) = " << result << ", ones + ones = " << y << "\n";
   bool ok = result == 6.0 && sy::allclose(y, sy::full({2}, 2.0));
-#ifdef CONSUMER_HAS_OPTIMIZED
-  // switchyard::optimized registered its partial kernels, and a contiguous Float exp resolves to one.
+  // Linking switchyard::switchyard brings the optimized kernels when the package has them, and
+  // switchyard::portable never does: a contiguous Float exp.out resolves to a partial kernel of the
+  // optimized library, or to none.
   const auto exp_out = sy::PartialKernelRegistry::singleton().resolve(
       sy::parseOperatorName("aten::exp.out"), {sy::TensorMeta{sy::ScalarType::Float, {0}}, sy::TensorMeta{sy::ScalarType::Float, {0}}});
-  std::cout << "consumer: aten::exp.out on 1-D Float runs "
-            << (exp_out.ok() ? (*exp_out)->kernel_name : std::string(exp_out.status().message())) << "\n";
-  ok = ok && exp_out.ok() && std::abs(sy::ops::exp(sy::full({1}, 1.0)).item<double>() - std::exp(1.0)) < 1e-6;
-#endif
+  std::cout << "consumer (" << CONSUMER_LINKS << "): aten::exp.out on 1-D Float runs "
+            << (exp_out.ok() ? (*exp_out)->kernel_name : "the portable kernel (" + std::string(exp_out.status().message()) + ")")
+            << "\n";
+  if (CONSUMER_EXPECTS_OPTIMIZED) {
+    ok = ok && exp_out.ok() && (*exp_out)->kernel_name.rfind("sy::optimized::", 0) == 0;
+  } else {
+    ok = ok && !exp_out.ok();
+  }
+  ok = ok && std::abs(sy::ops::exp(sy::full({1}, 1.0)).item<double>() - std::exp(1.0)) < 1e-6;
   return ok ? 0 : 1;
 }

@@ -224,7 +224,9 @@ TEST(DelegateRuntime, DelegateCallsAreOperatorCallsTheProfilerSees) {
   ASSERT_TRUE(m->execute().ok());
   ASSERT_TRUE(m->execute().ok());
   ProfileReport report = profile.stop();
-  const OperatorProfile* delegate = report.find("higher_order::executorch_call_delegate");
+  // Named by backend and delegate index (See Note [Delegate calls are profiled by backend and index]).
+  EXPECT_EQ(report.find("higher_order::executorch_call_delegate"), nullptr) << report.table();
+  const OperatorProfile* delegate = report.find("ScaleBackend#0");
   ASSERT_NE(delegate, nullptr) << report.table();
   EXPECT_EQ(delegate->count, 2);
   EXPECT_EQ(scale_backend.executions, 2);
@@ -238,7 +240,8 @@ TEST(DelegateRuntime, DelegatedWorkIsOnTheProfilersTimeline) {
   Profile profile;
   ASSERT_TRUE(m->execute().ok());
   const std::string trace = profile.stop().chromeTrace();
-  EXPECT_THAT(trace, HasSubstr("\"higher_order::executorch_call_delegate\""));
+  EXPECT_THAT(trace, HasSubstr("\"name\": \"ScaleBackend#0\""));
+  EXPECT_THAT(trace, HasSubstr("\"cat\": \"delegate\""));
 }
 
 TEST(DelegateRuntime, TheDelegateOperatorRefusesToRunOutsideAMethod) {

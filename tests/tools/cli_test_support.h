@@ -31,10 +31,12 @@ inline std::string tempPath(const std::string& name) {
   return ::testing::TempDir() + "/switchyard_cli_" + std::to_string(getpid()) + "_" + name;
 }
 
-// Runs `switchyard ARGS`; stderr is captured through a temporary file.
-inline Result runCli(const std::string& args) {
+// Runs `switchyard ARGS`; stderr is captured through a temporary file. With `seconds`, a run that
+// takes longer is killed (coreutils' timeout) and comes back with status 124.
+inline Result runCli(const std::string& args, int seconds = 0) {
   const std::string err_path = tempPath("stderr.txt");
-  const std::string command = std::string(SWITCHYARD_CLI_PATH) + " " + args + " 2>" + err_path;
+  const std::string timeout = seconds > 0 ? "timeout " + std::to_string(seconds) + " " : "";
+  const std::string command = timeout + std::string(SWITCHYARD_CLI_PATH) + " " + args + " 2>" + err_path;
   Result r;
   FILE* pipe = popen(command.c_str(), "r");
   std::array<char, 4096> buffer;

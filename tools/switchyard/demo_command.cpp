@@ -121,8 +121,8 @@ void printPartitioning(const export_::ExportedProgram& lowered) {
 }
 
 // 2. Ahead of time: capture, partition to two delegates, lower, save a program file, load it and
-// run it.
-Method exported(const DemoCnn& model, const Tensor& x, const Tensor& expected, Checks& checks) {
+// run it. A --save path that cannot be written is the one error a user can cause here.
+absl::StatusOr<Method> exported(const DemoCnn& model, const Tensor& x, const Tensor& expected, Checks& checks) {
   heading("2. Ahead of time: capture -> partition -> lower -> .pte -> load -> run");
   export_::ExportedProgram ep = export_::capture(model.model(), {x}, model.parameters(), {"x"});
   std::cout << "  captured with the Tracer key's boxed fallback: " << ep.graph().nodes().size() << " nodes\n";
@@ -155,7 +155,7 @@ Method exported(const DemoCnn& model, const Tensor& x, const Tensor& expected, C
   std::remove(path.c_str());
   if (const std::string keep = absl::GetFlag(FLAGS_save); !keep.empty()) {
     absl::Status kept = file->save(keep);
-    SY_CHECK(kept.ok(), "demo: ", kept.message());
+    if (!kept.ok()) return absl::Status(kept.code(), sy::str("--save: ", kept.message()));
     std::cout << "  also saved as " << keep << " (--save)\n";
   }
   SY_CHECK(program.ok(), "demo: loading the program back failed: ", program.status().message());
@@ -184,8 +184,9 @@ void profile(Method& forward) {
 void overhead(int calls) {
   heading("4. Dispatch overhead, measured now");
   OverheadTable table = measureOverheadTable(terminalProgress("  "), calls);
-  std::cout << "  acos.out and acos on a 1-element Float tensor; in parentheses, what the row's extra dispatch\n"
-            << "  key adds to base (`switchyard bench`; bench/README.md has instruction counts and PyTorch).\n\n"
+  std::cout << "  acos.out and acos on a 1-element Float tensor, median of 9 runs ± half the interquartile range;\n"
+            << "  in parentheses, what the row's extra dispatch key adds to base, ~0 within the noise\n"
+            << "  (`switchyard bench` also counts instructions; bench/README.md has PyTorch side by side).\n\n"
             << table.format();
 }
 
@@ -198,8 +199,9 @@ absl::Status runDemo(const std::vector<std::string>& args) {
   const DemoCnn model;
   const Tensor x = DemoCnn::exampleInput();
   const Tensor y = eager(model, x, checks);
-  Method forward = exported(model, x, y, checks);
-  profile(forward);
+  absl::StatusOr<Method> forward = exported(model, x, y, checks);
+  if (!forward.ok()) return forward.status();
+  profile(*forward);
   overhead(calls);
   if (checks.failed > 0) return absl::InternalError(absl::StrFormat("demo: %d check(s) failed", checks.failed));
   std::cout << "\nAll checks passed.\n";

@@ -45,34 +45,49 @@ std::string delegatedOperatorLabel(const std::string& frame) {
   return label;
 }
 
-}  // namespace
-
-std::string methodToDot(const MethodMeta& m) {
-  std::string out = sy::str("digraph ", quoted(m.name), " {\n  rankdir=TB;\n",
-                            "  node [fontname=\"Helvetica\", fontsize=10, shape=box, style=rounded];\n",
-                            "  edge [fontname=\"Helvetica\", fontsize=8, color=\"#555555\"];\n");
+// A method's nodes and edges, their ids prefixed with `prefix` (several methods share one graph).
+std::string drawMethod(const MethodMeta& m, const std::string& prefix) {
+  std::string out;
+  const auto id = [&](const char* kind, size_t n) { return sy::str(prefix, kind, n); };
   std::set<size_t> inputs;
   for (size_t i = 0; i < m.inputs.size(); ++i) {
     inputs.insert(m.inputs[i].value_index);
-    out += sy::str("  v", m.inputs[i].value_index, " [shape=invhouse, style=filled, fillcolor=\"#f2f2f2\", label=",
+    out += sy::str("  ", id("v", m.inputs[i].value_index),
+                   " [shape=invhouse, style=filled, fillcolor=\"#f2f2f2\", label=",
                    quoted(sy::str("input ", i, "\n", meta(m.inputs[i]))), "];\n");
   }
-  auto isConstant = [&](size_t v) {
-    return v < m.values.size() && m.values[v].kind == "Tensor" && !m.values[v].planned && inputs.count(v) == 0;
+  const auto isTensor = [&](size_t v) { return v < m.values.size() && m.values[v].kind == "Tensor"; };
+  // Values written before the method runs (See Note [An edge starts where its value is written]).
+  const auto isExternal = [&](size_t v) { return isTensor(v) && !m.values[v].external_name.empty() && !inputs.count(v); };
+  const auto isConstant = [&](size_t v) {
+    return isTensor(v) && !m.values[v].planned && !inputs.count(v) && !isExternal(v);
   };
 
-  // Who writes each value: the first instruction naming it (a value is written once; inputs and
-  // constants are there before any instruction runs).
+  // Who wrote each value last: an input, a constant, a parameter or an instruction.
   std::map<size_t, std::string> writer;
-  for (size_t v : inputs) writer[v] = sy::str("v", v);
-  std::set<size_t> constants_drawn;
+  for (size_t v : inputs) writer[v] = id("v", v);
+  // Draws a constant or an external parameter the first time something reads it.
+  const auto source = [&](size_t v) {
+    if (writer.count(v) || !(isConstant(v) || isExternal(v))) return;
+    writer[v] = id("v", v);
+    if (isExternal(v)) {
+      out += sy::str("  ", id("v", v), " [shape=cylinder, style=filled, fillcolor=\"#fff4cc\", fontsize=8, label=",
+                     quoted(sy::str("parameter '", m.values[v].external_name, "' (.ptd)\n%", v, " ",
+                                    meta(m.values[v]))),
+                     "];\n");
+    } else {
+      out += sy::str("  ", id("v", v), " [shape=note, style=filled, fillcolor=\"#eeeeee\", fontsize=8, label=",
+                     quoted(sy::str("constant %", v, "\n", meta(m.values[v]))), "];\n");
+    }
+  };
   std::string edges;
   for (size_t i = 0; i < m.instructions.size(); ++i) {
     const InstructionInfo& ins = m.instructions[i];
-    const std::string node = sy::str("i", i);
+    const std::string node = id("i", i);
     if (ins.delegate_index >= 0) {
       const auto [fill, border] = backendColours(ins.op);
-      out += sy::str("  subgraph cluster_", i, " {\n    label=", quoted(sy::str("delegate ", ins.delegate_index, ": ", ins.op)),
+      out += sy::str("  subgraph cluster_", node, " {\n    label=",
+                     quoted(sy::str("delegate ", ins.delegate_index, ": ", ins.op)),
                      "; style=\"rounded,filled\"; fillcolor=\"", fill, "\"; color=\"", border, "\";\n");
       out += sy::str("    ", node, " [style=\"rounded,filled\", fillcolor=\"", border, "\", fontcolor=white, label=",
                      quoted(sy::str("delegate call", ins.source.empty() ? "" : "\n" + ins.source)), "];\n");
@@ -89,34 +104,55 @@ std::string methodToDot(const MethodMeta& m) {
       const std::string label = ins.op.empty() ? ins.text : ins.op;
       out += sy::str("  ", node, " [label=", quoted(label + (ins.source.empty() ? "" : "\n" + ins.source)), "];\n");
     }
+    // What this instruction writes: by its operator's schema, or else every value no one wrote yet.
+    std::set<size_t> writes(ins.writes.begin(), ins.writes.end());
+    if (!ins.writes_known) {
+      for (size_t v : ins.values) {
+        if (!writer.count(v) && !isConstant(v) && !isExternal(v)) writes.insert(v);
+      }
+    }
+    std::set<size_t> read;
     for (size_t v : ins.values) {
-      if (v >= m.values.size() || m.values[v].kind != "Tensor") continue;
-      auto it = writer.find(v);
-      if (it == writer.end() && isConstant(v)) {
-        if (constants_drawn.insert(v).second) {
-          out += sy::str("  v", v, " [shape=note, style=filled, fillcolor=\"#eeeeee\", fontsize=8, label=",
-                         quoted(sy::str("constant %", v, "\n", meta(m.values[v]))), "];\n");
-        }
-        writer[v] = sy::str("v", v);
-        it = writer.find(v);
-      }
-      if (it == writer.end()) {
-        writer[v] = node;  // this instruction writes it
-        continue;
-      }
-      if (it->second == node) continue;
+      if (!isTensor(v) || writes.count(v) || !read.insert(v).second) continue;
+      source(v);
+      const auto it = writer.find(v);
+      if (it == writer.end() || it->second == node) continue;
       edges += sy::str("  ", it->second, " -> ", node, " [label=",
                        quoted(sy::str("%", v, " ", meta(m.values[v]), m.values[v].planned ? " planned" : "")), "];\n");
+    }
+    for (size_t v : writes) {
+      if (isTensor(v)) writer[v] = node;
     }
   }
   for (size_t o = 0; o < m.outputs.size(); ++o) {
     const size_t v = m.outputs[o].value_index;
-    out += sy::str("  out", o, " [shape=house, style=filled, fillcolor=\"#f2f2f2\", label=",
+    out += sy::str("  ", id("out", o), " [shape=house, style=filled, fillcolor=\"#f2f2f2\", label=",
                    quoted(sy::str("output ", o, "\n", meta(m.outputs[o]))), "];\n");
-    auto it = writer.find(v);
-    if (it != writer.end()) edges += sy::str("  ", it->second, " -> out", o, ";\n");
+    source(v);
+    const auto it = writer.find(v);
+    if (it != writer.end()) edges += sy::str("  ", it->second, " -> ", id("out", o), ";\n");
   }
-  return out + edges + "}\n";
+  return out + edges;
+}
+
+std::string graphHeader(const std::string& name) {
+  return sy::str("digraph ", quoted(name), " {\n  rankdir=TB;\n",
+                 "  node [fontname=\"Helvetica\", fontsize=10, shape=box, style=rounded];\n",
+                 "  edge [fontname=\"Helvetica\", fontsize=8, color=\"#555555\"];\n");
+}
+
+}  // namespace
+
+std::string methodsToDot(const std::vector<MethodMeta>& methods, const std::string& program) {
+  if (methods.size() == 1) return graphHeader(methods[0].name) + drawMethod(methods[0], "") + "}\n";
+  std::string out = graphHeader(program);
+  for (size_t k = 0; k < methods.size(); ++k) {
+    out += sy::str("  subgraph cluster_method_", k, " {\n    label=", quoted(sy::str("method '", methods[k].name, "'")),
+                   "; style=\"rounded,dashed\"; color=\"#999999\"; fontname=\"Helvetica\";\n");
+    out += drawMethod(methods[k], sy::str("m", k, "_"));
+    out += "  }\n";
+  }
+  return out + "}\n";
 }
 
 }  // namespace sy::cli

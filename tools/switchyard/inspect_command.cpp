@@ -11,8 +11,9 @@
 #include "switchyard/tools/switchyard/command.h"
 #include "switchyard/tools/switchyard/graph_dot.h"
 
-// --format is shared with `run` (abseil's flags are global; run_command.cpp defines it).
+// --format and --method are shared with `run` (abseil's flags are global; run_command.cpp defines them).
 ABSL_DECLARE_FLAG(std::string, format);
+ABSL_DECLARE_FLAG(std::string, method);
 ABSL_FLAG(bool, graph, false, "also list each method's instructions: operators, arguments, source lines, delegate calls");
 
 namespace sy::cli {
@@ -94,22 +95,22 @@ absl::Status inspect(const std::vector<std::string>& args) {
   absl::StatusOr<Program> program = Program::load(args[0]);
   if (!program.ok()) return program.status();
   std::vector<std::string> names = program->method_names();
+  // --method narrows inspect to one method when it is given.
+  if (!absl::GetFlag(FLAGS_method).empty()) names = {absl::GetFlag(FLAGS_method)};
+  std::vector<MethodMeta> methods;
+  for (const std::string& name : names) {
+    absl::StatusOr<MethodMeta> meta = program->method_meta(name);
+    if (!meta.ok()) return meta.status();
+    methods.push_back(std::move(*meta));
+  }
   if (format == "dot") {
-    // One graph per method, one after another (`dot` draws each; name one with -Gname if needed).
-    for (const std::string& name : names) {
-      absl::StatusOr<MethodMeta> meta = program->method_meta(name);
-      if (!meta.ok()) return meta.status();
-      std::cout << methodToDot(*meta);
-    }
+    // One graph, whatever the number of methods (See graph_dot.h).
+    std::cout << methodsToDot(methods, program->name());
     return absl::OkStatus();
   }
   std::cout << "program " << program->name() << " (format version " << program->version() << "), "
             << names.size() << " method(s): " << absl::StrJoin(names, ", ") << "\n";
-  for (const std::string& name : names) {
-    absl::StatusOr<MethodMeta> meta = program->method_meta(name);
-    if (!meta.ok()) return meta.status();
-    printMethod(*meta);
-  }
+  for (const MethodMeta& meta : methods) printMethod(meta);
   return absl::OkStatus();
 }
 
@@ -119,14 +120,15 @@ const Command& inspectCommand() {
   static const Command command{
       "inspect",
       "show a program's methods, operators, delegates and planned memory",
-      "usage: switchyard inspect PROGRAM.pte [--graph] [--format text|dot]\n\n"
+      "usage: switchyard inspect PROGRAM.pte [--method NAME] [--graph] [--format text|dot]\n\n"
       "Prints each method's inputs and outputs (dtype and sizes), the operators it calls (marking those\n"
       "no library registered), its delegates (backend, blob size, compile specs, registered or not) and\n"
       "its planned memory; with --graph, every instruction too (operator and arguments, source line, and\n"
       "for a delegate call the original operators it runs). Nothing is run, so a program that cannot run\n"
-      "here can still be inspected. --format dot prints each method as a Graphviz graph instead, each\n"
-      "delegate in its own coloured cluster: switchyard inspect model.pte --format dot | dot -Tsvg > model.svg",
-      {"graph", "format"},
+      "here can still be inspected; --method NAME shows that method only. --format dot prints one Graphviz\n"
+      "graph instead (each method in a cluster when there are several, each delegate in its own coloured\n"
+      "cluster, external .ptd parameters as their own nodes): switchyard inspect model.pte --format dot | dot -Tsvg > model.svg",
+      {"method", "graph", "format"},
       &inspect};
   return command;
 }

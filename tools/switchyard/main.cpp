@@ -1,5 +1,7 @@
 // `switchyard`: run and inspect ExecuTorch programs on Switchyard's dispatcher, list its operators,
 // measure it, and demonstrate it. See command.h.
+#include <algorithm>
+#include <cctype>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -8,6 +10,7 @@
 #include "absl/flags/reflection.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/str_join.h"
+#include "switchyard/core/error.h"
 #include "switchyard/tools/switchyard/command.h"
 
 namespace {
@@ -38,7 +41,10 @@ void printHelp(const Command& c) {
   }
 }
 
-int fail(const std::string& message) {
+// Every error is one line on stderr (a message with line breaks is joined) and exit status 1.
+int fail(std::string message) {
+  while (!message.empty() && message.back() == '\n') message.pop_back();
+  std::replace(message.begin(), message.end(), '\n', ' ');
   std::cerr << "switchyard: " << message << "\n";
   return 1;
 }
@@ -79,7 +85,8 @@ int main(int argc, char** argv) {
     rest.push_back(argv[i]);
     std::string arg = argv[i];
     if (arg == "--") break;
-    if (arg.size() < 2 || arg[0] != '-') continue;
+    // Not a flag: a positional argument, or a negative number given as a flag's value (--random -2).
+    if (arg.size() < 2 || arg[0] != '-' || std::isdigit(static_cast<unsigned char>(arg[1]))) continue;
     std::string flag = arg.substr(arg.find_first_not_of('-'));
     flag = flag.substr(0, flag.find('='));
     bool allowed = false;
@@ -92,7 +99,14 @@ int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(command->usage);
   std::vector<char*> positional_args = absl::ParseCommandLine(static_cast<int>(rest.size()), rest.data());
   std::vector<std::string> args(positional_args.begin() + 1, positional_args.end());
-  absl::Status status = command->run(args);
+  // Commands return their errors; an exception escaping one (a library check failing) is still
+  // one line and status 1, never an abort.
+  absl::Status status;
+  try {
+    status = command->run(args);
+  } catch (const std::exception& e) {
+    return fail(sy::str(command->name, ": ", e.what()));
+  }
   if (!status.ok()) return fail(std::string(status.message()));
   return 0;
 }

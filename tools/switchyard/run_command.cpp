@@ -1,5 +1,4 @@
 // `switchyard run`: load a program, give its method inputs, execute it, print its outputs.
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -8,19 +7,23 @@
 #include "absl/strings/str_split.h"
 #include "switchyard/fallback/profiler.h"
 #include "switchyard/program/data_file.h"
+#include "switchyard/program/file_bytes.h"
 #include "switchyard/program/program.h"
 #include "switchyard/tools/switchyard/command.h"
+#include "switchyard/tools/switchyard/json_text.h"
 #include "switchyard/tools/switchyard/value_json.h"
 
 ABSL_FLAG(std::string, data, "", "ExecuTorch data files (.ptd) holding the program's external tensors, comma-separated");
-ABSL_FLAG(std::string, method, "forward", "the method to run");
+ABSL_FLAG(std::string, method, "",
+          "run: the method to run (forward when not given); inspect: the one method to show (all when not given)");
 ABSL_FLAG(std::string, inputs, "",
           "a JSON file with one entry per method input: tensors as {\"dtype\": \"Float\", \"sizes\": [2, 2], "
-          "\"data\": [...]}, other values as plain JSON");
-ABSL_FLAG(int64_t, random, -1, "make pseudo-random inputs of the declared dtypes and sizes from this seed (>= 0)");
+          "\"data\": [...]}, other values as plain JSON; floats may be NaN, Infinity, -Infinity");
+ABSL_FLAG(std::optional<int64_t>, random, std::nullopt,
+          "make pseudo-random inputs of the declared dtypes and sizes from this seed (a non-negative integer)");
 ABSL_FLAG(std::string, format, "text",
-          "run: text or json ({\"outputs\": [...]}); inspect: text or dot (each method as a Graphviz graph, for "
-          "`dot -Tsvg`)");
+          "run: text or json ({\"outputs\": [...]}); inspect: text or dot (one Graphviz graph, a cluster per method, "
+          "for `dot -Tsvg`)");
 ABSL_FLAG(bool, profile, false, "print the profiler's per-operator table for the run");
 ABSL_FLAG(std::string, trace, "",
           "with --profile: also write the run's operator calls as a Chrome trace to this JSON file (open it in "
@@ -32,19 +35,18 @@ namespace {
 using nlohmann::json;
 
 absl::StatusOr<json> readJsonFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError(sy::str("cannot open inputs file '", path, "'"));
-  json j = json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return absl::InvalidArgumentError(sy::str("inputs file '", path, "' is not valid JSON"));
-  return j;
+  absl::StatusOr<FileBytes> file = readFileBytes(path, "inputs file");
+  if (!file.ok()) return file.status();
+  return parseJson(file->text(), sy::str("inputs file '", path, "'"));
 }
 
 absl::StatusOr<std::vector<IValue>> methodInputs(const MethodMeta& meta) {
   const std::string inputs_path = absl::GetFlag(FLAGS_inputs);
-  const int64_t seed = absl::GetFlag(FLAGS_random);
-  if (!inputs_path.empty() && seed >= 0) return absl::InvalidArgumentError("give --inputs or --random, not both");
+  const std::optional<int64_t> seed = absl::GetFlag(FLAGS_random);
+  if (seed && *seed < 0) return absl::InvalidArgumentError(sy::str("--random takes a non-negative seed, not ", *seed));
+  if (!inputs_path.empty() && seed) return absl::InvalidArgumentError("give --inputs or --random, not both");
   std::vector<IValue> values;
-  if (inputs_path.empty() && seed < 0) {
+  if (inputs_path.empty() && !seed) {
     if (meta.inputs.empty()) return values;
     return absl::InvalidArgumentError(sy::str("method '", meta.name, "' takes ", meta.inputs.size(),
                                                    " input(s); give --inputs FILE.json or --random SEED"));
@@ -62,7 +64,7 @@ absl::StatusOr<std::vector<IValue>> methodInputs(const MethodMeta& meta) {
   for (size_t i = 0; i < meta.inputs.size(); ++i) {
     const std::string where = sy::str("input ", i);
     absl::StatusOr<IValue> v = entries.is_array() ? valueFromJson(entries[i], meta.inputs[i], where)
-                                                  : randomValue(meta.inputs[i], static_cast<uint64_t>(seed) + i, where);
+                                                  : randomValue(meta.inputs[i], static_cast<uint64_t>(*seed) + i, where);
     if (!v.ok()) return v.status();
     values.push_back(std::move(*v));
   }
@@ -77,7 +79,7 @@ absl::Status run(const std::vector<std::string>& args) {
   }
   absl::StatusOr<Program> program = Program::load(args[0]);
   if (!program.ok()) return program.status();
-  const std::string method_name = absl::GetFlag(FLAGS_method);
+  const std::string method_name = absl::GetFlag(FLAGS_method).empty() ? "forward" : absl::GetFlag(FLAGS_method);
   absl::StatusOr<MethodMeta> meta = program->method_meta(method_name);
   if (!meta.ok()) return meta.status();
 
@@ -125,7 +127,7 @@ absl::Status run(const std::vector<std::string>& args) {
       }
       result["profile"] = std::move(ops);
     }
-    std::cout << result.dump() << "\n";
+    std::cout << dumpJson(result) << "\n";
     return absl::OkStatus();
   }
   for (size_t i = 0; i < method->outputs_size(); ++i) {
@@ -134,7 +136,7 @@ absl::Status run(const std::vector<std::string>& args) {
     if (out.isTensor()) {
       std::cout << out.toTensor() << "\n";
     } else {
-      std::cout << valueToJson(out).dump() << "\n";
+      std::cout << dumpJson(valueToJson(out)) << "\n";
     }
   }
   if (report) std::cout << "\n" << report->table();

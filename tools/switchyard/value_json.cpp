@@ -1,11 +1,14 @@
 #include "switchyard/tools/switchyard/value_json.h"
 
+#include <cmath>
+#include <limits>
 #include <random>
 
 #include "switchyard/core/error.h"
 #include "switchyard/backends/devices/cpu/dtype_dispatch.h"
 #include "switchyard/ivalue/tensor_factories.h"
 #include "switchyard/ops/shape_ops.h"
+#include "switchyard/tools/switchyard/json_text.h"
 
 namespace sy::cli {
 namespace {
@@ -26,20 +29,90 @@ absl::StatusOr<ScalarType> tensorDtype(const ValueInfo& expected, const std::str
   return *dtype;
 }
 
+// Reads an integer element into T: kNotAnInteger for anything but a JSON integer (or a float with
+// an integral value, which is refused as out of range when it is, else as not an integer).
+enum class IntegerRead { kOk, kNotAnInteger, kOutOfRange };
+template <class T>
+IntegerRead readInteger(const json& v, T* out) {
+  static_assert(std::is_integral_v<T> && std::is_signed_v<T>);
+  [[maybe_unused]] constexpr T kMin = std::numeric_limits<T>::min();
+  constexpr T kMax = std::numeric_limits<T>::max();
+  if (v.is_number_unsigned()) {
+    const uint64_t u = v.get<uint64_t>();
+    if (u > static_cast<uint64_t>(kMax)) return IntegerRead::kOutOfRange;
+    *out = static_cast<T>(u);
+    return IntegerRead::kOk;
+  }
+  if (v.is_number_integer()) {
+    const int64_t i = v.get<int64_t>();
+    if constexpr (sizeof(T) < sizeof(int64_t)) {
+      if (i < kMin || i > kMax) return IntegerRead::kOutOfRange;
+    }
+    *out = static_cast<T>(i);
+    return IntegerRead::kOk;
+  }
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    const double bound = std::ldexp(1.0, std::numeric_limits<T>::digits);  // 2^31, 2^63
+    if (std::isfinite(d) && std::trunc(d) == d && (d < -bound || d >= bound)) return IntegerRead::kOutOfRange;
+  }
+  return IntegerRead::kNotAnInteger;
+}
+
+// `v` as an int64_t value of `what` ("\"sizes\"", "element 3"), or an error naming it.
+absl::StatusOr<int64_t> int64Of(const json& v, const std::string& where, const std::string& what) {
+  int64_t out = 0;
+  switch (readInteger(v, &out)) {
+    case IntegerRead::kOk: return out;
+    case IntegerRead::kOutOfRange:
+      return invalid(where, sy::str(what, " ", jsonExcerpt(v), " does not fit in a 64-bit integer (Long)"));
+    case IntegerRead::kNotAnInteger: break;
+  }
+  return invalid(where, sy::str(what, " must be an integer, got ", jsonExcerpt(v)));
+}
+
 absl::StatusOr<std::vector<int64_t>> readSizes(const json& sizes, const std::string& where, int64_t* numel) {
   if (!sizes.is_array()) return invalid(where, "\"sizes\" must be a list of non-negative integers");
   std::vector<int64_t> out;
   *numel = 1;
   for (const json& s : sizes) {
-    if (!s.is_number_integer() || s.get<int64_t>() < 0) {
-      return invalid(where, sy::str("\"sizes\" must be a list of non-negative integers, got ", s.dump()));
-    }
-    out.push_back(s.get<int64_t>());
+    absl::StatusOr<int64_t> size = int64Of(s, where, "each of \"sizes\"");
+    if (!size.ok()) return size.status();
+    if (*size < 0) return invalid(where, sy::str("\"sizes\" must be a list of non-negative integers, got ", *size));
+    out.push_back(*size);
     if (__builtin_mul_overflow(*numel, out.back(), numel) || *numel > (int64_t{1} << 40)) {
-      return invalid(where, sy::str("\"sizes\" ", sizes.dump(), " describe too many elements"));
+      return invalid(where, sy::str("\"sizes\" ", jsonExcerpt(sizes), " describe too many elements"));
     }
   }
   return out;
+}
+
+// Element `i` of a tensor of `dtype` into *out, or an error naming the element and the dtype.
+template <class T>
+absl::Status readElement(const json& v, int64_t i, ScalarType dtype, const std::string& where, T* out) {
+  const std::string element = sy::str("element ", i);
+  if constexpr (std::is_same_v<T, bool>) {
+    if (!v.is_boolean()) return invalid(where, sy::str(element, " must be true or false, got ", jsonExcerpt(v)));
+    *out = v.get<bool>();
+  } else if constexpr (std::is_integral_v<T>) {
+    switch (readInteger(v, out)) {
+      case IntegerRead::kOk: break;
+      case IntegerRead::kOutOfRange:
+        return invalid(where, sy::str(element, " (", jsonExcerpt(v), ") does not fit in ", toString(dtype), " [",
+                                      std::numeric_limits<T>::min(), ", ", std::numeric_limits<T>::max(), "]"));
+      case IntegerRead::kNotAnInteger:
+        return invalid(where, sy::str(element, " must be an integer, got ", jsonExcerpt(v)));
+    }
+  } else {
+    if (!v.is_number()) return invalid(where, sy::str(element, " must be a number, got ", jsonExcerpt(v)));
+    const double d = v.get<double>();
+    // Infinities and NaN are values of every floating dtype; a finite double past the dtype's range is not.
+    if (std::isfinite(d) && std::fabs(d) > static_cast<double>(std::numeric_limits<T>::max())) {
+      return invalid(where, sy::str(element, " (", jsonExcerpt(v), ") does not fit in ", toString(dtype)));
+    }
+    *out = static_cast<T>(d);
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<IValue> tensorFromJson(const json& j, const ValueInfo& expected, const std::string& where) {
@@ -49,7 +122,7 @@ absl::StatusOr<IValue> tensorFromJson(const json& j, const ValueInfo& expected, 
   absl::StatusOr<ScalarType> dtype = tensorDtype(expected, where);
   if (!dtype.ok()) return dtype.status();
   if (!j["dtype"].is_string() || j["dtype"].get<std::string>() != toString(*expected.dtype)) {
-    return invalid(where, sy::str("\"dtype\" is ", j["dtype"].dump(), " but the method takes ",
+    return invalid(where, sy::str("\"dtype\" is ", jsonExcerpt(j["dtype"]), " but the method takes ",
                                        toString(*expected.dtype)));
   }
   int64_t numel = 0;
@@ -57,26 +130,14 @@ absl::StatusOr<IValue> tensorFromJson(const json& j, const ValueInfo& expected, 
   if (!sizes.ok()) return sizes.status();
   const json& data = j["data"];
   if (!data.is_array() || static_cast<int64_t>(data.size()) != numel) {
-    return invalid(where, sy::str("\"data\" must be a list of ", numel, " numbers for sizes ", j["sizes"].dump()));
+    return invalid(where, sy::str("\"data\" must be a list of ", numel, " numbers for sizes ", jsonExcerpt(j["sizes"])));
   }
   Tensor t = empty(*sizes, TensorOptions(*dtype));
   absl::Status status = absl::OkStatus();
   cpu::dispatchDtype<cpu::kAllDtypes>(*dtype, "switchyard run", "input", [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* out = t.data_ptr<T>();
-    for (int64_t i = 0; i < numel && status.ok(); ++i) {
-      const json& v = data[i];
-      if constexpr (std::is_same_v<T, bool>) {
-        if (!v.is_boolean()) status = invalid(where, sy::str("element ", i, " must be true or false, got ", v.dump()));
-        else out[i] = v.get<bool>();
-      } else if constexpr (std::is_integral_v<T>) {
-        if (!v.is_number_integer()) status = invalid(where, sy::str("element ", i, " must be an integer, got ", v.dump()));
-        else out[i] = static_cast<T>(v.get<int64_t>());
-      } else {
-        if (!v.is_number()) status = invalid(where, sy::str("element ", i, " must be a number, got ", v.dump()));
-        else out[i] = static_cast<T>(v.get<double>());
-      }
-    }
+    for (int64_t i = 0; i < numel && status.ok(); ++i) status = readElement(data[i], i, *dtype, where, &out[i]);
   });
   if (!status.ok()) return status;
   return IValue(std::move(t));
@@ -90,20 +151,25 @@ absl::StatusOr<IValue> valueFromJson(const json& j, const ValueInfo& expected, c
     if (!j.is_object()) return invalid(where, "the method takes a tensor: {\"dtype\": ..., \"sizes\": [...], \"data\": [...]}");
     return tensorFromJson(j, expected, where);
   }
-  if (kind == "Int" && j.is_number_integer()) return IValue(j.get<int64_t>());
+  if (kind == "Int" && j.is_number()) {
+    absl::StatusOr<int64_t> v = int64Of(j, where, "the value");
+    if (!v.ok()) return v.status();
+    return IValue(*v);
+  }
   if (kind == "Double" && j.is_number()) return IValue(j.get<double>());
   if (kind == "Bool" && j.is_boolean()) return IValue(j.get<bool>());
   if (kind == "String" && j.is_string()) return IValue(j.get<std::string>());
   if (kind == "None" && j.is_null()) return IValue();
   if (kind == "IntList" && j.is_array()) {
     std::vector<int64_t> values;
-    for (const json& v : j) {
-      if (!v.is_number_integer()) return invalid(where, sy::str("the method takes a list of integers, got ", j.dump()));
-      values.push_back(v.get<int64_t>());
+    for (size_t i = 0; i < j.size(); ++i) {
+      absl::StatusOr<int64_t> v = int64Of(j[i], where, sy::str("item ", i, " of the list"));
+      if (!v.ok()) return v.status();
+      values.push_back(*v);
     }
     return IValue(values);
   }
-  return invalid(where, sy::str("the method takes a value of kind ", kind, ", got ", j.dump()));
+  return invalid(where, sy::str("the method takes a value of kind ", kind, ", got ", jsonExcerpt(j)));
 }
 
 json valueToJson(const IValue& value) {

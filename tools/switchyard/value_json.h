@@ -4,8 +4,11 @@
 //
 // A tensor is an object with its dtype (the program format's spelling: "Float", "Long", "Bool"),
 // its sizes and its elements in row-major order; any other value is plain JSON (a number, a bool,
-// a string, null, a list of numbers). Reading checks everything it is given and says which entry
-// and field is wrong; a tensor's element count is checked against its sizes with overflow checks.
+// a string, null, a list of numbers). Float values may be NaN, Infinity and -Infinity, as Python's
+// json module writes them (json_text.h reads and writes the text). Reading checks everything it is
+// given and says which entry and field is wrong: a tensor's element count is checked against its
+// sizes with overflow checks, and an element its dtype cannot hold (4294967297 in an Int tensor,
+// 1e300 in a Float one) is an error naming the input, the element and the dtype.
 #pragma once
 
 #include <string>
