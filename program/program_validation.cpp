@@ -194,6 +194,13 @@ class PlanValidator {
     }
   }
 
+  // Note [Every planned tensor fits its buffer, whatever its dynamism]
+  // The loader places every tensor with allocation_info in its planned buffer, at its declared
+  // sizes, and set_input and kernels write that many bytes there. So the extent is checked for
+  // every planned tensor, a DYNAMIC_UNBOUND one too: skipping it let a Float[1024] planned into a
+  // 16-byte buffer (or at offset 2^40) take writes far past the buffer. What memory an unbounded
+  // tensor may grow into is for dynamic shapes to decide; until then a planned one is held to
+  // its declared sizes like any other.
   absl::Status checkTensor(const pte::Tensor& t, const std::string& what) {
     absl::StatusOr<TensorGeometry> g = tensorGeometry(t);
     if (!g.ok()) return invalid(where_, sy::str(what, " (Tensor): ", g.status().message()));
@@ -211,8 +218,8 @@ class PlanValidator {
       }
       const uint64_t offset = static_cast<uint64_t>(alloc->memory_offset_high()) << 32 | alloc->memory_offset_low();
       const uint64_t capacity = static_cast<uint64_t>(elementAt(sizes, id));
-      const bool unbounded = t.shape_dynamism() == pte::TensorShapeDynamism::DYNAMIC_UNBOUND;
-      if (!unbounded && (offset > capacity || g->nbytes > capacity - offset)) {
+      // See Note [Every planned tensor fits its buffer, whatever its dynamism].
+      if (offset > capacity || g->nbytes > capacity - offset) {
         return invalid(where_, sy::str(what, " (Tensor, ", g->nbytes, " bytes) at offset ", offset, " of planned buffer ",
                                             id, " runs past its ", capacity, " bytes"));
       }
