@@ -2,6 +2,7 @@
 // that every table, vector and string lies inside the buffer; these checks guarantee that every
 // number the runtime will use as an index, offset or size is in range, so nothing after load has
 // to distrust the file. Each error names the method and the value or instruction at fault.
+#include <algorithm>
 #include <limits>
 
 #include "switchyard/ivalue/error.h"
@@ -58,6 +59,17 @@ absl::StatusOr<TensorGeometry> tensorGeometry(const pte::Tensor& t) {
     if (!permutation) {
       return absl::InvalidArgumentError(sy::str("dim_order ", listString(dim_order), " is not a permutation of the ",
                                                      rank, " dimensions of sizes ", listString(sizes)));
+    }
+  }
+  // Dense strides in that order; with a size 0 the element count is 0 whatever the other sizes
+  // are, so the strides are checked on their own.
+  g.strides.assign(rank, 1);
+  int64_t stride = 1;
+  for (size_t i = rank; i-- > 0;) {
+    const size_t d = static_cast<size_t>(g.dim_order[i]);
+    g.strides[d] = stride;
+    if (i > 0 && !checkedMultiply(stride, std::max<int64_t>(g.sizes[d], 1), &stride)) {
+      return absl::InvalidArgumentError(sy::str("sizes ", listString(sizes), " overflow the strides"));
     }
   }
   if (t.storage_offset() < 0) {

@@ -222,6 +222,15 @@ TEST(ProgramLoader, RejectsSizesWhoseByteCountOverflows) {
   EXPECT_THAT(loadError(b).message(), HasSubstr("overflow"));
 }
 
+TEST(ProgramLoader, RejectsAnEmptyTensorWhoseStridesOverflow) {
+  // No elements (a size 0), but the strides of the other sizes do not fit in 64 bits.
+  ProgramBuilder b;
+  b.plannedTensor(ScalarType::Float, {0, 1 << 30, 1 << 30, 1 << 30}, 1, 0);
+  b.bufferSizes({0, 16});
+  EXPECT_THAT(loadError(b).message(),
+              HasSubstr("value 0 (Tensor): sizes [0, 1073741824, 1073741824, 1073741824] overflow the strides"));
+}
+
 TEST(ProgramLoader, RejectsNegativeSizes) {
   ProgramBuilder b;
   b.plannedTensor(ScalarType::Float, {2, -3}, 1, 0);
