@@ -36,6 +36,24 @@ absl::InlinedVector<int64_t, 5> checkedContiguousStrides(std::string_view op, ab
   return strides;
 }
 
+absl::InlinedVector<int64_t, 5> checkedStridesInDimOrder(std::string_view op, absl::Span<const int64_t> sizes,
+                                                         absl::Span<const int64_t> dim_order) {
+  SY_CHECK(dim_order.size() == sizes.size(), op, ": dim order ", formatSizes(dim_order), " for size ", formatSizes(sizes));
+  absl::InlinedVector<int64_t, 5> strides(sizes.size());
+  int64_t running = 1;
+  for (size_t i = dim_order.size(); i-- > 0;) {
+    const size_t d = static_cast<size_t>(dim_order[i]);
+    SY_CHECK(d < sizes.size(), op, ": dim order ", formatSizes(dim_order), " for size ", formatSizes(sizes));
+    strides[d] = running;
+    if (i > 0) {
+      SY_CHECK(checkedMul(running, std::max<int64_t>(sizes[d], 1), &running), op, ": the strides of size ",
+               formatSizes(sizes), " in dim order ", formatSizes(dim_order),
+               " do not fit in 64 bits (stride calculation overflowed)");
+    }
+  }
+  return strides;
+}
+
 int64_t checkedStridedExtent(std::string_view op, absl::Span<const int64_t> sizes, absl::Span<const int64_t> strides) {
   SY_CHECK(sizes.size() == strides.size(), op, ": ", sizes.size(), " sizes but ", strides.size(), " strides");
   if (checkedNumel(op, sizes) == 0) return 0;

@@ -32,6 +32,13 @@ int64_t checkedNumel(std::string_view op, absl::Span<const int64_t> sizes);
 // does not fit in int64_t.
 absl::InlinedVector<int64_t, 5> checkedContiguousStrides(std::string_view op, absl::Span<const int64_t> sizes);
 
+// Dense strides that lay `sizes` out in `dim_order` (outermost dimension first; a permutation of
+// the dimensions, which the caller has checked): {0, 1, 2, 3} is contiguous, {0, 2, 3, 1}
+// channels-last. A dimension of size 0 steps as if it were 1, as in checkedContiguousStrides.
+// Raises when a stride does not fit in int64_t.
+absl::InlinedVector<int64_t, 5> checkedStridesInDimOrder(std::string_view op, absl::Span<const int64_t> sizes,
+                                                         absl::Span<const int64_t> dim_order);
+
 // Elements a storage must hold to reach every element of a tensor of `sizes` and non-negative
 // `strides`: 1 + sum((size - 1) * stride), or 0 when the tensor has no elements.
 int64_t checkedStridedExtent(std::string_view op, absl::Span<const int64_t> sizes, absl::Span<const int64_t> strides);

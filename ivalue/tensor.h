@@ -16,6 +16,7 @@
 
 #include "switchyard/core/error.h"
 #include "switchyard/ivalue/intrusive_ptr.h"
+#include "switchyard/ivalue/load_element.h"
 #include "switchyard/core/macros.h"
 #include "switchyard/ivalue/tensor_impl.h"
 
@@ -126,7 +127,7 @@ T Tensor::item() const {
   T value{};
   const bool known = visitScalarType(scalar_type(), [&](auto tag) {
     using Element = typename decltype(tag)::type;
-    value = static_cast<T>(*static_cast<const Element*>(p));
+    value = static_cast<T>(loadElement(static_cast<const Element*>(p)));  // See Note [Bool elements are read as bytes]
   });
   SY_CHECK(known, "item(): unsupported dtype ", scalar_type());
   return value;

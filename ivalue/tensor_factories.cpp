@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "switchyard/ivalue/checked_size.h"
+#include "switchyard/ivalue/load_element.h"
 #include "switchyard/ivalue/odometer.h"
 #include "switchyard/ivalue/storage.h"
 
@@ -59,9 +60,10 @@ double readAsDouble(const char* element, ScalarType dtype) {
   double value = 0;
   const bool known = visitScalarType(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    T element_value;
-    std::memcpy(&element_value, element, sizeof(T));
-    value = static_cast<double>(element_value);
+    // Copied first (any address), then read as its dtype's element: a Bool byte as nonzero-is-true.
+    alignas(T) unsigned char bytes[sizeof(T)];
+    std::memcpy(bytes, element, sizeof(T));
+    value = static_cast<double>(loadElement(reinterpret_cast<const T*>(bytes)));
   });
   SY_CHECK(known, "allclose: unsupported dtype ", dtype);
   return value;

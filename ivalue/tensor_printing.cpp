@@ -102,7 +102,7 @@ class TensorPrinter {
     formatted_.reserve(elements_.size());
     if (dtype_ == ScalarType::Bool) {
       // Bools stay unpadded: "True, False" reads better than " True, False".
-      for (const char* e : elements_) formatted_.push_back(*reinterpret_cast<const bool*>(e) ? "True" : "False");
+      for (const char* e : elements_) formatted_.push_back(loadElement(reinterpret_cast<const bool*>(e)) ? "True" : "False");
       return;
     }
     size_t width = 0;

@@ -90,6 +90,30 @@ absl::StatusOr<IValue> prepareArgument(const Argument& arg, const Type& type, IV
   return mismatch(what, arg, index, value);
 }
 
+// Whether the method's value `target` can receive a result of schema type `type` and stay of its
+// kind: See Note [A kernel call's results keep the kinds of the values they are written into].
+bool receivesResult(const Type& type, const IValue& target) {
+  switch (type.kind()) {
+    case TypeKind::Optional: return target.isNone() || receivesResult(*type.element(), target);
+    case TypeKind::Tensor: return target.isTensor();
+    case TypeKind::Int:
+    case TypeKind::SymInt: return target.isInt();
+    case TypeKind::Float: return target.isDouble();
+    case TypeKind::Bool: return target.isBool();
+    case TypeKind::Scalar: return target.isInt() || target.isDouble() || target.isBool();
+    case TypeKind::Str: return target.isString();
+    case TypeKind::List: {
+      const TypeKind element = type.element()->kind();
+      if (element == TypeKind::Tensor) return target.isTensorList();
+      if (element == TypeKind::Int || element == TypeKind::SymInt) return target.isIntList();
+      if (element == TypeKind::Float) return target.isDoubleList();
+      if (element == TypeKind::Bool) return target.isBoolList();
+      return false;
+    }
+    default: return false;  // a device, dtype, layout or dict: no value of a program holds one as a kernel returns it
+  }
+}
+
 // The partial kernel the call's tensors select, "" for the operator's CPU kernel, or the error
 // when neither applies. See Note [Kernel calls resolve their kernel key at load].
 absl::StatusOr<std::string> resolveKernelKey(const OperatorHandle& op, const std::vector<IValue>& arguments,
@@ -166,6 +190,12 @@ absl::StatusOr<PreparedKernelCall> prepareKernelCall(OperatorHandle op, absl::Sp
     const int aliased = schema.aliasedArgumentOfReturn(r);
     const int32_t target = result_values[r];
     if (aliased >= 0 && target == args[static_cast<size_t>(aliased)]) continue;  // the out argument itself
+    const Argument& result = schema.returns()[r];
+    if (!receivesResult(*result.type, values[static_cast<size_t>(target)])) {
+      return absl::InvalidArgumentError(sy::str(what, ": result ", r, result.name.empty() ? "" : sy::str(" '", result.name, "'"),
+                                                " is a ", result.type->str(), ", but the program writes it into value ",
+                                                target, ", a ", values[static_cast<size_t>(target)].typeName()));
+    }
     call.write_backs.push_back({static_cast<uint32_t>(r), static_cast<uint32_t>(target)});
   }
   absl::StatusOr<std::string> kernel_name = resolveKernelKey(op, call.arguments, what);
@@ -191,7 +221,11 @@ void runBoxedKernelCall(const PreparedKernelCall& call, Stack& stack, std::vecto
     for (const PreparedKernelCall::WriteBack& w : call.write_backs) {
       IValue& result = stack[w.result];
       IValue& target = values[w.value];
-      if (target.isTensor() && result.isTensor()) {
+      // See Note [A kernel call's results keep the kinds of the values they are written into]:
+      // the load checked the schema's type; a Scalar or optional result is checked here too.
+      SY_CHECK(result.tag() == target.tag(), call.op.operator_name().toString(), " returned a ", result.typeName(),
+               " as result ", w.result, ", where the program's value ", w.value, " is a ", target.typeName());
+      if (target.isTensor()) {
         const Tensor& from = std::as_const(result).toTensor();
         if (!from.is_same(target.toTensor())) target.toTensor().copy_(from);
       } else {

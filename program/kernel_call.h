@@ -22,6 +22,16 @@
 // time (an input, which set_input replaces, a kernel's int result, a MoveCall's destination) is
 // copied from its value at every call instead; a list of such numbers is refused at load.
 //
+// Note [A kernel call's results keep the kinds of the values they are written into]
+// A value of a method keeps its kind (Tensor, int, list, ...) for the method's life: kernel calls
+// borrow its Tensor, MoveCalls and refreshes copy numbers by kind, and the caller reads outputs by
+// it. So at load each result a call writes back is checked against the value that receives it by
+// the schema's return type (an `int` result needs an Int value, a `Tensor` one a Tensor, a
+// `Scalar` any number, a `T?` a T or None), as arguments are checked against theirs, and the error
+// names the instruction, the operator, the result and both types. The few results whose exact
+// kind the schema leaves open (Scalar, optional) are checked again as they are written back,
+// which only calls with write-backs pay: calls whose results are their out arguments skip it.
+//
 // Note [Kernel calls resolve their kernel key at load]
 // An operator may have partial kernels (kernel YAML with arg_meta; dispatcher/partial_kernels.h)
 // besides, or instead of, its CPU kernel. At load, each kernel call's tensor arguments (their dtype

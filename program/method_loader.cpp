@@ -23,17 +23,6 @@ absl::Status invalid(const MethodState& m, const std::string& what) {
 }
 
 
-SizesVector stridesForDimOrder(const std::vector<int64_t>& sizes, const std::vector<int64_t>& dim_order) {
-  SizesVector strides(sizes.size(), 1);
-  int64_t stride = 1;
-  for (size_t i = dim_order.size(); i-- > 0;) {
-    const size_t d = static_cast<size_t>(dim_order[i]);
-    strides[d] = stride;
-    stride *= std::max<int64_t>(sizes[d], 1);
-  }
-  return strides;
-}
-
 // A CPU tensor over `nbytes` at `data`, which someone else owns; or, with data null, a tensor
 // owning a fresh allocation of `nbytes` (a value that gets its memory at run time).
 Tensor makeTensor(ScalarType dtype, const TensorGeometry& g, void* data, size_t nbytes, int64_t storage_offset) {
@@ -42,7 +31,8 @@ Tensor makeTensor(ScalarType dtype, const TensorGeometry& g, void* data, size_t 
                         : make_intrusive<StorageImpl>(nbytes, getAllocator(DeviceType::CPU), kCPU);
   auto impl = make_intrusive<TensorImpl>(std::move(storage), dtype, kCPU);
   SizesVector sizes(g.sizes.begin(), g.sizes.end());
-  impl->set_sizes_and_strides(sizes, stridesForDimOrder(g.sizes, g.dim_order), storage_offset);
+  SizesVector strides(g.strides.begin(), g.strides.end());
+  impl->set_sizes_and_strides(sizes, strides, storage_offset);
   return Tensor(std::move(impl));
 }
 

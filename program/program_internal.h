@@ -26,6 +26,7 @@ struct TensorGeometry {
   ProgramScalarType dtype = ProgramScalarType::Float;
   std::vector<int64_t> sizes;
   std::vector<int64_t> dim_order;
+  std::vector<int64_t> strides;  // dense, in dim order (a size 0 steps as 1)
   int64_t numel = 1;
   uint64_t nbytes = 0;  // numel * element size (storage_offset included)
 };

@@ -2,6 +2,7 @@
 // that every table, vector and string lies inside the buffer; these checks guarantee that every
 // number the runtime will use as an index, offset or size is in range, so nothing after load has
 // to distrust the file. Each error names the method and the value or instruction at fault.
+#include <algorithm>
 #include <limits>
 
 #include "switchyard/core/error.h"
@@ -58,6 +59,17 @@ absl::StatusOr<TensorGeometry> tensorGeometry(const pte::Tensor& t) {
     if (!permutation) {
       return absl::InvalidArgumentError(sy::str("dim_order ", listString(dim_order), " is not a permutation of the ",
                                                      rank, " dimensions of sizes ", listString(sizes)));
+    }
+  }
+  // Dense strides in that order; with a size 0 the element count is 0 whatever the other sizes
+  // are, so the strides are checked on their own.
+  g.strides.assign(rank, 1);
+  int64_t stride = 1;
+  for (size_t i = rank; i-- > 0;) {
+    const size_t d = static_cast<size_t>(g.dim_order[i]);
+    g.strides[d] = stride;
+    if (i > 0 && !checkedMultiply(stride, std::max<int64_t>(g.sizes[d], 1), &stride)) {
+      return absl::InvalidArgumentError(sy::str("sizes ", listString(sizes), " overflow the strides"));
     }
   }
   if (t.storage_offset() < 0) {
@@ -194,6 +206,13 @@ class PlanValidator {
     }
   }
 
+  // Note [Every planned tensor fits its buffer, whatever its dynamism]
+  // The loader places every tensor with allocation_info in its planned buffer, at its declared
+  // sizes, and set_input and kernels write that many bytes there. So the extent is checked for
+  // every planned tensor, a DYNAMIC_UNBOUND one too: skipping it let a Float[1024] planned into a
+  // 16-byte buffer (or at offset 2^40) take writes far past the buffer. What memory an unbounded
+  // tensor may grow into is for dynamic shapes to decide; until then a planned one is held to
+  // its declared sizes like any other.
   absl::Status checkTensor(const pte::Tensor& t, const std::string& what) {
     absl::StatusOr<TensorGeometry> g = tensorGeometry(t);
     if (!g.ok()) return invalid(where_, sy::str(what, " (Tensor): ", g.status().message()));
@@ -211,8 +230,8 @@ class PlanValidator {
       }
       const uint64_t offset = static_cast<uint64_t>(alloc->memory_offset_high()) << 32 | alloc->memory_offset_low();
       const uint64_t capacity = static_cast<uint64_t>(elementAt(sizes, id));
-      const bool unbounded = t.shape_dynamism() == pte::TensorShapeDynamism::DYNAMIC_UNBOUND;
-      if (!unbounded && (offset > capacity || g->nbytes > capacity - offset)) {
+      // See Note [Every planned tensor fits its buffer, whatever its dynamism].
+      if (offset > capacity || g->nbytes > capacity - offset) {
         return invalid(where_, sy::str(what, " (Tensor, ", g->nbytes, " bytes) at offset ", offset, " of planned buffer ",
                                             id, " runs past its ", capacity, " bytes"));
       }

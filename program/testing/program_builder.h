@@ -37,8 +37,10 @@ class ProgramBuilder {
 
   // ---- values (each returns its index) --------------------------------------------------------
   int plannedTensor(ScalarType dtype, std::vector<int32_t> sizes, uint32_t memory_id, uint64_t offset,
-                    std::vector<uint8_t> dim_order = {}) {
+                    std::vector<uint8_t> dim_order = {},
+                    pte::TensorShapeDynamism dynamism = pte::TensorShapeDynamism::STATIC) {
     TensorSpec t = tensorSpec(dtype, std::move(sizes), std::move(dim_order));
+    t.dynamism = dynamism;
     t.planned = true;
     t.memory_id = memory_id;
     t.offset = offset;
@@ -235,6 +237,7 @@ class ProgramBuilder {
     uint64_t offset = 0;
     uint32_t data_buffer_idx = 0;
     std::string external_name;
+    pte::TensorShapeDynamism dynamism = pte::TensorShapeDynamism::STATIC;
   };
   struct InstructionSpec {
     pte::InstructionArguments kind;
@@ -279,7 +282,7 @@ class ProgramBuilder {
         extra = pte::CreateExtraTensorInfoDirect(fb, 0, t.external_name.c_str(), pte::TensorDataLocation::EXTERNAL);
       }
       auto tensor = pte::CreateTensor(fb, static_cast<pte::ScalarType>(t.scalar_type), 0, sizes, dim_order, false,
-                                      t.data_buffer_idx, alloc, 0, pte::TensorShapeDynamism::STATIC, extra);
+                                      t.data_buffer_idx, alloc, 0, t.dynamism, extra);
       return pte::CreateEValue(fb, pte::KernelTypes::Tensor, tensor.Union());
     });
   }

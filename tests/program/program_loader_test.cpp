@@ -2,6 +2,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "switchyard/ivalue/tensor_factories.h"
 #include "switchyard/program/data_file.h"
 #include "switchyard/program/program.h"
 #include "switchyard/program/testing/program_builder.h"
@@ -184,6 +185,29 @@ TEST(ProgramLoader, RejectsAnOffsetThatWouldWrapAround) {
   EXPECT_THAT(loadError(b).message(), HasSubstr("runs past its 16 bytes"));
 }
 
+TEST(ProgramLoader, HoldsAPlannedUnboundedTensorToItsBuffer) {
+  // A Float[1024] with DYNAMIC_UNBOUND shape planned into 16 bytes, or at offset 2^40: set_input
+  // wrote 4 KiB past the buffer, or anywhere, before the extent was checked for such tensors.
+  for (uint64_t offset : {uint64_t{0}, uint64_t{1} << 40}) {
+    ProgramBuilder b;
+    int x = b.plannedTensor(ScalarType::Float, {1024}, 1, offset, {}, pte::TensorShapeDynamism::DYNAMIC_UNBOUND);
+    b.inputs({x}).outputs({x}).bufferSizes({0, 16});
+    EXPECT_THAT(loadError(b).message(),
+                HasSubstr(sy::str("value 0 (Tensor, 4096 bytes) at offset ", offset, " of planned buffer 1 runs past its 16 bytes")));
+  }
+  // Within its buffer it loads and runs as before.
+  ProgramBuilder b;
+  int x = b.plannedTensor(ScalarType::Float, {4}, 1, 0, {}, pte::TensorShapeDynamism::DYNAMIC_UNBOUND);
+  b.inputs({x}).outputs({x}).bufferSizes({0, 16});
+  absl::StatusOr<Program> program = Program::loadFromBuffer(b.finish(), "unbounded.pte");
+  ASSERT_TRUE(program.ok()) << program.status();
+  absl::StatusOr<Method> m = program->load_method("forward");
+  ASSERT_TRUE(m.ok()) << m.status();
+  ASSERT_TRUE(m->set_input(0, sy::ones({4})).ok());
+  ASSERT_TRUE(m->execute().ok());
+  EXPECT_TRUE(allclose(m->get_output(0).toTensor(), sy::ones({4})));
+}
+
 TEST(ProgramLoader, RejectsAMemoryIdWithoutABuffer) {
   ProgramBuilder b;
   b.plannedTensor(ScalarType::Float, {4}, 2, 0);
@@ -196,6 +220,15 @@ TEST(ProgramLoader, RejectsSizesWhoseByteCountOverflows) {
   b.plannedTensor(ScalarType::Double, {1 << 30, 1 << 30, 1 << 30}, 1, 0);
   b.bufferSizes({0, 16});
   EXPECT_THAT(loadError(b).message(), HasSubstr("overflow"));
+}
+
+TEST(ProgramLoader, RejectsAnEmptyTensorWhoseStridesOverflow) {
+  // No elements (a size 0), but the strides of the other sizes do not fit in 64 bits.
+  ProgramBuilder b;
+  b.plannedTensor(ScalarType::Float, {0, 1 << 30, 1 << 30, 1 << 30}, 1, 0);
+  b.bufferSizes({0, 16});
+  EXPECT_THAT(loadError(b).message(),
+              HasSubstr("value 0 (Tensor): sizes [0, 1073741824, 1073741824, 1073741824] overflow the strides"));
 }
 
 TEST(ProgramLoader, RejectsNegativeSizes) {

@@ -179,7 +179,7 @@ json valueToJson(const IValue& value) {
     cpu::dispatchDtype<cpu::kAllDtypes>(t.scalar_type(), "switchyard run", "output", [&](auto tag) {
       using T = typename decltype(tag)::type;
       const T* p = t.data_ptr<T>();
-      for (int64_t i = 0; i < t.numel(); ++i) data.push_back(p[i]);
+      for (int64_t i = 0; i < t.numel(); ++i) data.push_back(loadElement(p + i));  // See Note [Bool elements are read as bytes]
     });
     std::optional<ProgramScalarType> dtype = toProgramScalarType(t.scalar_type());
     return json{{"dtype", dtype ? toString(*dtype) : "Undefined"},

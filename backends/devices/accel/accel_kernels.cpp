@@ -53,12 +53,7 @@ Tensor empty_memory_format_accel(IntArrayRef size, std::optional<ScalarType> dty
     case MemoryFormat::ChannelsLast: {
       SY_CHECK(size.size() == 4, kEmptyOp, ": memory_format ChannelsLast needs a 4-D size (N, C, H, W), but got ",
                formatSizes(size));
-      // Dimensions of size 0 step as 1, as contiguousStrides does.
-      const int64_t c = std::max<int64_t>(size[1], 1);
-      const int64_t h = std::max<int64_t>(size[2], 1);
-      const int64_t w = std::max<int64_t>(size[3], 1);
-      const int64_t strides[] = {h * w * c, 1, w * c, c};
-      return sy::empty_strided(size, strides, options);
+      return sy::empty_strided(size, checkedStridesInDimOrder(kEmptyOp, size, {0, 2, 3, 1}), options);
     }
     case MemoryFormat::Preserve:
       break;

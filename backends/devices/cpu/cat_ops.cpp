@@ -21,6 +21,7 @@
 
 #include "switchyard/backends/devices/cpu/elementwise.h"
 #include "switchyard/backends/devices/cpu/shape_kernels.h"
+#include "switchyard/ivalue/checked_size.h"
 #include "switchyard/ivalue/wrap_dim.h"
 #include "switchyard/ops/creation_ops.h"
 #include "switchyard/ops/shape_ops.h"
@@ -71,7 +72,8 @@ CatPlan planCat(const char* op, TensorList tensors, int64_t dim) {
                plan.dim, ". Expected size ", plan.sizes[d], " but got size ", t.size(d), " for tensor number ", i,
                " in the list.");
     }
-    concatenated += t.size(plan.dim);
+    SY_CHECK_VALUE(checkedAdd(concatenated, t.size(plan.dim), &concatenated), op, ": the sizes of the tensors in dimension ",
+                   plan.dim, " add up to more than 64 bits hold (at tensor number ", i, " in the list)");
   }
   plan.sizes[plan.dim] = concatenated;
   return plan;

@@ -20,6 +20,7 @@
 
 #include "switchyard/backends/devices/cpu/nn_kernels.h"
 #include "switchyard/dispatcher/library.h"
+#include "switchyard/ivalue/checked_size.h"
 #include "switchyard/ops/creation_ops.h"
 #include "switchyard/ops/nn_ops.h"
 
@@ -101,7 +102,10 @@ ConvGeometry checkConvolution(const char* op, const Tensor& input, const Tensor&
            formatSizes(weight.sizes()));
   SY_CHECK(g.out_channels % groups == 0, op, ": expected the out_channels of 'weight' (", g.out_channels,
            ") to be divisible by groups (", groups, ")");
-  SY_CHECK(weight.size(1) * groups == g.in_channels, op, ": expected 'input' to have ", weight.size(1) * groups,
+  int64_t expected_channels = 0;
+  SY_CHECK_VALUE(checkedMul(weight.size(1), groups, &expected_channels), op, ": 'groups' (", groups,
+                 ") times the in_channels / groups of 'weight' (", weight.size(1), ") overflows 64-bit sizes");
+  SY_CHECK(expected_channels == g.in_channels, op, ": expected 'input' to have ", expected_channels,
            " channels (weight.size(1) = ", weight.size(1), " times groups = ", groups, ") but got ", g.in_channels,
            " channels; input size ", formatSizes(input.sizes()), ", weight size ", formatSizes(weight.sizes()));
   if (bias != nullptr) {
@@ -109,8 +113,17 @@ ConvGeometry checkConvolution(const char* op, const Tensor& input, const Tensor&
              g.out_channels, " elements (out_channels) but got size ", formatSizes(bias->sizes()));
   }
 
-  const int64_t padded_h = g.height + 2 * g.pad_h, padded_w = g.width + 2 * g.pad_w;
-  const int64_t dilated_h = g.dilation_h * (g.kernel_h - 1) + 1, dilated_w = g.dilation_w * (g.kernel_w - 1) + 1;
+  // The padded input and the dilated kernel, checked: padding and dilation are arguments (a
+  // program's, a model's), and every position the loops compute lies within these two extents.
+  int64_t padded_h = 0, padded_w = 0, dilated_h = 0, dilated_w = 0;
+  SY_CHECK_VALUE(checkedMul(g.pad_h, 2, &padded_h) && checkedAdd(padded_h, g.height, &padded_h) &&
+                     checkedMul(g.pad_w, 2, &padded_w) && checkedAdd(padded_w, g.width, &padded_w),
+                 op, ": 'padding' (", g.pad_h, ", ", g.pad_w, ") overflows 64-bit sizes for an input of ", g.height,
+                 " x ", g.width);
+  SY_CHECK_VALUE(checkedMul(g.dilation_h, g.kernel_h - 1, &dilated_h) && checkedAdd(dilated_h, 1, &dilated_h) &&
+                     checkedMul(g.dilation_w, g.kernel_w - 1, &dilated_w) && checkedAdd(dilated_w, 1, &dilated_w),
+                 op, ": 'dilation' (", g.dilation_h, ", ", g.dilation_w, ") overflows 64-bit sizes for a kernel of ",
+                 g.kernel_h, " x ", g.kernel_w);
   SY_CHECK(padded_h >= dilated_h && padded_w >= dilated_w, op, ": the padded input (", padded_h, " x ", padded_w,
            ") is smaller than the dilated kernel (", dilated_h, " x ", dilated_w, "); input size ",
            formatSizes(input.sizes()), ", weight size ", formatSizes(weight.sizes()));

@@ -123,7 +123,9 @@ int64_t arangeLength(const char* op, const Scalar& start, const Scalar& end, con
              ": upper bound and larger bound inconsistent with step sign (start ", start, ", end ", end, ", step ",
              step, ")");
     int64_t distance;
-    SY_CHECK(!__builtin_sub_overflow(last, first, &distance), op, ": invalid size, possible overflow?");
+    // INT64_MIN as a distance would overflow its division by -1.
+    SY_CHECK(!__builtin_sub_overflow(last, first, &distance) && distance != std::numeric_limits<int64_t>::min(), op,
+             ": invalid size, possible overflow? (start ", start, ", end ", end, ")");
     // Both have the same sign here, so this is the exact ceiling of distance / stride.
     return distance / stride + (distance % stride != 0 ? 1 : 0);
   }
@@ -248,11 +250,9 @@ bool isNonOverlappingAndDense(const Tensor& t) {
   return true;
 }
 
-SizesVector channelsLastStrides(IntArrayRef size) {
-  // Like contiguousStrides, a size of 0 is stepped over as 1 so the other strides stay distinct.
-  auto at_least_one = [](int64_t s) { return s > 1 ? s : int64_t{1}; };
-  const int64_t c = at_least_one(size[1]), h = at_least_one(size[2]), w = at_least_one(size[3]);
-  return SizesVector{h * w * c, 1, w * c, c};
+SizesVector channelsLastStrides(const char* op, IntArrayRef size) {
+  const auto strides = checkedStridesInDimOrder(op, size, {0, 2, 3, 1});
+  return SizesVector(strides.begin(), strides.end());
 }
 
 }  // namespace
@@ -274,7 +274,7 @@ Tensor allocateLike(const char* op, const Tensor& self, ScalarType dtype, Device
       }
       break;
     case MemoryFormat::ChannelsLast:
-      out.unsafeGetTensorImpl()->set_sizes_and_strides(self.sizes(), channelsLastStrides(self.sizes()),
+      out.unsafeGetTensorImpl()->set_sizes_and_strides(self.sizes(), channelsLastStrides(op, self.sizes()),
                                                        out.storage_offset());
       break;
     case MemoryFormat::Contiguous:

@@ -12,6 +12,7 @@
 // between devices; a copy on the CPU is always complete when the kernel returns.
 #include "switchyard/backends/devices/cpu/elementwise.h"
 #include "switchyard/backends/devices/cpu/view_copy_kernels.h"
+#include "switchyard/ivalue/checked_size.h"
 
 namespace sy::cpu {
 namespace {
@@ -38,16 +39,6 @@ void checkDimOrder(const char* op, IntArrayRef dim_order, int64_t ndim) {
   }
 }
 
-// Dense strides that lay `sizes` out in `dim_order` (outermost first).
-SizesVector stridesForDimOrder(IntArrayRef sizes, IntArrayRef dim_order) {
-  SizesVector strides(sizes.size());
-  int64_t running = 1;
-  for (size_t i = dim_order.size(); i-- > 0;) {
-    strides[dim_order[i]] = running;
-    running *= std::max<int64_t>(sizes[dim_order[i]], 1);
-  }
-  return strides;
-}
 
 bool hasStrides(const Tensor& t, IntArrayRef strides) {
   for (int64_t d = 0; d < t.dim(); ++d) {
@@ -63,7 +54,8 @@ Tensor& copyInDimOrder(const char* op, const Tensor& self, std::optional<IntArra
   const SizesVector self_order = dim_order ? SizesVector() : self.dim_order();
   const IntArrayRef order = dim_order ? *dim_order : IntArrayRef(self_order);
   if (dim_order) checkDimOrder(op, *dim_order, self.dim());
-  const SizesVector strides = stridesForDimOrder(self.sizes(), order);
+  const auto dense_strides = checkedStridesInDimOrder(op, self.sizes(), order);
+  const SizesVector strides(dense_strides.begin(), dense_strides.end());
   if (!sameSizes(out.sizes(), self.sizes())) {
     resizeOutput(out, self.sizes());
     // The resized storage holds numel elements, exactly what any dense order addresses.

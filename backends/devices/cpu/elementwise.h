@@ -37,6 +37,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "switchyard/backends/devices/cpu/dtype_dispatch.h"
+#include "switchyard/ivalue/load_element.h"
 #include "switchyard/core/macros.h"
 #include "switchyard/ivalue/odometer.h"
 #include "switchyard/ivalue/scalar.h"
@@ -307,7 +308,7 @@ void elementwiseRow(std::index_sequence<K...>, const std::array<char*, 1 + sizeo
 
   // The common case: everything dense. A plain indexed loop the compiler can vectorise.
   if (out_contiguous && ((strides[K + 1] == static_cast<int64_t>(sizeof(Ins))) && ...)) {
-    for (int64_t i = 0; i < n; ++i) out[i] = op(std::get<K>(in)[i]...);
+    for (int64_t i = 0; i < n; ++i) out[i] = op(loadElement(std::get<K>(in) + i)...);
     return;
   }
   // Dense output with some inputs broadcast along the row (a scalar operand, a [3, 1] + [1, 4]
@@ -318,9 +319,9 @@ void elementwiseRow(std::index_sequence<K...>, const std::array<char*, 1 + sizeo
     const unsigned broadcast_mask = ((strides[K + 1] == 0 ? 1u << K : 0u) | ...);
     withConstantMask<1, (1u << sizeof...(Ins))>(broadcast_mask, [&](auto mask_constant) {
       constexpr unsigned kMask = decltype(mask_constant)::value;
-      const std::tuple<Ins...> hoisted{*std::get<K>(in)...};
+      const std::tuple<Ins...> hoisted{loadElement(std::get<K>(in))...};
       for (int64_t i = 0; i < n; ++i) {
-        out[i] = op((((kMask >> K) & 1u) != 0 ? std::get<K>(hoisted) : std::get<K>(in)[i])...);
+        out[i] = op((((kMask >> K) & 1u) != 0 ? std::get<K>(hoisted) : loadElement(std::get<K>(in) + i))...);
       }
     });
     return;
@@ -328,7 +329,7 @@ void elementwiseRow(std::index_sequence<K...>, const std::array<char*, 1 + sizeo
   // Anything else (transposed, sliced, strided output): byte strides.
   for (int64_t i = 0; i < n; ++i) {
     *reinterpret_cast<Out*>(data[0] + i * strides[0]) =
-        op(*reinterpret_cast<const Ins*>(data[K + 1] + i * strides[K + 1])...);
+        op(loadElement(reinterpret_cast<const Ins*>(data[K + 1] + i * strides[K + 1]))...);
   }
 }
 
@@ -336,6 +337,7 @@ void elementwiseRow(std::index_sequence<K...>, const std::array<char*, 1 + sizeo
 
 // Runs out = op(in...) over `geometry`, whose operands must have the C++ element types Out, Ins...
 // (operand 0 the output). `op` takes Ins... by value and returns something convertible to Out.
+// Inputs are read through loadElement (See Note [Bool elements are read as bytes]).
 template <class Out, class... Ins, class Op>
 void runElementwise(const LoopGeometry& geometry, Op&& op) {
   constexpr size_t N = 1 + sizeof...(Ins);

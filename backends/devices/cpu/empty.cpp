@@ -20,12 +20,8 @@ constexpr const char* kEmptyOp = "aten::empty.memory_format";
 SizesVector channelsLastStrides(IntArrayRef size) {
   SY_CHECK(size.size() == 4, kEmptyOp, ": memory_format ChannelsLast needs a 4-D size (N, C, H, W), but got ",
            formatSizes(size));
-  // Sizes of 0 would make every outer stride 0; like contiguousStrides, step over them as 1.
-  auto at_least_one = [](int64_t s) { return s > 1 ? s : int64_t{1}; };
-  const int64_t c = at_least_one(size[1]);
-  const int64_t w = at_least_one(size[3]);
-  const int64_t h = at_least_one(size[2]);
-  return SizesVector{h * w * c, 1, w * c, c};
+  const auto strides = checkedStridesInDimOrder(kEmptyOp, size, {0, 2, 3, 1});
+  return SizesVector(strides.begin(), strides.end());
 }
 
 }  // namespace

@@ -107,7 +107,7 @@ void gatherInto(const char* op, const Tensor& self, int64_t dim, const Tensor& i
     T* out = static_cast<T*>(dst.data_ptr());
     int64_t n = 0;
     forEachIndex(op, index, dim, sizeAsOneD(self, dim), self_strides, [&](int64_t value, int64_t position) {
-      out[n++] = src[position + value * self_strides[dim]];
+      out[n++] = loadElement(src + position + value * self_strides[dim]);
     });
   });
 }

@@ -12,6 +12,7 @@
 // every typed<> handle of an operator to agree): argument order follows the schema, so out= comes last.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
@@ -78,19 +79,35 @@ inline std::pair<int64_t, int64_t> heightWidthPair(const char* op, const char* a
   return values.size() == 1 ? std::pair{values[0], values[0]} : std::pair{values[0], values[1]};
 }
 
-// Floor division for a possibly negative numerator and a positive denominator.
-inline int64_t floorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+// Floor and ceiling of a / b for any a and a positive b, exact and without overflow.
+inline int64_t floorDiv(int64_t a, int64_t b) {
+  const int64_t q = a / b;
+  return a % b != 0 && a < 0 ? q - 1 : q;
+}
+inline int64_t ceilDiv(int64_t a, int64_t b) {
+  const int64_t q = a / b;
+  return a % b != 0 && a > 0 ? q + 1 : q;
+}
 
 // The output positions o in [0, count) whose input position o * stride + offset falls inside
-// [0, size): the half-open range [first, last). Lets the kernels split a row into a padded head, a
-// branch-free body and a padded tail.
+// [0, size) (stride positive, count and size non-negative): the half-open range [first, last).
+// Lets the kernels split a row into a padded head, a branch-free body and a padded tail. Exact for
+// every offset and stride an argument can give: computed in unsigned 64-bit arithmetic, where
+// each magnitude below is under 2^63 and each sum under 2^64.
 inline std::pair<int64_t, int64_t> validOutputRange(int64_t count, int64_t stride, int64_t offset, int64_t size) {
-  int64_t first = offset >= 0 ? 0 : (-offset + stride - 1) / stride;
-  int64_t last = size - offset <= 0 ? 0 : floorDiv(size - 1 - offset, stride) + 1;
-  if (first > count) first = count;
-  if (last > count) last = count;
-  if (last < first) last = first;
-  return {first, last};
+  const uint64_t step = static_cast<uint64_t>(stride);
+  uint64_t first = 0, last = 0;
+  if (offset < 0) {
+    const uint64_t before = static_cast<uint64_t>(-(offset + 1)) + 1;  // -offset, even for INT64_MIN
+    first = before / step + (before % step != 0 ? 1 : 0);
+    last = size <= 0 ? 0 : (static_cast<uint64_t>(size - 1) + before) / step + 1;
+  } else if (offset < size) {
+    last = static_cast<uint64_t>(size - 1 - offset) / step + 1;
+  }
+  const uint64_t limit = static_cast<uint64_t>(count);
+  first = std::min(first, limit);
+  last = std::max(first, std::min(last, limit));
+  return {static_cast<int64_t>(first), static_cast<int64_t>(last)};
 }
 
 }  // namespace nn_detail

@@ -16,13 +16,24 @@
 // Loop order: for each output row, each kernel offset walks a whole output row at once, so the
 // innermost loop runs over contiguous output elements (and contiguous input ones at stride 1);
 // padding is handled by splitting each row into its valid range up front, not per element.
+//
+// Note [Pooling arithmetic stays in range whatever the arguments]
+// kernel_size, stride, padding and dilation come from the caller (a program, a model), so the
+// output size is computed with every product and sum checked, and an argument that makes one
+// overflow is an error naming the arguments. Once the output size fits, every position the loops
+// compute fits too: a window starts at o * stride - padding with o * stride no larger than the
+// padded input, and the kernel offsets visited are only those that land inside the input
+// (kernelRows, kernelColumns). A kernel of 2^62 positions that is almost all padding therefore
+// costs what its few input positions cost instead of 2^62 skipped iterations.
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
 #include "switchyard/backends/devices/cpu/nn_kernels.h"
+#include "switchyard/ivalue/checked_size.h"
 #include "switchyard/ops/creation_ops.h"
 
 namespace sy::cpu {
@@ -47,11 +58,21 @@ struct PoolGeometry {
   }
 };
 
-int64_t pooledSize(int64_t in, int64_t kernel, int64_t pad, int64_t stride, int64_t dilation, bool ceil_mode) {
-  const int64_t span = in + 2 * pad - dilation * (kernel - 1) - 1 + (ceil_mode ? stride - 1 : 0);
-  int64_t out = nn_detail::floorDiv(span, stride) + 1;
-  // The last ceil_mode window must start inside the input or the left padding.
-  if (ceil_mode && out > 0 && (out - 1) * stride >= in + pad) --out;
+// The output size along one dimension (the formula at the top of this file), or nullopt when the
+// padded input or the dilated kernel does not fit in int64_t. Arguments already checked: in and
+// kernel positive, pad non-negative, stride and dilation positive.
+std::optional<int64_t> pooledSize(int64_t in, int64_t kernel, int64_t pad, int64_t stride, int64_t dilation,
+                                  bool ceil_mode) {
+  int64_t padded = 0, reach = 0;
+  if (!checkedMul(pad, 2, &padded) || !checkedAdd(in, padded, &padded) || !checkedMul(dilation, kernel - 1, &reach)) {
+    return std::nullopt;
+  }
+  const int64_t span = padded - reach - 1;  // two non-negative numbers: no overflow
+  int64_t out = (ceil_mode ? nn_detail::ceilDiv(span, stride) : nn_detail::floorDiv(span, stride)) + 1;
+  // The last ceil_mode window must start inside the input or the left padding (in + pad fits:
+  // it is at most the padded size).
+  int64_t last_start = 0;
+  if (ceil_mode && out > 1 && (!checkedMul(out - 1, stride, &last_start) || last_start >= in + pad)) --out;
   return out;
 }
 
@@ -90,13 +111,56 @@ PoolGeometry checkPool2d(const char* op, const Tensor& self, IntArrayRef kernel_
   g.channels = self.size(-3);
   g.height = self.size(-2);
   g.width = self.size(-1);
-  g.out_h = pooledSize(g.height, g.kernel_h, g.pad_h, g.stride_h, g.dilation_h, ceil_mode);
-  g.out_w = pooledSize(g.width, g.kernel_w, g.pad_w, g.stride_w, g.dilation_w, ceil_mode);
+  const std::optional<int64_t> out_h = pooledSize(g.height, g.kernel_h, g.pad_h, g.stride_h, g.dilation_h, ceil_mode);
+  const std::optional<int64_t> out_w = pooledSize(g.width, g.kernel_w, g.pad_w, g.stride_w, g.dilation_w, ceil_mode);
+  // See Note [Pooling arithmetic stays in range whatever the arguments].
+  SY_CHECK_VALUE(out_h && out_w, op, ": 'kernel_size' ", pairText(g.kernel_h, g.kernel_w), " with 'dilation' ",
+                 pairText(g.dilation_h, g.dilation_w), " and 'padding' ", pairText(g.pad_h, g.pad_w),
+                 " overflow 64-bit sizes for an input of ", g.height, " x ", g.width);
+  g.out_h = *out_h;
+  g.out_w = *out_w;
   SY_CHECK(g.out_h > 0 && g.out_w > 0, op, ": the output would be empty (", g.out_h, " x ", g.out_w,
            ") for an input of ", g.height, " x ", g.width, " with kernel_size ", pairText(g.kernel_h, g.kernel_w),
            ", stride ", pairText(g.stride_h, g.stride_w), ", padding ", pairText(g.pad_h, g.pad_w),
            " and dilation ", pairText(g.dilation_h, g.dilation_w));
   return g;
+}
+
+// ---- Kernel offsets that reach the input -------------------------------------------------------
+
+// The kernel rows [first, last) that put output row `oh` inside the input (See Note [Pooling
+// arithmetic stays in range whatever the arguments]).
+std::pair<int64_t, int64_t> kernelRows(const PoolGeometry& g, int64_t oh, int64_t dilation) {
+  const int64_t start = oh * g.stride_h - g.pad_h;  // the window's first input row
+  const int64_t first = std::max<int64_t>(0, nn_detail::ceilDiv(-start, dilation));
+  const int64_t last = std::min(g.kernel_h, nn_detail::floorDiv(g.height - 1 - start, dilation) + 1);
+  return {first, std::max(first, last)};
+}
+
+// One kernel column that reaches the input, with its input offset (kw * dilation - padding) and the
+// output columns [first, last) from which it lands inside the input.
+struct KernelColumn {
+  int64_t offset, first, last;
+};
+
+// Every kernel column that lands inside the input from some output column, in increasing order;
+// the others read only padding and are left out. For output column ow the kernel columns that
+// land inside form one range, which moves right as ow decreases, so walking ow downwards lists
+// their union once.
+std::vector<KernelColumn> kernelColumns(const PoolGeometry& g, int64_t dilation) {
+  std::vector<KernelColumn> columns;
+  int64_t next = 0;  // the first kernel column not listed yet
+  for (int64_t ow = g.out_w - 1; ow >= 0; --ow) {
+    const int64_t start = ow * g.stride_w - g.pad_w;  // the window's first input column
+    const int64_t last = std::min(g.kernel_w, nn_detail::floorDiv(g.width - 1 - start, dilation) + 1);
+    for (int64_t kw = std::max(next, nn_detail::ceilDiv(-start, dilation)); kw < last; ++kw) {
+      const int64_t offset = kw * dilation - g.pad_w;
+      const auto [first, end] = validOutputRange(g.out_w, g.stride_w, offset, g.width);
+      columns.push_back({offset, first, end});
+    }
+    next = std::max(next, last);
+  }
+  return columns;
 }
 
 // ---- max_pool2d ---------------------------------------------------------------------------------
@@ -105,11 +169,7 @@ PoolGeometry checkPool2d(const char* op, const Tensor& self, IntArrayRef kernel_
 // `indices` (-1 for a window that holds no input element).
 template <class T, bool kWithIndices>
 void maxPool(const PoolGeometry& g, const T* input, T* out, int64_t* indices) {
-  // Per kernel column, the output columns whose input column is inside the input.
-  std::vector<std::pair<int64_t, int64_t>> valid_columns(static_cast<size_t>(g.kernel_w));
-  for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
-    valid_columns[kw] = validOutputRange(g.out_w, g.stride_w, kw * g.dilation_w - g.pad_w, g.width);
-  }
+  const std::vector<KernelColumn> columns = kernelColumns(g, g.dilation_w);
   const T lowest = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
                                                         : std::numeric_limits<T>::lowest();
   for (int64_t p = 0; p < g.planes(); ++p) {
@@ -123,13 +183,11 @@ void maxPool(const PoolGeometry& g, const T* input, T* out, int64_t* indices) {
         index_row = indices + (p * g.out_h + oh) * g.out_w;
         std::fill(index_row, index_row + g.out_w, int64_t{-1});
       }
-      for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
+      const auto [kh_first, kh_last] = kernelRows(g, oh, g.dilation_h);
+      for (int64_t kh = kh_first; kh < kh_last; ++kh) {
         const int64_t ih = oh * g.stride_h - g.pad_h + kh * g.dilation_h;
-        if (ih < 0 || ih >= g.height) continue;
         const T* __restrict src = plane + ih * g.width;
-        for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
-          const int64_t offset = kw * g.dilation_w - g.pad_w;
-          const auto [first, last] = valid_columns[kw];
+        for (const auto& [offset, first, last] : columns) {
           for (int64_t ow = first; ow < last; ++ow) {
             const T x = src[ow * g.stride_w + offset];
             if constexpr (kWithIndices) {
@@ -191,18 +249,23 @@ struct WindowExtent {
 
 WindowExtent windowExtent(int64_t o, int64_t stride, int64_t pad, int64_t kernel, int64_t size) {
   const int64_t start = o * stride - pad;
-  const int64_t end = std::min(start + kernel, size + pad);
+  // min(start + kernel, size + pad), with size + pad - start <= size + 2 * pad, which fits.
+  const int64_t end = start + std::min(kernel, size + pad - start);
   return {end - start, std::max<int64_t>(0, std::min(end, size) - std::max<int64_t>(start, 0))};
+}
+
+// The sum of integer elements wraps around (in unsigned arithmetic, where that is defined) and its
+// division truncates toward zero as in PyTorch; INT64_MIN / -1 wraps to INT64_MIN.
+int64_t truncatingDivide(int64_t sum, int64_t divisor) {
+  if (divisor == -1) return static_cast<int64_t>(uint64_t{0} - static_cast<uint64_t>(sum));
+  return sum / divisor;
 }
 
 template <class T>
 void avgPool(const PoolGeometry& g, const T* input, T* out, bool count_include_pad,
              std::optional<int64_t> divisor_override) {
-  using Acc = std::conditional_t<std::is_floating_point_v<T>, T, int64_t>;
-  std::vector<std::pair<int64_t, int64_t>> valid_columns(static_cast<size_t>(g.kernel_w));
-  for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
-    valid_columns[kw] = validOutputRange(g.out_w, g.stride_w, kw - g.pad_w, g.width);
-  }
+  using Acc = std::conditional_t<std::is_floating_point_v<T>, T, uint64_t>;
+  const std::vector<KernelColumn> kernel_columns = kernelColumns(g, 1);
   std::vector<WindowExtent> columns(static_cast<size_t>(g.out_w));
   for (int64_t ow = 0; ow < g.out_w; ++ow) columns[ow] = windowExtent(ow, g.stride_w, g.pad_w, g.kernel_w, g.width);
   std::vector<Acc> sums(static_cast<size_t>(g.out_w));
@@ -213,13 +276,11 @@ void avgPool(const PoolGeometry& g, const T* input, T* out, bool count_include_p
     for (int64_t oh = 0; oh < g.out_h; ++oh) {
       Acc* __restrict sum = sums.data();
       std::fill(sum, sum + g.out_w, Acc(0));
-      for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
+      const auto [kh_first, kh_last] = kernelRows(g, oh, 1);
+      for (int64_t kh = kh_first; kh < kh_last; ++kh) {
         const int64_t ih = oh * g.stride_h - g.pad_h + kh;
-        if (ih < 0 || ih >= g.height) continue;
         const T* __restrict src = plane + ih * g.width;
-        for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
-          const int64_t offset = kw - g.pad_w;
-          const auto [first, last] = valid_columns[kw];
+        for (const auto& [offset, first, last] : kernel_columns) {
           for (int64_t ow = first; ow < last; ++ow) sum[ow] += static_cast<Acc>(src[ow * g.stride_w + offset]);
         }
       }
@@ -233,14 +294,23 @@ void avgPool(const PoolGeometry& g, const T* input, T* out, bool count_include_p
         const int64_t divisor = divisor_override ? *divisor_override
                                 : count_include_pad ? rows.padded_size * columns[ow].padded_size
                                                     : rows.input_count * columns[ow].input_count;
-        row[ow] = static_cast<T>(sum[ow] / static_cast<Acc>(divisor));
+        if constexpr (std::is_floating_point_v<T>) {
+          row[ow] = static_cast<T>(sum[ow] / static_cast<Acc>(divisor));
+        } else {
+          row[ow] = static_cast<T>(truncatingDivide(static_cast<int64_t>(sum[ow]), divisor));
+        }
       }
     }
   }
 }
 
-void checkDivisorOverride(const char* op, std::optional<int64_t> divisor_override) {
+// avg_pool2d's own checks: a non-zero divisor_override, and a window whose size (the default
+// divisor, at most kernel_h * kernel_w) fits in int64_t.
+void checkAvgPool(const char* op, const PoolGeometry& g, std::optional<int64_t> divisor_override) {
   SY_CHECK(!divisor_override || *divisor_override != 0, op, ": expected 'divisor_override' to be non-zero");
+  int64_t window = 0;
+  SY_CHECK_VALUE(checkedMul(g.kernel_h, g.kernel_w, &window), op, ": 'kernel_size' ",
+                 pairText(g.kernel_h, g.kernel_w), " has more positions than fit in 64 bits");
 }
 
 Tensor& avgPoolInto(const char* op, const PoolGeometry& g, const Tensor& self, bool count_include_pad,
@@ -322,7 +392,7 @@ Tensor avg_pool2d_cpu(const Tensor& self, IntArrayRef kernel_size, IntArrayRef s
                       bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor_override) {
   constexpr const char* op = "aten::avg_pool2d";
   const PoolGeometry g = checkPool2d(op, self, kernel_size, stride, padding, {1, 1}, ceil_mode);
-  checkDivisorOverride(op, divisor_override);
+  checkAvgPool(op, g, divisor_override);
   Tensor out = allocatePoolResult(g, self);
   avgPoolInto(op, g, self, count_include_pad, divisor_override, out);
   return out;
@@ -333,7 +403,7 @@ Tensor& avg_pool2d_out_cpu(const Tensor& self, IntArrayRef kernel_size, IntArray
                            Tensor& out) {
   constexpr const char* op = "aten::avg_pool2d.out";
   const PoolGeometry g = checkPool2d(op, self, kernel_size, stride, padding, {1, 1}, ceil_mode);
-  checkDivisorOverride(op, divisor_override);
+  checkAvgPool(op, g, divisor_override);
   prepareOut(op, g, self, out);
   return avgPoolInto(op, g, self, count_include_pad, divisor_override, out);
 }

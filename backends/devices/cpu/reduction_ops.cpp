@@ -148,12 +148,12 @@ Acc foldRow(const char* data, int64_t stride, int64_t n) {
     for (int l = 0; l < kLanes; ++l) lanes[l] = Fold::identity();
     int64_t i = 0;
     for (; i + kLanes <= n; i += kLanes) {
-      for (int l = 0; l < kLanes; ++l) lanes[l] = Fold::combineIgnoringNaN(lanes[l], Fold::load(in[i + l]));
+      for (int l = 0; l < kLanes; ++l) lanes[l] = Fold::combineIgnoringNaN(lanes[l], Fold::load(loadElement(in + i + l)));
       if constexpr (Fold::kTracksNaN) {
         for (int l = 0; l < kLanes; ++l) nan_lanes[l] |= in[i + l] != in[i + l];
       }
     }
-    for (; i < n; ++i) acc = Fold::combine(acc, Fold::load(in[i]));
+    for (; i < n; ++i) acc = Fold::combine(acc, Fold::load(loadElement(in + i)));
     for (int l = 0; l < kLanes; ++l) acc = Fold::combine(acc, lanes[l]);
     if constexpr (Fold::kTracksNaN) {
       for (int l = 0; l < kLanes; ++l) {
@@ -162,7 +162,9 @@ Acc foldRow(const char* data, int64_t stride, int64_t n) {
     }
     return acc;
   }
-  for (int64_t i = 0; i < n; ++i) acc = Fold::combine(acc, Fold::load(*reinterpret_cast<const In*>(data + i * stride)));
+  for (int64_t i = 0; i < n; ++i) {
+    acc = Fold::combine(acc, Fold::load(loadElement(reinterpret_cast<const In*>(data + i * stride))));
+  }
   return acc;
 }
 
@@ -177,11 +179,11 @@ void foldInto(const Tensor& acc_keepdim, const Tensor& input) {
       *acc = Fold::combine(*acc, foldRow<Fold, In, Acc>(data[0], strides[0], n));
     } else if (strides[0] == static_cast<int64_t>(sizeof(In)) && strides[1] == static_cast<int64_t>(sizeof(Acc))) {
       const In* in = reinterpret_cast<const In*>(data[0]);
-      for (int64_t i = 0; i < n; ++i) acc[i] = Fold::combine(acc[i], Fold::load(in[i]));
+      for (int64_t i = 0; i < n; ++i) acc[i] = Fold::combine(acc[i], Fold::load(loadElement(in + i)));
     } else {
       for (int64_t i = 0; i < n; ++i) {
         Acc& a = *reinterpret_cast<Acc*>(data[1] + i * strides[1]);
-        a = Fold::combine(a, Fold::load(*reinterpret_cast<const In*>(data[0] + i * strides[0])));
+        a = Fold::combine(a, Fold::load(loadElement(reinterpret_cast<const In*>(data[0] + i * strides[0]))));
       }
     }
   });

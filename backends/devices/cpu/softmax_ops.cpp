@@ -65,7 +65,7 @@ void argmaxKernel(const T* in, int64_t outer, int64_t extent, int64_t inner, int
       const T* row = in + o * extent;
       int64_t best = 0;
       for (int64_t r = 1; r < extent; ++r) {
-        if (beats(row[r], row[best])) best = r;
+        if (beats(loadElement(row + r), loadElement(row + best))) best = r;
       }
       indices[o] = best;
     }
@@ -76,13 +76,14 @@ void argmaxKernel(const T* in, int64_t outer, int64_t extent, int64_t inner, int
   for (int64_t o = 0; o < outer; ++o) {
     const T* block = in + o * extent * inner;
     int64_t* block_indices = indices + o * inner;
-    std::copy(block, block + inner, best.get());
+    for (int64_t j = 0; j < inner; ++j) best[j] = loadElement(block + j);
     std::fill(block_indices, block_indices + inner, int64_t{0});
     for (int64_t r = 1; r < extent; ++r) {
       const T* row = block + r * inner;
       for (int64_t j = 0; j < inner; ++j) {
-        if (beats(row[j], best[j])) {
-          best[j] = row[j];
+        const T candidate = loadElement(row + j);
+        if (beats(candidate, best[j])) {
+          best[j] = candidate;
           block_indices[j] = r;
         }
       }

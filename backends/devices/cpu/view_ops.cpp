@@ -87,6 +87,14 @@ std::optional<SizesVector> viewStrides(IntArrayRef sizes, IntArrayRef strides, I
   return result;
 }
 
+// The stride of a new size-1 dimension outside one of `size` and `stride`: size * stride, which
+// keeps a contiguous tensor contiguous. A size-1 dimension's stride addresses nothing, so when the
+// product does not fit (sizes with a 0 elsewhere can be that large) any stride does: the inner one.
+int64_t steppingOver(int64_t size, int64_t stride) {
+  int64_t product = 0;
+  return __builtin_mul_overflow(size, stride, &product) ? stride : product;
+}
+
 bool isChannelsLastContiguous(const Tensor& self) {
   // NHWC: C innermost, then W, H, N; size-1 dimensions may have any stride.
   static constexpr int64_t kInnermostFirst[] = {1, 3, 2, 0};
@@ -198,7 +206,7 @@ Tensor unsqueeze(const Tensor& self, int64_t dim) {
   SizesVector sizes(self.sizes().begin(), self.sizes().end());
   SizesVector strides(self.strides().begin(), self.strides().end());
   // The new dimension steps over everything inside it, so a contiguous tensor stays contiguous.
-  const int64_t stride = d >= ndim ? 1 : sizes[d] * strides[d];
+  const int64_t stride = d >= ndim ? 1 : steppingOver(sizes[d], strides[d]);
   sizes.insert(sizes.begin() + d, 1);
   strides.insert(strides.begin() + d, stride);
   return makeView(self, sizes, strides, self.storage_offset());
@@ -262,7 +270,7 @@ Tensor expand(const Tensor& self, IntArrayRef size, bool implicit) {
     const int64_t self_dim = i - (ndim - self_ndim);  // aligned from the right; negative: a new leading dim
     int64_t existing_size = 1;
     // A new leading dimension of size 1 steps over everything inside it, like unsqueeze(0).
-    int64_t stride = i + 1 < ndim ? sizes[i + 1] * strides[i + 1] : 1;
+    int64_t stride = i + 1 < ndim ? steppingOver(sizes[i + 1], strides[i + 1]) : 1;
     if (self_dim >= 0) {
       existing_size = self.size(self_dim);
       stride = self.stride(self_dim);
