@@ -2,25 +2,15 @@
 
 #include <algorithm>
 #include <fstream>
-#include <functional>
+#include <unordered_map>
 
+#include "switchyard/codegen/arg_meta.h"
+#include "switchyard/codegen/yaml_reading.h"
 #include "switchyard/core/error.h"
 #include "yaml-cpp/yaml.h"
 
 namespace sy::codegen {
 namespace {
-
-std::string supportedDtypes() {
-  std::string names;
-  for (int i = 0; i < kNumScalarTypes; ++i) names += (i ? ", " : "") + std::string(toString(static_cast<ScalarType>(i)));
-  return names;
-}
-
-[[noreturn]] void fail(const YamlSite& site, const std::string& rule, const std::string& detail) {
-  throw CodegenError(site.str() + ": error: " + rule + ": " + detail);
-}
-
-YamlSite siteOf(const std::string& file, const YAML::Node& node) { return YamlSite{file, node.Mark().line + 1}; }
 
 bool isIdentifier(const std::string& s) {
   if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
@@ -64,7 +54,6 @@ bool isSupportedArgumentType(const Type& t) {
 }
 
 bool isTensor(const Type& t) { return t.kind() == TypeKind::Tensor; }
-bool isOptionalTensor(const Type& t) { return t.kind() == TypeKind::Optional && t.element()->kind() == TypeKind::Tensor; }
 
 void checkCustomOperatorRules(const FunctionSchema& schema, const YamlSite& site) {
   const auto& args = schema.arguments();
@@ -135,13 +124,13 @@ std::set<std::string> readCppNoDefaultArgs(const std::string& file, const YAML::
   if (!node.IsSequence()) fail(siteOf(file, node), "cpp_no_default_args", "expected a list of argument names such as [min]");
   std::set<std::string> names;
   for (const YAML::Node& n : node) {
-    const std::string name = n.IsScalar() ? n.as<std::string>() : "?";
+    const std::string name = scalarText(file, n, "cpp_no_default_args", "an argument name");
     std::optional<size_t> index = schema.argumentIndexWithName(name);
     if (!index) fail(siteOf(file, n), "cpp_no_default_args", op + " has no argument '" + name + "'");
     if (!schema.arguments()[*index].default_value) {
       fail(siteOf(file, n), "cpp_no_default_args", "'" + name + "' of " + op + " has no default to leave out");
     }
-    names.insert(name);
+    if (!names.insert(name).second) fail(siteOf(file, n), "cpp_no_default_args", "'" + name + "' is named twice");
   }
   return names;
 }
@@ -166,148 +155,15 @@ std::string displayPath(const std::string& path, const std::string& root) {
   return path.compare(0, prefix.size(), prefix) == 0 ? path.substr(prefix.size()) : path;
 }
 
-std::vector<DimOrder> readDimOrders(const std::string& file, const std::string& alias, const YAML::Node& node) {
-  auto readOne = [&](const YAML::Node& list) {
-    DimOrder order;
-    if (!list.IsSequence()) fail(siteOf(file, list), "dim_order_alias", alias + " must be a list of dimension indices");
-    for (const YAML::Node& d : list) {
-      int dim = -1;
-      try {
-        dim = d.as<int>();
-      } catch (const YAML::Exception&) {
-        fail(siteOf(file, d), "dim_order_alias", alias + ": '" + d.as<std::string>("?") + "' is not a dimension index");
-      }
-      if (dim < 0 || dim > 63) fail(siteOf(file, d), "dim_order_alias", alias + ": dimension " + std::to_string(dim) + " is out of range 0..63");
-      order.push_back(static_cast<uint8_t>(dim));
-    }
-    DimOrder sorted = order;
-    std::sort(sorted.begin(), sorted.end());
-    if (!isIdentityDimOrder(sorted)) {
-      fail(siteOf(file, list), "dim_order_alias", alias + " is not a permutation of 0..rank-1");
-    }
-    return order;
-  };
-  if (!node.IsSequence()) fail(siteOf(file, node), "dim_order_alias", alias + " must be a list such as [0, 1, 2, 3]");
-  if (node.size() > 0 && node[0].IsSequence()) {
-    std::vector<DimOrder> orders;
-    for (const YAML::Node& item : node) orders.push_back(readOne(item));
-    return orders;
-  }
-  return {readOne(node)};
-}
-
-struct Aliases {
-  std::map<std::string, std::vector<ScalarType>> types;
-  std::map<std::string, std::vector<DimOrder>> dim_orders;
-};
-
-Aliases readAliases(const std::string& file, const YAML::Node& entry) {
-  Aliases aliases;
-  if (const YAML::Node types = entry["type_alias"]) {
-    if (!types.IsMap()) fail(siteOf(file, types), "type_alias", "expected a map such as `T0: [Double, Float]`");
-    for (const auto& kv : types) {
-      const std::string alias = kv.first.as<std::string>();
-      std::vector<ScalarType> dtypes;
-      std::vector<YAML::Node> names;
-      if (kv.second.IsSequence()) {
-        for (const YAML::Node& n : kv.second) names.push_back(n);
-      } else {
-        names.push_back(kv.second);
-      }
-      for (const YAML::Node& n : names) {
-        const std::string name = n.IsScalar() ? n.as<std::string>() : "?";
-        std::optional<ScalarType> t = scalarTypeFromName(name);
-        if (!t) fail(siteOf(file, n), "type_alias", "unknown dtype '" + name + "' in " + alias + " (supported: " + supportedDtypes() + ")");
-        dtypes.push_back(*t);
-      }
-      aliases.types[alias] = dtypes;
-    }
-  }
-  if (const YAML::Node orders = entry["dim_order_alias"]) {
-    if (!orders.IsMap()) fail(siteOf(file, orders), "dim_order_alias", "expected a map such as `D0: [0, 1, 2, 3]`");
-    for (const auto& kv : orders) {
-      const std::string alias = kv.first.as<std::string>();
-      aliases.dim_orders[alias] = readDimOrders(file, alias, kv.second);
-    }
-  }
-  return aliases;
-}
-
-// The kernel keys one arg_meta stands for: every combination of the aliases it uses.
-std::vector<KernelKey> expandArgMeta(const std::string& file, const YAML::Node& arg_meta, const FunctionSchema& schema,
-                                     const Aliases& aliases) {
-  const std::string op = schema.operator_name().toString();
-  if (!arg_meta.IsMap()) fail(siteOf(file, arg_meta), "arg_meta", "expected null (the default kernel) or a map of tensor argument names to [type alias, dim order alias]");
-  struct Spec {
-    std::string type_alias, dim_order_alias;
-  };
-  std::map<std::string, Spec> specs;
-  for (const auto& kv : arg_meta) {
-    const std::string name = kv.first.as<std::string>();
-    const YamlSite site = siteOf(file, kv.first);
-    std::optional<size_t> index = schema.argumentIndexWithName(name);
-    if (!index) fail(site, "arg_meta", op + " has no argument '" + name + "'");
-    const Type& type = *schema.arguments()[*index].type;
-    if (!isTensor(type) && !isOptionalTensor(type)) {
-      fail(site, "arg_meta", "'" + name + "' of " + op + " is " + type.str() + "; arg_meta describes Tensor arguments only");
-    }
-    if (!kv.second.IsSequence() || kv.second.size() != 2) {
-      fail(siteOf(file, kv.second), "arg_meta", "'" + name + "' must be [type alias, dim order alias], e.g. [T0, D0]");
-    }
-    Spec spec{kv.second[0].as<std::string>(), kv.second[1].as<std::string>()};
-    if (!aliases.types.count(spec.type_alias)) {
-      fail(siteOf(file, kv.second[0]), "undefined alias", "type alias " + spec.type_alias + " (for '" + name + "') is not defined in this entry's type_alias");
-    }
-    if (!aliases.dim_orders.count(spec.dim_order_alias)) {
-      fail(siteOf(file, kv.second[1]), "undefined alias", "dim order alias " + spec.dim_order_alias + " (for '" + name + "') is not defined in this entry's dim_order_alias");
-    }
-    specs[name] = spec;
-  }
-  for (const Argument& a : schema.arguments()) {
-    if (isTensor(*a.type) && !specs.count(a.name)) {
-      fail(siteOf(file, arg_meta), "arg_meta", "gives no [type, dim order] for Tensor argument '" + a.name + "' of " + op +
-                                                   "; a kernel key describes every tensor argument");
-    }
-  }
-  // Each alias takes one value per key, whichever arguments use it (as in ExecuTorch).
-  std::vector<std::string> type_names, order_names;
-  for (const auto& [arg, spec] : specs) {
-    if (std::find(type_names.begin(), type_names.end(), spec.type_alias) == type_names.end()) type_names.push_back(spec.type_alias);
-    if (std::find(order_names.begin(), order_names.end(), spec.dim_order_alias) == order_names.end()) order_names.push_back(spec.dim_order_alias);
-  }
-  std::vector<KernelKey> keys;
-  std::map<std::string, ScalarType> type_choice;
-  std::map<std::string, DimOrder> order_choice;
-  std::function<void(size_t, size_t)> expand = [&](size_t ti, size_t oi) {
-    if (ti < type_names.size()) {
-      for (ScalarType t : aliases.types.at(type_names[ti])) {
-        type_choice[type_names[ti]] = t;
-        expand(ti + 1, oi);
-      }
-      return;
-    }
-    if (oi < order_names.size()) {
-      for (const DimOrder& o : aliases.dim_orders.at(order_names[oi])) {
-        order_choice[order_names[oi]] = o;
-        expand(ti, oi + 1);
-      }
-      return;
-    }
-    std::vector<TensorMeta> metas;
-    for (const Argument& a : schema.arguments()) {
-      auto it = specs.find(a.name);
-      if (it != specs.end()) metas.push_back(TensorMeta{type_choice[it->second.type_alias], order_choice[it->second.dim_order_alias]});
-    }
-    keys.emplace_back(std::move(metas));
-  };
-  expand(0, 0);
-  return keys;
-}
-
 Kernel readKernelName(const std::string& file, const YAML::Node& item) {
+  for (const auto& kv : item) {
+    if (kv.first.Scalar() != "arg_meta" && kv.first.Scalar() != "kernel_name") {
+      fail(siteOf(file, kv.first), "unknown field", "'" + kv.first.Scalar() + "' (a kernel has arg_meta and kernel_name)");
+    }
+  }
   const YAML::Node name_node = item["kernel_name"];
   if (!name_node || !name_node.IsScalar()) fail(siteOf(file, item), "kernels", "each kernel needs `kernel_name: namespace::function`");
-  const std::string name = name_node.as<std::string>();
+  const std::string name = name_node.Scalar();
   std::vector<std::string> parts = splitQualified(name);
   for (const std::string& p : parts) {
     if (!isIdentifier(p)) fail(siteOf(file, name_node), "kernel_name", "'" + name + "' is not a C++ function name such as custom::add_out");
@@ -350,24 +206,28 @@ void readSchemas(const std::string& path, SchemaIndex& index) {
 
 void parseKernelYaml(const std::string& file_path, const SchemaIndex& existing, KernelLibrary& library) {
   const std::string path = displayPath(file_path, library.site_root);
+  parseKernelYamlText(readYamlFile(file_path, path), path, existing, library);
+}
+
+void parseKernelYamlText(const std::string& text, const std::string& path, const SchemaIndex& existing,
+                         KernelLibrary& library) {
   const bool owns_operators = !library.dispatch_key.empty();
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(file_path);
-  } catch (const YAML::BadFile&) {
-    throw CodegenError(path + ": error: cannot open the kernel YAML file");
-  } catch (const YAML::ParserException& e) {
-    fail(YamlSite{path, e.mark.line + 1}, "YAML syntax", e.msg);
-  }
+  const YAML::Node root = loadCheckedYaml(text, path);
   if (root.IsNull()) return;
   if (!root.IsSequence()) fail(siteOf(path, root), "kernel YAML", "the file must be a list of `- op:` / `- func:` entries");
   static const std::set<std::string> kFields = {"op", "func", "kernels", "type_alias", "dim_order_alias",
                                                  "cpp_no_default_args", "manual_cpp_binding"};
+  std::map<std::string, YamlSite> entries;  // the library's operators so far, by name
+  size_t library_keys = 0;
+  for (const OperatorEntry& op : library.operators) {
+    entries.emplace(op.schema.operator_name().toString(), op.site);
+    library_keys += op.kernels.size();
+  }
   for (const YAML::Node& entry : root) {
     const YamlSite site = siteOf(path, entry);
     if (!entry.IsMap()) fail(site, "kernel YAML", "each entry is a map with `op:` or `func:` and `kernels:`");
     for (const auto& kv : entry) {
-      const std::string field = kv.first.as<std::string>();
+      const std::string field = kv.first.Scalar();
       if (!kFields.count(field)) {
         fail(siteOf(path, kv.first), "unknown field",
              "'" + field + "' (an entry has op or func, kernels, type_alias, dim_order_alias, cpp_no_default_args, "
@@ -381,8 +241,9 @@ void parseKernelYaml(const std::string& file_path, const SchemaIndex& existing, 
     }
     std::optional<FunctionSchema> schema;
     if (func) {
+      const std::string text = scalarText(path, func, "schema", "the schema");
       try {
-        schema = parseSchema(qualifiedOperatorName(func.as<std::string>()));
+        schema = parseSchema(qualifiedOperatorName(text));
       } catch (const Error& e) {
         fail(siteOf(path, func), "schema", e.what());
       }
@@ -396,17 +257,16 @@ void parseKernelYaml(const std::string& file_path, const SchemaIndex& existing, 
         checkCustomOperatorRules(*schema, siteOf(path, func));
       }
     } else {
-      const std::string name = qualifiedOperatorName(op.as<std::string>());
+      const std::string name = qualifiedOperatorName(scalarText(path, op, "op or func", "the operator name"));
       auto it = existing.find(name);
       if (it == existing.end()) {
         fail(siteOf(path, op), "unknown operator", name + " is not an existing operator; define a new one with `func: <schema>`");
       }
       schema = it->second;
     }
-    for (const OperatorEntry& other : library.operators) {
-      if (other.schema.operator_name() == schema->operator_name()) {
-        fail(site, "duplicate operator", schema->operator_name().toString() + " also has an entry at " + other.site.str());
-      }
+    const std::string op_name = schema->operator_name().toString();
+    if (auto [other, inserted] = entries.emplace(op_name, site); !inserted) {
+      fail(site, "duplicate operator", op_name + " also has an entry at " + other->second.str());
     }
     OperatorEntry result{*schema, static_cast<bool>(func), site, {}, {}};
     if (const YAML::Node no_defaults = entry["cpp_no_default_args"]) {
@@ -423,8 +283,9 @@ void parseKernelYaml(const std::string& file_path, const SchemaIndex& existing, 
       continue;
     }
     if (!kernels || !kernels.IsSequence() || kernels.size() == 0) {
-      fail(site, "kernels", schema->operator_name().toString() + " needs `kernels:`, a list of {arg_meta, kernel_name}");
+      fail(site, "kernels", op_name + " needs `kernels:`, a list of {arg_meta, kernel_name}");
     }
+    std::unordered_map<std::string, size_t> kernel_of_key;  // key text -> index in result.kernels
     for (const YAML::Node& item : kernels) {
       if (!item.IsMap()) fail(siteOf(path, item), "kernels", "each kernel is a map with arg_meta and kernel_name");
       Kernel base = readKernelName(path, item);
@@ -433,37 +294,37 @@ void parseKernelYaml(const std::string& file_path, const SchemaIndex& existing, 
       if (!arg_meta || arg_meta.IsNull()) {
         keys.push_back(KernelKey::makeDefault());
       } else {
-        keys = expandArgMeta(path, arg_meta, *schema, aliases);
+        keys = expandArgMeta(path, arg_meta, *schema, aliases, base, library_keys + result.kernels.size());
       }
       for (KernelKey& key : keys) {
-        for (const Kernel& other : result.kernels) {
-          if (other.key == key) {
-            fail(base.site, "duplicate kernel key", schema->operator_name().toString() + " key " + key.toString() + " (" +
-                                                        base.qualifiedName() + ") is already bound to " +
-                                                        other.qualifiedName() + " at " + other.site.str());
-          }
+        auto [other, inserted] = kernel_of_key.emplace(key.toString(), result.kernels.size());
+        if (!inserted) {
+          const Kernel& bound = result.kernels[other->second];
+          fail(base.site, "duplicate kernel key", op_name + " key " + other->first + " (" + base.qualifiedName() +
+                                                      ") is already bound to " + bound.qualifiedName() + " at " +
+                                                      bound.site.str());
         }
         Kernel k = base;
         k.key = std::move(key);
         result.kernels.push_back(std::move(k));
       }
     }
+    library_keys += result.kernels.size();
     library.operators.push_back(std::move(result));
   }
 }
 
 std::vector<std::string> operatorNamesIn(const std::string& path) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::Exception& e) {
-    throw CodegenError(path + ": error: cannot read the kernel YAML: " + e.what());
-  }
+  const YAML::Node root = loadCheckedYaml(readYamlFile(path, path), path);
   std::vector<std::string> names;
+  if (!root.IsSequence()) return names;  // parseKernelYaml names what is wrong with it
   for (const YAML::Node& entry : root) {
-    if (const YAML::Node op = entry["op"]) names.push_back(qualifiedOperatorName(op.as<std::string>()));
-    if (const YAML::Node func = entry["func"]) {
-      const std::string text = func.as<std::string>();
+    if (!entry.IsMap()) continue;
+    const YAML::Node op = entry["op"];
+    if (op && op.IsScalar()) names.push_back(qualifiedOperatorName(op.Scalar()));
+    const YAML::Node func = entry["func"];
+    if (func && func.IsScalar()) {
+      const std::string& text = func.Scalar();
       std::string name = text.substr(0, text.find('('));
       name.erase(name.find_last_not_of(" \t") + 1);
       names.push_back(qualifiedOperatorName(name));

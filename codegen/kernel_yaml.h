@@ -17,7 +17,9 @@
 //     kernels: [{arg_meta: null, kernel_name: custom::add_out}]
 //
 // Each `arg_meta` expands to one kernel key per combination of the aliases it uses, in the schema's
-// argument order (see Note [Kernel keys follow ExecuTorch] in dispatcher/kernel_key.h).
+// argument order (see Note [Kernel keys follow ExecuTorch] in dispatcher/kernel_key.h), counted
+// before they are made (codegen/arg_meta.h). What yaml-cpp would accept silently (a key given twice,
+// a second document) is refused before the entries are read (codegen/yaml_reading.h).
 #pragma once
 
 #include <map>
@@ -99,6 +101,9 @@ void readSchemas(const std::string& path, SchemaIndex& index);
 
 // Parses one kernel YAML file and appends its operators to `library`. Raises CodegenError.
 void parseKernelYaml(const std::string& path, const SchemaIndex& existing, KernelLibrary& library);
+// The same for the text of a file that errors and registration sites call `path`.
+void parseKernelYamlText(const std::string& text, const std::string& path, const SchemaIndex& existing,
+                         KernelLibrary& library);
 
 // The operators to generate: all of them, or the names listed; for an operator a program selected
 // (See Note [A program selects operators and the kernel keys of its calls] in program_operators.h),
