@@ -74,6 +74,8 @@ struct SavedArgument {
 class Node : public std::enable_shared_from_this<Node> {
  public:
   Node(OperatorHandle op, std::shared_ptr<const FormulaEntry> formula, uint64_t sequence_nr);
+  // Frees the graph behind this node with constant stack depth
+  // (see Note [A graph of any depth is freed without recursion]).
   ~Node();
   Node(const Node&) = delete;
   Node& operator=(const Node&) = delete;
@@ -100,8 +102,7 @@ class Node : public std::enable_shared_from_this<Node> {
   bool released() const { return released_; }
 
  private:
-  // Moves out the references this node holds to other nodes (see ~Node).
-  void handOverInputs(std::vector<std::shared_ptr<Node>>& pending);
+  friend class GraphTeardown;
 
   OperatorHandle op_;
   std::shared_ptr<const FormulaEntry> formula_;
