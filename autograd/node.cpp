@@ -102,10 +102,34 @@ thread_local GraphTeardown* GraphTeardown::active_ = nullptr;
 
 Node::~Node() { GraphTeardown::release(*this); }
 
-void Node::release() {
-  arguments_.clear();
-  results_.clear();
-  released_ = true;
+// Note [A backward that frees the graph claims it]
+// sy::backward without retain_graph frees every node's saved values once it is done, and another
+// thread's backward through the same nodes may be reading them then. So each backward registers as
+// a reader of every node it will run before it runs any (beginReading), and one that will free the
+// saved values also claims the nodes. A node already claimed takes no new reader: that backward
+// fails, naming the node, as a second backward through a freed graph does. Nodes are claimed
+// before any formula runs, the loss's own node first, so of two backwards from one loss without
+// retain_graph exactly one runs, however their steps interleave. The saved values are freed by
+// whichever reader of a claimed node finishes last, so a backward that registered before the
+// claim still reads them. A backward that fails withdraws its claims, leaving the graph as it was.
+// The state is one atomic word per node, the readers and the claim bit: beginReading is one
+// compare-exchange, endReading one subtraction.
+bool Node::beginReading(bool free_after) {
+  uint32_t state = reading_.load(std::memory_order_relaxed);
+  do {
+    if ((state & kClaimed) != 0) return false;
+  } while (!reading_.compare_exchange_weak(state, (state + 1) | (free_after ? kClaimed : 0), std::memory_order_acquire,
+                                           std::memory_order_relaxed));
+  return true;
+}
+
+void Node::endReading(bool withdraw_claim) {
+  const uint32_t taken = 1 + (withdraw_claim ? kClaimed : 0);
+  const uint32_t before = reading_.fetch_sub(taken, std::memory_order_acq_rel);
+  if (before - taken == kClaimed) {  // claimed, and this was the last reader
+    arguments_.clear();
+    results_.clear();
+  }
 }
 
 }  // namespace sy::autograd
