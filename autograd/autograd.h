@@ -56,7 +56,8 @@ namespace sy {
 // Computes the gradient of `loss` with respect to every leaf that requires grad and that it was
 // computed from, and adds it to the leaf's grad(). Without `gradient`, loss must hold one element
 // (its gradient is 1). With retain_graph false the saved tensors are freed, and a second backward
-// through the same calls is an error.
+// through the same calls is an error; so is one racing it on another thread that reaches a node
+// after this one started (See Note [A backward that frees the graph claims it], autograd/node.cpp).
 void backward(const Tensor& loss, const Tensor& gradient = Tensor(), bool retain_graph = false);
 
 // Takes the autograd keys out of this thread's dispatch for its lifetime: nothing is recorded,

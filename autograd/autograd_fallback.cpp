@@ -191,15 +191,24 @@ void attachResult(Node& node, const FunctionSchema& schema, const IValue* args, 
   AutogradMeta& meta = ensureMeta(result);
   meta.grad_fn = node.shared_from_this();
   meta.output_nr = output_nr;
-  if (base != nullptr && sharesMemory(result, *base) && meta.view_of.empty()) {
+  if (base != nullptr && sharesMemory(result, *base) && meta.view_of == nullptr) {
     // See Note [Only tensors that require grad carry an autograd key]: in-place writes into a
     // recorded view, or into its base while it is alive, are refused.
+    //
+    // Note [A view counts against its first base only]
+    // Of a chain of views x -> v1 -> v2 -> ..., only x can be written in place (a view cannot), and
+    // only while no view of the chain is alive. So every view counts against x's counter alone:
+    // recording a view is constant work, however long the chain (counting against every tensor
+    // before it made a chain of n views cost n^2).
     std::lock_guard<std::mutex> lock(sharedStateMutex());  // other threads may view the same base
     AutogradMeta& base_meta = ensureMeta(*base);
-    if (base_meta.live_views == nullptr) base_meta.live_views = std::make_shared<ViewCount>(0);
-    meta.view_of.push_back(base_meta.live_views);
-    for (const std::shared_ptr<ViewCount>& outer : base_meta.view_of) meta.view_of.push_back(outer);
-    for (const std::shared_ptr<ViewCount>& count : meta.view_of) count->fetch_add(1, std::memory_order_relaxed);
+    if (base_meta.view_of != nullptr) {
+      meta.view_of = base_meta.view_of;
+    } else {
+      if (base_meta.live_views == nullptr) base_meta.live_views = std::make_shared<ViewCount>(0);
+      meta.view_of = base_meta.live_views;
+    }
+    meta.view_of->fetch_add(1, std::memory_order_relaxed);
   }
   syncAutogradKey(result);
   if (save_results) node.results().push_back(SavedTensor::of(detachedAlias(result)));

@@ -5,7 +5,7 @@
 namespace sy::autograd {
 
 AutogradMeta::~AutogradMeta() {
-  for (const std::shared_ptr<ViewCount>& count : view_of) count->fetch_sub(1, std::memory_order_relaxed);
+  if (view_of != nullptr) view_of->fetch_sub(1, std::memory_order_relaxed);
 }
 
 std::mutex& sharedStateMutex() {

@@ -13,7 +13,6 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
-#include <vector>
 
 #include "switchyard/ivalue/tensor.h"
 
@@ -34,12 +33,15 @@ struct AutogradMeta final : AutogradMetaInterface {
   // The recorded call that made this tensor, and which of its outputs it is (null for leaves).
   std::shared_ptr<Node> grad_fn;
   uint32_t output_nr = 0;
-  // Counts this tensor's live recorded views (made lazily, when the first one is recorded).
+  // Counts the live recorded views of this tensor, views of views included (made lazily, when the
+  // first one is recorded). Only a tensor that is not itself a view has one.
   std::shared_ptr<ViewCount> live_views;
-  // The counters of the tensors this one is a recorded view of, decremented when it dies.
-  std::vector<std::shared_ptr<ViewCount>> view_of;
+  // For a recorded view: the live_views of its first base, the tensor that is not a view which it
+  // (or the view it was made from, and so on) views; decremented when it dies. One counter, however
+  // long the chain of views: see Note [A view counts against its first base only].
+  std::shared_ptr<ViewCount> view_of;
 
-  bool isView() const { return !view_of.empty(); }
+  bool isView() const { return view_of != nullptr; }
   bool hasLiveViews() const { return live_views != nullptr && live_views->load(std::memory_order_relaxed) > 0; }
 };
 

@@ -1,6 +1,7 @@
 // sy::backward: walks the recorded graph from a loss, in dependency order, running each node's
 // backward formula.
 // See Note [Only tensors that require grad carry an autograd key] (autograd/autograd.h).
+#include <memory>
 #include <queue>
 #include <utility>
 #include <vector>
@@ -22,23 +23,38 @@ namespace {
 
 // Every node backward will run, with how many edges from other such nodes point at it.
 struct GraphTask {
+  explicit GraphTask(std::shared_ptr<Node> root_node, bool retain_graph)
+      : root(std::move(root_node)), frees_graph(!retain_graph) {}
+  GraphTask(const GraphTask&) = delete;
+  GraphTask& operator=(const GraphTask&) = delete;
+  // See Note [A backward that frees the graph claims it]: the last reader of a node a backward
+  // claimed frees its saved values; a backward that failed withdraws its claims.
+  ~GraphTask() {
+    for (Node* node : reading) node->endReading(/*withdraw_claim=*/frees_graph && !finished);
+  }
+
+  std::shared_ptr<Node> root;  // keeps the graph alive while backward runs
+  bool frees_graph;
+  bool finished = false;
+  std::vector<Node*> reading;  // the nodes this backward registered as a reader of
   tsl::robin_map<Node*, int64_t> dependencies;
   tsl::robin_map<Node*, std::vector<Tensor>> output_grads;
   // Gradients for leaves, summed, applied only when every formula has run.
   std::vector<std::pair<TensorImplPtr, Tensor>> leaf_grads;
   tsl::robin_map<TensorImpl*, size_t> leaf_index;
-  std::vector<Node*> ran;
 };
 
-void collectGraph(Node* root, GraphTask& task) {
+void collectGraph(GraphTask& task) {
+  Node* root = task.root.get();
   std::vector<Node*> stack{root};
   task.dependencies[root] = 0;
   while (!stack.empty()) {
     Node* node = stack.back();
     stack.pop_back();
-    SY_CHECK(!node->released(), "backward: trying to backward through ", node->name(), " a second time: an earlier "
-             "sy::backward over this graph freed what it saved. Pass retain_graph=true to the first backward to "
-             "backward through the same calls again");
+    SY_CHECK(node->beginReading(task.frees_graph), "backward: trying to backward through ", node->name(),
+             " a second time: an earlier sy::backward over this graph freed what it saved, or one running on another "
+             "thread is about to. Pass retain_graph=true to every backward through the same calls but the last");
+    task.reading.push_back(node);
     SY_CHECK_NOT_IMPLEMENTED(node->formula() != nullptr, "backward: ", node->name(), " has no backward formula, so "
                              "the gradient cannot flow through it. Register one with SY_BACKWARD_FORMULAS "
                              "(autograd/formula.h), or compute this part under sy::NoGradGuard");
@@ -91,7 +107,6 @@ void runNode(Node& node, GraphTask& task) {
   grads.resize(node.outputs().size());
   bool any = false;
   for (const Tensor& g : grads) any = any || g.defined();
-  task.ran.push_back(&node);
   if (!any) return;  // nothing flowed into this call
   BackwardContext ctx(node, std::move(grads));
   try {
@@ -166,16 +181,17 @@ void backward(const Tensor& loss, const Tensor& gradient, bool retain_graph) {
     accumulateIntoLeaves({{loss.getIntrusivePtr(), grad}});
     return;
   }
-  GraphTask task;
-  collectGraph(meta->grad_fn.get(), task);
-  std::vector<Tensor>& root = task.output_grads[meta->grad_fn.get()];
-  root.resize(meta->grad_fn->outputs().size());
+  GraphTask task(meta->grad_fn, retain_graph);
+  collectGraph(task);
+  Node* const root_node = task.root.get();
+  std::vector<Tensor>& root = task.output_grads[root_node];
+  root.resize(root_node->outputs().size());
   root[meta->output_nr] = seed.scalar_type() == loss.scalar_type() ? seed : ops::_to_copy(seed, loss.scalar_type());
 
   // Ready nodes run newest first (the order they were recorded in, reversed), as PyTorch does.
   auto newer = [](Node* a, Node* b) { return a->sequenceNr() < b->sequenceNr(); };
   std::priority_queue<Node*, std::vector<Node*>, decltype(newer)> ready(newer);
-  ready.push(meta->grad_fn.get());
+  ready.push(root_node);
   while (!ready.empty()) {
     Node* node = ready.top();
     ready.pop();
@@ -186,9 +202,7 @@ void backward(const Tensor& loss, const Tensor& gradient, bool retain_graph) {
     }
   }
   accumulateIntoLeaves(task.leaf_grads);
-  if (!retain_graph) {
-    for (Node* node : task.ran) node->release();
-  }
+  task.finished = true;  // the saved values are freed as task goes, unless retained
 }
 
 }  // namespace sy

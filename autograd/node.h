@@ -9,6 +9,7 @@
 // see Note [Only tensors that require grad carry an autograd key] (autograd/autograd.h).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -74,6 +75,8 @@ struct SavedArgument {
 class Node : public std::enable_shared_from_this<Node> {
  public:
   Node(OperatorHandle op, std::shared_ptr<const FormulaEntry> formula, uint64_t sequence_nr);
+  // Frees the graph behind this node with constant stack depth
+  // (see Note [A graph of any depth is freed without recursion]).
   ~Node();
   Node(const Node&) = delete;
   Node& operator=(const Node&) = delete;
@@ -94,14 +97,22 @@ class Node : public std::enable_shared_from_this<Node> {
   std::vector<SavedTensor>& results() { return results_; }
   const std::vector<SavedTensor>& results() const { return results_; }
 
-  // Frees the saved values after a backward that does not retain the graph; a later backward
-  // through this node is an error.
-  void release();
-  bool released() const { return released_; }
+  // How a backward reads the saved values (See Note [A backward that frees the graph claims it]).
+  // Counts the caller as a reader and returns true, unless a backward that frees the saved values
+  // has claimed the node (then false, and nothing changed). With `free_after`, the caller claims
+  // the node: the saved values are freed when its last reader is done.
+  bool beginReading(bool free_after);
+  // Ends one beginReading; the last reader of a claimed node frees the saved values. With
+  // `withdraw_claim`, the caller (which claimed the node, and failed) takes its claim back.
+  void endReading(bool withdraw_claim = false);
+  // True once a backward that frees the saved values claimed the node.
+  bool released() const { return (reading_.load(std::memory_order_acquire) & kClaimed) != 0; }
 
  private:
-  // Moves out the references this node holds to other nodes (see ~Node).
-  void handOverInputs(std::vector<std::shared_ptr<Node>>& pending);
+  friend class GraphTeardown;
+
+  // reading_: the number of backwards reading the saved values, and kClaimed.
+  static constexpr uint32_t kClaimed = uint32_t{1} << 31;
 
   OperatorHandle op_;
   std::shared_ptr<const FormulaEntry> formula_;
@@ -110,7 +121,7 @@ class Node : public std::enable_shared_from_this<Node> {
   std::vector<InputSlot> inputs_;
   std::vector<TensorGeometry> outputs_;
   std::vector<SavedTensor> results_;
-  bool released_ = false;
+  std::atomic<uint32_t> reading_{0};
 };
 
 // Numbers nodes in the order they were recorded (for messages and a deterministic backward order).

@@ -155,7 +155,8 @@ TEST(Autograd, ASecondBackwardThroughAFreedGraphIsAnError) {
   loss.backward();
   EXPECT_THAT(errorMessageOf([&] { loss.backward(); }),
               HasSubstr("trying to backward through aten::mul.Tensor a second time: an earlier sy::backward over this "
-                        "graph freed what it saved. Pass retain_graph=true"));
+                        "graph freed what it saved, or one running on another thread is about to. Pass "
+                        "retain_graph=true"));
 }
 
 TEST(Autograd, RetainGraphAllowsASecondBackward) {
@@ -190,6 +191,16 @@ TEST(Autograd, AFailedBackwardLeavesEveryGradientAsItWas) {
   EXPECT_FALSE(a.grad().defined());
   EXPECT_FALSE(b.grad().defined());
   // and the graph was not freed: once the formula is fixed... (here: removed) the error is the missing one
+}
+
+TEST(Autograd, ABackwardThatFailsWithoutRetainingTheGraphLeavesItUsable) {
+  const Tensor x = leafOf({0});
+  const Tensor y = ops::exp(x);
+  // Backward registers with exp's node before it reaches gelu, which has no formula.
+  const Tensor failing = ops::add(ops::sum(ops::gelu(y)), ops::sum(y));
+  EXPECT_THAT(errorMessageOf([&] { failing.backward(); }), HasSubstr("aten::gelu has no backward formula"));
+  ops::sum(y).backward();  // exp's saved result is still there
+  EXPECT_EQ(doublesOf(x.grad()), (std::vector<double>{1}));
 }
 
 TEST(Autograd, ATensorOfAnotherBackendGetsThatBackendsAutogradKeyAndGradientsOnItsDevice) {
