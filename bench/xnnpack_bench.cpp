@@ -17,7 +17,7 @@
 #include <memory>
 #include <string>
 
-#include "switchyard/backends/xnnpack/xnnpack_preprocess.h"
+#include "switchyard/backends/xnnpack/aot/xnnpack_preprocess.h"
 #include "switchyard/delegate/backend_registry.h"
 #include "switchyard/export/capture.h"
 #include "switchyard/export/emit.h"

@@ -6,16 +6,16 @@
 
 #include <random>
 
-#include "switchyard/backends/xnnpack/schema/xnnpack_graph_generated.h"
-#include "switchyard/backends/xnnpack/xnnpack_backend.h"
-#include "switchyard/backends/xnnpack/xnnpack_executable.h"
+#include "switchyard/backends/xnnpack/schema/syxn_graph_generated.h"
+#include "switchyard/backends/xnnpack/runtime/xnnpack_backend.h"
+#include "switchyard/backends/xnnpack/runtime/xnnpack_executable.h"
 #include "xnnpack_test_support.h"
 
 namespace sy::testing {
 namespace {
 
 using ::testing::HasSubstr;
-namespace fb = sy::xnnpack::fb;
+namespace syxn = sy::xnnpack::syxn;
 
 std::vector<uint8_t> mlpBlob() {
   Mlp mlp;
@@ -33,16 +33,16 @@ std::string initError(const std::vector<uint8_t>& bytes, std::vector<export_::Co
 // A blob of one clamp from value 0 (input) to value 1 (output), with the fields given.
 std::vector<uint8_t> clampBlob(uint32_t version, uint32_t output_value, std::vector<uint64_t> dims = {4}) {
   flatbuffers::FlatBufferBuilder b;
-  std::vector<flatbuffers::Offset<fb::Value>> values = {fb::CreateValue(b, b.CreateVector(dims)),
-                                                         fb::CreateValue(b, b.CreateVector(dims))};
-  auto in = b.CreateVector(std::vector<flatbuffers::Offset<fb::ExternalValue>>{fb::CreateExternalValue(b, 0, 0)});
+  std::vector<flatbuffers::Offset<syxn::Value>> values = {syxn::CreateValue(b, b.CreateVector(dims)),
+                                                         syxn::CreateValue(b, b.CreateVector(dims))};
+  auto in = b.CreateVector(std::vector<flatbuffers::Offset<syxn::ExternalValue>>{syxn::CreateExternalValue(b, 0, 0)});
   auto out = b.CreateVector(
-      std::vector<flatbuffers::Offset<fb::ExternalValue>>{fb::CreateExternalValue(b, 1, output_value)});
-  std::vector<flatbuffers::Offset<fb::Node>> nodes = {
-      fb::CreateNode(b, fb::NodeKind::Clamp, b.CreateVector(std::vector<uint32_t>{0}),
+      std::vector<flatbuffers::Offset<syxn::ExternalValue>>{syxn::CreateExternalValue(b, 1, output_value)});
+  std::vector<flatbuffers::Offset<syxn::Node>> nodes = {
+      syxn::CreateNode(b, syxn::NodeKind::Clamp, b.CreateVector(std::vector<uint32_t>{0}),
                      b.CreateVector(std::vector<uint32_t>{1}), 0, -1.0f, 1.0f, 0, b.CreateString("aten::clamp"))};
-  b.Finish(fb::CreateGraph(b, version, 1, 1, b.CreateVector(values), in, out, b.CreateVector(nodes)),
-           fb::GraphIdentifier());
+  b.Finish(syxn::CreateGraph(b, version, 1, 1, b.CreateVector(values), in, out, b.CreateVector(nodes)),
+           syxn::GraphIdentifier());
   return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
 }
 
@@ -65,8 +65,8 @@ TEST(XnnpackDelegate, InitRefusesABlobOfAnotherVersion) {
 }
 
 TEST(XnnpackDelegate, InitRefusesMalformedBlobsNamingWhatIsWrong) {
-  EXPECT_THAT(initError({}), HasSubstr("malformed blob: too short"));
-  EXPECT_THAT(initError(std::vector<uint8_t>(64, 0)), HasSubstr("no \"SYXN\" identifier"));
+  EXPECT_THAT(initError({}), HasSubstr("the blob has 0 bytes"));
+  EXPECT_THAT(initError(std::vector<uint8_t>(64, 0)), HasSubstr("not XN00 or XN01: not an XNNPACK delegate blob"));
   EXPECT_THAT(initError(clampBlob(1, 7)), HasSubstr("output edge to value 7"));
   EXPECT_THAT(initError(clampBlob(1, 0)), HasSubstr("value 0 is external twice"));
   EXPECT_THAT(initError(clampBlob(1, 1, {1, 2, 3, 4, 5, 6, 7})), HasSubstr("value 0 has 7 dims"));
@@ -77,31 +77,31 @@ TEST(XnnpackDelegate, InitRefusesMalformedBlobsNamingWhatIsWrong) {
 }
 
 // One node from value 0 (dims `in`) to value 1 (dims `out`); nothing external.
-std::vector<uint8_t> oneNodeBlob(fb::NodeKind kind, std::vector<uint64_t> in, std::vector<uint64_t> out,
+std::vector<uint8_t> oneNodeBlob(syxn::NodeKind kind, std::vector<uint64_t> in, std::vector<uint64_t> out,
                                  std::vector<uint64_t> params, const char* op) {
   flatbuffers::FlatBufferBuilder b;
-  std::vector<flatbuffers::Offset<fb::Value>> values = {fb::CreateValue(b, b.CreateVector(in)),
-                                                         fb::CreateValue(b, b.CreateVector(out))};
-  std::vector<flatbuffers::Offset<fb::Node>> nodes = {fb::CreateNode(
+  std::vector<flatbuffers::Offset<syxn::Value>> values = {syxn::CreateValue(b, b.CreateVector(in)),
+                                                         syxn::CreateValue(b, b.CreateVector(out))};
+  std::vector<flatbuffers::Offset<syxn::Node>> nodes = {syxn::CreateNode(
       b, kind, b.CreateVector(std::vector<uint32_t>{0}), b.CreateVector(std::vector<uint32_t>{1}),
       b.CreateVector(params), -1e9f, 1e9f, 0, b.CreateString(op))};
-  b.Finish(fb::CreateGraph(b, 1, 0, 0, b.CreateVector(values), 0, 0, b.CreateVector(nodes)), fb::GraphIdentifier());
+  b.Finish(syxn::CreateGraph(b, 1, 0, 0, b.CreateVector(values), 0, 0, b.CreateVector(nodes)), syxn::GraphIdentifier());
   return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
 }
 
 TEST(XnnpackDelegate, InitRefusesDimsThatDoNotFitTheirNodeBeforeXnnpackSeesThem) {
-  EXPECT_THAT(initError(oneNodeBlob(fb::NodeKind::Clamp, {4}, {5}, {}, "aten::relu")),
+  EXPECT_THAT(initError(oneNodeBlob(syxn::NodeKind::Clamp, {4}, {5}, {}, "aten::relu")),
               HasSubstr("node 0 (aten::relu): the output is [5], expected [4]"));
-  EXPECT_THAT(initError(oneNodeBlob(fb::NodeKind::MaxPooling2d, {1, 4, 4, 2}, {1, 2, 2, 2},
+  EXPECT_THAT(initError(oneNodeBlob(syxn::NodeKind::MaxPooling2d, {1, 4, 4, 2}, {1, 2, 2, 2},
                                     {0, 0, 0, 0, 9, 9, 1, 1, 1, 1}, "aten::max_pool2d")),
               HasSubstr("node 0 (aten::max_pool2d): the window does not fit the input [1, 4, 4, 2]"));
-  EXPECT_THAT(initError(oneNodeBlob(fb::NodeKind::StaticReshape, {2, 3}, {7}, {7}, "aten::view")),
+  EXPECT_THAT(initError(oneNodeBlob(syxn::NodeKind::StaticReshape, {2, 3}, {7}, {7}, "aten::view")),
               HasSubstr("reshapes [2, 3] to [7]"));
 }
 
 TEST(XnnpackDelegate, InitReportsANodeXnnpackRefusesWithItsOperator) {
   // A 1x1 max pooling window fits every shape rule, and XNNPACK refuses it.
-  EXPECT_THAT(initError(oneNodeBlob(fb::NodeKind::MaxPooling2d, {1, 4, 4, 2}, {1, 4, 4, 2},
+  EXPECT_THAT(initError(oneNodeBlob(syxn::NodeKind::MaxPooling2d, {1, 4, 4, 2}, {1, 4, 4, 2},
                                     {0, 0, 0, 0, 1, 1, 1, 1, 1, 1}, "aten::max_pool2d")),
               HasSubstr("XNNPACK refused node 0 (aten::max_pool2d): status invalid_parameter"));
 }
@@ -183,14 +183,21 @@ TEST(XnnpackDelegate, TwoDelegatesFromDifferentProgramsRunInterleaved) {
   }
 }
 
-TEST(XnnpackDelegate, ThreadCountComesFromTheCompileSpecThenTheEnvironment) {
+TEST(XnnpackDelegate, ThreadCountComesFromTheRunTimeOptionThenTheCompileSpecThenTheEnvironment) {
   using export_::CompileSpec;
-  auto count = [](std::vector<CompileSpec> specs) {
-    std::vector<sy::CompileSpec> runtime;
-    for (const CompileSpec& s : specs) runtime.push_back({s.key, s.value});
-    return xnnpack::xnnpackThreadCount(runtime);
+  auto views = [](const std::vector<CompileSpec>& specs) {
+    std::vector<sy::CompileSpec> out;
+    for (const CompileSpec& s : specs) out.push_back({s.key, s.value});
+    return out;
   };
+  auto count = [&](std::vector<CompileSpec> specs) { return xnnpack::xnnpackThreadCount(views(specs)); };
   EXPECT_EQ(*count({CompileSpec::ofString("num_threads", "3")}), 3u);
+  const std::vector<CompileSpec> compiled = {CompileSpec::ofString("num_threads", "3")};
+  const std::vector<CompileSpec> given = {CompileSpec::ofString("num_threads", "5")};
+  EXPECT_EQ(*xnnpack::xnnpackThreadCount(views(compiled), views(given)), 5u);
+  const std::vector<CompileSpec> bad = {CompileSpec::ofString("num_threads", "many")};
+  EXPECT_THAT(std::string(xnnpack::xnnpackThreadCount(views(compiled), views(bad)).status().message()),
+              HasSubstr("run-time option num_threads is 'many'"));
   EXPECT_GE(*count({}), 1u);
   EXPECT_THAT(std::string(count({CompileSpec::ofString("num_threads", "zero")}).status().message()),
               HasSubstr("compile spec num_threads is 'zero'; give a thread count from 1 to 256"));

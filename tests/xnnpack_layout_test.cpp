@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "switchyard/backends/xnnpack/xnnpack_partitioner.h"
+#include "switchyard/backends/xnnpack/aot/xnnpack_partitioner.h"
 #include "switchyard/export/lowering.h"
 #include "xnnpack_test_support.h"
 

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "allocation_counter.h"
-#include "switchyard/backends/xnnpack/xnnpack_partitioner.h"
+#include "switchyard/backends/xnnpack/aot/xnnpack_partitioner.h"
 #include "switchyard/export/lowering.h"
 #include "xnnpack_test_support.h"
 

@@ -5,7 +5,7 @@
 
 #include <sstream>
 
-#include "switchyard/backends/xnnpack/xnnpack_partitioner.h"
+#include "switchyard/backends/xnnpack/aot/xnnpack_partitioner.h"
 #include "xnnpack_test_support.h"
 
 namespace sy::testing {

@@ -1,4 +1,4 @@
-#include "switchyard/backends/xnnpack/xnnpack_layout_plan.h"
+#include "switchyard/backends/xnnpack/aot/xnnpack_layout_plan.h"
 
 #include <algorithm>
 #include <numeric>

@@ -1,12 +1,12 @@
-#include "switchyard/backends/xnnpack/xnnpack_partitioner.h"
+#include "switchyard/backends/xnnpack/aot/xnnpack_partitioner.h"
 
 #include <iostream>
 #include <map>
 
 #include "absl/strings/str_cat.h"
-#include "switchyard/backends/xnnpack/xnnpack_layout_plan.h"
-#include "switchyard/backends/xnnpack/xnnpack_node_plan.h"
-#include "switchyard/backends/xnnpack/xnnpack_preprocess.h"
+#include "switchyard/backends/xnnpack/aot/xnnpack_layout_plan.h"
+#include "switchyard/backends/xnnpack/aot/xnnpack_node_plan.h"
+#include "switchyard/backends/xnnpack/aot/xnnpack_preprocess.h"
 #include "switchyard/export/partitioners.h"
 
 namespace sy::xnnpack {

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "switchyard/backends/xnnpack/xnnpack_layout.h"
-#include "switchyard/backends/xnnpack/xnnpack_node_plan.h"
+#include "switchyard/backends/xnnpack/aot/xnnpack_layout.h"
+#include "switchyard/backends/xnnpack/aot/xnnpack_node_plan.h"
 
 namespace sy::xnnpack {
 

@@ -3,7 +3,7 @@
 // a blob whose dims do not fit would make it read or write outside its buffers. See Note [An
 // XNNPACK blob is checked before XNNPACK sees it].
 //
-//   std::string why = sy::xnnpack::shapeMismatch(fb::NodeKind::Clamp, {{4}}, {}, {5});  // "..." (empty: fits)
+//   std::string why = sy::xnnpack::shapeMismatch(syxn::NodeKind::Clamp, {{4}}, {}, {5});  // "..." (empty: fits)
 #pragma once
 
 #include <cstddef>
@@ -11,15 +11,15 @@
 #include <string>
 #include <vector>
 
-#include "switchyard/backends/xnnpack/schema/xnnpack_graph_generated.h"
+#include "switchyard/backends/xnnpack/schema/syxn_graph_generated.h"
 
 namespace sy::xnnpack {
 
-using Dims = std::vector<size_t>;
+using SyxnDims = std::vector<size_t>;
 
 // Empty when a node of `kind` reading `inputs` (an absent bias as an empty entry flagged by
 // `has_bias` false) with `params` can write `output`; else what does not fit.
-std::string shapeMismatch(fb::NodeKind kind, const std::vector<Dims>& inputs, bool has_bias,
-                          const std::vector<uint64_t>& params, const Dims& output);
+std::string shapeMismatch(syxn::NodeKind kind, const std::vector<SyxnDims>& inputs, bool has_bias,
+                          const std::vector<uint64_t>& params, const SyxnDims& output);
 
 }  // namespace sy::xnnpack

@@ -1,4 +1,5 @@
-// The XNNPACK delegate's ahead-of-time half: serialises a subprogram of supported operators into
+// The XNNPACK delegate's ahead-of-time half (registered under kXnnpackBackendId when libswitchyard
+// loads): serialises a subprogram of supported operators into
 // the blob the run-time half (xnnpack_backend.h) builds an XNNPACK runtime from.
 //
 //   const sy::export_::BackendDetails* details = sy::export_::findBackendDetails("XnnpackBackend");
@@ -13,17 +14,11 @@
 
 #include <cstdint>
 
+#include "switchyard/backends/xnnpack/runtime/xnnpack_backend.h"
+#include "switchyard/backends/xnnpack/runtime/xnnpack_executable.h"
 #include "switchyard/export/backend_details.h"
 
 namespace sy::xnnpack {
-
-// The id both halves register under.
-inline constexpr const char* kXnnpackBackendId = "XnnpackBackend";
-// The blob's format version; init refuses any other.
-inline constexpr uint32_t kXnnpackBlobVersion = 1;
-// The value id a blob's node gives an absent optional input (a fully connected or convolution
-// node's bias); see schema/xnnpack_graph.fbs.
-inline constexpr uint32_t kNoValue = 0xFFFFFFFFu;
 
 class XnnpackBackendDetails final : public export_::BackendDetails {
  public:

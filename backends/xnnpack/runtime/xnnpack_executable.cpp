@@ -1,4 +1,4 @@
-#include "switchyard/backends/xnnpack/xnnpack_executable.h"
+#include "switchyard/backends/xnnpack/runtime/xnnpack_executable.h"
 
 #include <xnnpack.h>
 
@@ -10,10 +10,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "switchyard/backends/xnnpack/schema/xnnpack_graph_generated.h"
-#include "switchyard/backends/xnnpack/xnnpack_layout.h"
-#include "switchyard/backends/xnnpack/xnnpack_preprocess.h"
-#include "switchyard/backends/xnnpack/xnnpack_shape_check.h"
+#include "switchyard/backends/xnnpack/schema/syxn_graph_generated.h"
+#include "switchyard/backends/xnnpack/runtime/xnnpack_transpose.h"
+#include "switchyard/backends/xnnpack/runtime/xnnpack_shape_check.h"
 #include "switchyard/ops/shape_ops.h"
 
 namespace sy::xnnpack {
@@ -47,18 +46,18 @@ struct Counts {
   bool optional_last_input;
 };
 
-Counts countsOf(fb::NodeKind kind) {
+Counts countsOf(syxn::NodeKind kind) {
   switch (kind) {
-    case fb::NodeKind::Convolution2d: return {3, 13, true};
-    case fb::NodeKind::DepthwiseConvolution2d: return {3, 12, true};
-    case fb::NodeKind::FullyConnected: return {3, 0, true};
-    case fb::NodeKind::Add:
-    case fb::NodeKind::Subtract:
-    case fb::NodeKind::Multiply:
-    case fb::NodeKind::Divide: return {2, 0, false};
-    case fb::NodeKind::MaxPooling2d: return {1, 10, false};
-    case fb::NodeKind::AveragePooling2d: return {1, 8, false};
-    case fb::NodeKind::StaticReshape: return {1, SIZE_MAX, false};
+    case syxn::NodeKind::Convolution2d: return {3, 13, true};
+    case syxn::NodeKind::DepthwiseConvolution2d: return {3, 12, true};
+    case syxn::NodeKind::FullyConnected: return {3, 0, true};
+    case syxn::NodeKind::Add:
+    case syxn::NodeKind::Subtract:
+    case syxn::NodeKind::Multiply:
+    case syxn::NodeKind::Divide: return {2, 0, false};
+    case syxn::NodeKind::MaxPooling2d: return {1, 10, false};
+    case syxn::NodeKind::AveragePooling2d: return {1, 8, false};
+    case syxn::NodeKind::StaticReshape: return {1, SIZE_MAX, false};
     default: return {1, 0, false};  // Clamp, Sigmoid, Softmax, GlobalAveragePooling2d
   }
 }
@@ -76,12 +75,12 @@ class ExecutableBuilder {
   absl::Status build(const void* data, size_t size, size_t num_threads) {
     if (data == nullptr || size < 8 || size > (size_t{1} << 40)) return malformed("too short to be a blob");
     const uint8_t* bytes = static_cast<const uint8_t*>(data);
-    if (!fb::GraphBufferHasIdentifier(bytes)) {
+    if (!syxn::GraphBufferHasIdentifier(bytes)) {
       return malformed("no \"SYXN\" identifier: not an XNNPACK delegate blob");
     }
     flatbuffers::Verifier verifier(bytes, size);
-    if (!fb::VerifyGraphBuffer(verifier)) return malformed("the FlatBuffers buffer does not verify");
-    const fb::Graph* g = fb::GetGraph(bytes);
+    if (!syxn::VerifyGraphBuffer(verifier)) return malformed("the FlatBuffers buffer does not verify");
+    const syxn::Graph* g = syxn::GetGraph(bytes);
     if (g->version() != kXnnpackBlobVersion) {
       return absl::FailedPreconditionError(absl::StrCat("XnnpackBackend init: blob version ", g->version(),
                                                         " is not the version this build reads (",
@@ -100,11 +99,11 @@ class ExecutableBuilder {
   }
 
  private:
-  absl::Status checkValues(const fb::Graph* g) {
+  absl::Status checkValues(const syxn::Graph* g) {
     dims_.resize(num_values_);
     has_data_.resize(num_values_);
     for (uint32_t i = 0; i < num_values_; ++i) {
-      const fb::Value* v = g->values()->Get(i);
+      const syxn::Value* v = g->values()->Get(i);
       const size_t rank = v->dims() == nullptr ? 0 : v->dims()->size();
       if (rank > XNN_MAX_TENSOR_DIMS) return malformed(absl::StrCat("value ", i, " has ", rank, " dims"));
       uint64_t numel = 1;
@@ -125,21 +124,21 @@ class ExecutableBuilder {
     return absl::OkStatus();
   }
 
-  absl::Status checkEdges(const flatbuffers::Vector<flatbuffers::Offset<fb::ExternalValue>>* list, bool output,
+  absl::Status checkEdges(const flatbuffers::Vector<flatbuffers::Offset<syxn::ExternalValue>>* list, bool output,
                           std::vector<XnnpackExecutable::Edge>& out) {
     if (list == nullptr) return absl::OkStatus();
-    const fb::Graph* g = nullptr;
+    const syxn::Graph* g = nullptr;
     (void)g;
-    for (const fb::ExternalValue* x : *list) {
+    for (const syxn::ExternalValue* x : *list) {
       const uint32_t lo = output ? e_.num_inputs_ : 0, hi = output ? e_.num_inputs_ + e_.num_outputs_ : e_.num_inputs_;
       if (x->value() >= num_values_ || x->arg() < lo || x->arg() >= hi) {
         return malformed(absl::StrCat(output ? "output" : "input", " edge to value ", x->value(), " for argument ",
                                       x->arg()));
       }
-      if (x->layout() != fb::EdgeLayout::Same && x->layout() != fb::EdgeLayout::NchwToNhwc) {
+      if (x->layout() != syxn::EdgeLayout::Same && x->layout() != syxn::EdgeLayout::NchwToNhwc) {
         return malformed("unknown edge layout");
       }
-      const bool transpose = x->layout() == fb::EdgeLayout::NchwToNhwc;
+      const bool transpose = x->layout() == syxn::EdgeLayout::NchwToNhwc;
       if (transpose && dims_[x->value()].size() != 4) return malformed("a transposed edge of a value that is not 4-D");
       if (flags_.count(x->value())) return malformed(absl::StrCat("value ", x->value(), " is external twice"));
       if (has_data_[x->value()]) return malformed(absl::StrCat("value ", x->value(), " is external and has data"));
@@ -157,11 +156,11 @@ class ExecutableBuilder {
     return absl::OkStatus();
   }
 
-  absl::Status checkNodes(const fb::Graph* g) {
+  absl::Status checkNodes(const syxn::Graph* g) {
     if (g->nodes() == nullptr) return absl::OkStatus();
     for (uint32_t i = 0; i < g->nodes()->size(); ++i) {
-      const fb::Node* n = g->nodes()->Get(i);
-      if (n->kind() < fb::NodeKind::MIN || n->kind() > fb::NodeKind::MAX) return malformed(absl::StrCat("node ", i, ": unknown kind"));
+      const syxn::Node* n = g->nodes()->Get(i);
+      if (n->kind() < syxn::NodeKind::MIN || n->kind() > syxn::NodeKind::MAX) return malformed(absl::StrCat("node ", i, ": unknown kind"));
       const Counts c = countsOf(n->kind());
       const size_t num_inputs = n->inputs() == nullptr ? 0 : n->inputs()->size();
       const size_t num_outputs = n->outputs() == nullptr ? 0 : n->outputs()->size();
@@ -188,12 +187,12 @@ class ExecutableBuilder {
         params.push_back(n->params()->Get(k));
         if (params.back() > std::numeric_limits<uint32_t>::max()) return malformed(absl::StrCat("node ", i, ": parameter out of range"));
       }
-      std::vector<Dims> inputs;
+      std::vector<SyxnDims> inputs;
       bool has_bias = true;
       for (size_t k = 0; k < num_inputs; ++k) {
         const uint32_t v = n->inputs()->Get(k);
         if (v == kNoValue) has_bias = false;
-        inputs.push_back(v == kNoValue ? Dims{} : dims_[v]);
+        inputs.push_back(v == kNoValue ? SyxnDims{} : dims_[v]);
       }
       if (std::string why = shapeMismatch(n->kind(), inputs, has_bias, params, dims_[out]); !why.empty()) {
         return malformed(absl::StrCat("node ", i, " (", n->operator_name() == nullptr ? "?" : n->operator_name()->str(),
@@ -204,11 +203,11 @@ class ExecutableBuilder {
     return absl::OkStatus();
   }
 
-  absl::Status define(const fb::Graph* g, size_t num_threads) {
+  absl::Status define(const syxn::Graph* g, size_t num_threads) {
     xnn_status s = xnn_create_subgraph(num_values_, 0, &subgraph_);
     if (s != xnn_status_success) return xnnError("xnn_create_subgraph", s);
     for (uint32_t i = 0; i < num_values_; ++i) {
-      const fb::Value* v = g->values()->Get(i);
+      const syxn::Value* v = g->values()->Get(i);
       const void* data = nullptr;
       if (v->data() != nullptr) {
         // Copied: the blob may be freed after init, and XNNPACK reads static data as floats.
@@ -239,36 +238,36 @@ class ExecutableBuilder {
     return absl::OkStatus();
   }
 
-  xnn_status defineNode(const fb::Node* n) {
+  xnn_status defineNode(const syxn::Node* n) {
     const auto in = [&](size_t k) { return n->inputs()->Get(k); };
     const uint32_t out = n->outputs()->Get(0);
     const auto p = [&](size_t k) { return static_cast<uint32_t>(n->params()->Get(k)); };
     const float lo = n->output_min(), hi = n->output_max();
     switch (n->kind()) {
-      case fb::NodeKind::Convolution2d:
+      case syxn::NodeKind::Convolution2d:
         return xnn_define_convolution_2d(subgraph_, p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), p(8), p(9), p(10),
                                          p(11), p(12), lo, hi, in(0), in(1), in(2), out, 0);
-      case fb::NodeKind::DepthwiseConvolution2d:
+      case syxn::NodeKind::DepthwiseConvolution2d:
         return xnn_define_depthwise_convolution_2d(subgraph_, p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), p(8),
                                                    p(9), p(10), p(11), lo, hi, in(0), in(1), in(2), out, 0);
-      case fb::NodeKind::FullyConnected:
+      case syxn::NodeKind::FullyConnected:
         return xnn_define_fully_connected(subgraph_, lo, hi, in(0), in(1), in(2), out, 0);
-      case fb::NodeKind::Add: return xnn_define_add2(subgraph_, lo, hi, in(0), in(1), out, 0);
-      case fb::NodeKind::Subtract: return xnn_define_subtract(subgraph_, lo, hi, in(0), in(1), out, 0);
-      case fb::NodeKind::Multiply: return xnn_define_multiply2(subgraph_, lo, hi, in(0), in(1), out, 0);
-      case fb::NodeKind::Divide: return xnn_define_divide(subgraph_, lo, hi, in(0), in(1), out, 0);
-      case fb::NodeKind::Clamp: return xnn_define_clamp(subgraph_, lo, hi, in(0), out, 0);
-      case fb::NodeKind::Sigmoid: return xnn_define_sigmoid(subgraph_, in(0), out, 0);
-      case fb::NodeKind::Softmax: return xnn_define_softmax(subgraph_, in(0), out, 0);
-      case fb::NodeKind::MaxPooling2d:
+      case syxn::NodeKind::Add: return xnn_define_add2(subgraph_, lo, hi, in(0), in(1), out, 0);
+      case syxn::NodeKind::Subtract: return xnn_define_subtract(subgraph_, lo, hi, in(0), in(1), out, 0);
+      case syxn::NodeKind::Multiply: return xnn_define_multiply2(subgraph_, lo, hi, in(0), in(1), out, 0);
+      case syxn::NodeKind::Divide: return xnn_define_divide(subgraph_, lo, hi, in(0), in(1), out, 0);
+      case syxn::NodeKind::Clamp: return xnn_define_clamp(subgraph_, lo, hi, in(0), out, 0);
+      case syxn::NodeKind::Sigmoid: return xnn_define_sigmoid(subgraph_, in(0), out, 0);
+      case syxn::NodeKind::Softmax: return xnn_define_softmax(subgraph_, in(0), out, 0);
+      case syxn::NodeKind::MaxPooling2d:
         return xnn_define_max_pooling_2d(subgraph_, p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), p(8), p(9), lo, hi,
                                          in(0), out, 0);
-      case fb::NodeKind::AveragePooling2d:
+      case syxn::NodeKind::AveragePooling2d:
         return xnn_define_average_pooling_2d(subgraph_, p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), lo, hi, in(0),
                                              out, 0);
-      case fb::NodeKind::GlobalAveragePooling2d:
+      case syxn::NodeKind::GlobalAveragePooling2d:
         return xnn_define_global_average_pooling_2d(subgraph_, lo, hi, in(0), out, 0);
-      case fb::NodeKind::StaticReshape: {
+      case syxn::NodeKind::StaticReshape: {
         std::vector<size_t> shape;
         if (n->params() != nullptr) shape.assign(n->params()->begin(), n->params()->end());
         return xnn_define_static_reshape(subgraph_, shape.size(), shape.data(), in(0), out, 0);

@@ -32,6 +32,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "switchyard/backends/xnnpack/runtime/xnnpack_graph.h"
 #include "switchyard/ivalue/ivalue.h"
 
 struct xnn_runtime;
@@ -39,6 +40,9 @@ struct pthreadpool;
 struct xnn_external_value;
 
 namespace sy::xnnpack {
+
+// The blob's format version; init refuses any other.
+inline constexpr uint32_t kXnnpackBlobVersion = 1;
 
 class XnnpackExecutable {
  public:

@@ -1,4 +1,4 @@
-#include "switchyard/backends/xnnpack/xnnpack_node_plan.h"
+#include "switchyard/backends/xnnpack/aot/xnnpack_node_plan.h"
 
 #include <algorithm>
 #include <map>

@@ -1,4 +1,4 @@
-#include "switchyard/backends/xnnpack/xnnpack_preprocess.h"
+#include "switchyard/backends/xnnpack/aot/xnnpack_preprocess.h"
 
 #include <limits>
 #include <map>
@@ -8,10 +8,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "switchyard/backends/xnnpack/schema/xnnpack_graph_generated.h"
-#include "switchyard/backends/xnnpack/xnnpack_layout.h"
-#include "switchyard/backends/xnnpack/xnnpack_layout_plan.h"
-#include "switchyard/backends/xnnpack/xnnpack_node_plan.h"
+#include "switchyard/backends/xnnpack/schema/syxn_graph_generated.h"
+#include "switchyard/backends/xnnpack/aot/xnnpack_layout.h"
+#include "switchyard/backends/xnnpack/aot/xnnpack_layout_plan.h"
+#include "switchyard/backends/xnnpack/aot/xnnpack_node_plan.h"
 #include "switchyard/export/backend_details.h"
 #include "switchyard/ops/shape_ops.h"
 
@@ -33,10 +33,10 @@ struct BlobValue {
 };
 struct BlobEdge {
   uint32_t arg = 0, value = 0;
-  fb::EdgeLayout layout = fb::EdgeLayout::Same;
+  syxn::EdgeLayout layout = syxn::EdgeLayout::Same;
 };
 struct BlobNode {
-  fb::NodeKind kind = fb::NodeKind::Clamp;
+  syxn::NodeKind kind = syxn::NodeKind::Clamp;
   std::vector<uint32_t> inputs, outputs;
   std::vector<uint64_t> params;
   float output_min = -kInf, output_max = kInf;
@@ -91,7 +91,7 @@ class BlobBuilder {
     values_.push_back({std::move(dims), std::move(data)});
     return static_cast<uint32_t>(values_.size() - 1);
   }
-  void addNode(fb::NodeKind kind, std::vector<uint32_t> inputs, uint32_t output, std::vector<uint64_t> params = {},
+  void addNode(syxn::NodeKind kind, std::vector<uint32_t> inputs, uint32_t output, std::vector<uint64_t> params = {},
                float output_min = -kInf, float output_max = kInf) {
     BlobNode n{kind, std::move(inputs), {output}, std::move(params), output_min, output_max, 0, "copy"};
     written_.insert(output);
@@ -129,7 +129,7 @@ class BlobBuilder {
     if (auto in = user_input_index_.find(v); in != user_input_index_.end()) {
       id = addValue(dims);
       const bool transpose = want == Layout::ChannelsLast && !sameMemoryInBothLayouts(shape);
-      inputs_.push_back({in->second, id, transpose ? fb::EdgeLayout::NchwToNhwc : fb::EdgeLayout::Same});
+      inputs_.push_back({in->second, id, transpose ? syxn::EdgeLayout::NchwToNhwc : syxn::EdgeLayout::Same});
     } else if (isConstantValue(p_, v)) {
       std::vector<float> data = constantData(v);
       if (want == Layout::ChannelsLast) {
@@ -150,7 +150,7 @@ class BlobBuilder {
         id = base;
       } else {
         id = addValue(dims);
-        addNode(fb::NodeKind::StaticReshape, {base}, id, std::vector<uint64_t>(dims.begin(), dims.end()));
+        addNode(syxn::NodeKind::StaticReshape, {base}, id, std::vector<uint64_t>(dims.begin(), dims.end()));
       }
     }
     ids_[key] = id;
@@ -214,10 +214,10 @@ absl::Status BlobBuilder::emitConvolution(const Node& node, const NodePlan& plan
                                   kh,  kw, plan.stride[0], plan.stride[1], plan.dilation[0], plan.dilation[1]};
   if (depthwise) {
     params.insert(params.end(), {out_channels / groups, in_channels});
-    addNode(fb::NodeKind::DepthwiseConvolution2d, {input, filter_id, bias_id}, out, std::move(params));
+    addNode(syxn::NodeKind::DepthwiseConvolution2d, {input, filter_id, bias_id}, out, std::move(params));
   } else {
     params.insert(params.end(), {groups, in_channels / groups, out_channels / groups});
-    addNode(fb::NodeKind::Convolution2d, {input, filter_id, bias_id}, out, std::move(params));
+    addNode(syxn::NodeKind::Convolution2d, {input, filter_id, bias_id}, out, std::move(params));
   }
   return absl::OkStatus();
 }
@@ -241,7 +241,7 @@ absl::Status BlobBuilder::emit(const Node& node, const NodePlan& plan) {
       const uint32_t filter = addValue(dims, std::move(weight));
       uint32_t bias = kNoValue;
       if (plan.operands[2] != NodeArgument::kNone) bias = addValue({dims[0]}, constantData(plan.operands[2]));
-      addNode(fb::NodeKind::FullyConnected, {input, filter, bias}, addResult(result, Layout::Logical));
+      addNode(syxn::NodeKind::FullyConnected, {input, filter, bias}, addResult(result, Layout::Logical));
       return absl::OkStatus();
     }
     case XnnOp::Add:
@@ -255,10 +255,10 @@ absl::Status BlobBuilder::emit(const Node& node, const NodePlan& plan) {
         inputs.push_back(id);
       }
       if (plan.has_scalar_operand) inputs.push_back(addValue({1}, {plan.scalar_operand}));
-      const fb::NodeKind kind = plan.op == XnnOp::Add   ? fb::NodeKind::Add
-                                : plan.op == XnnOp::Sub ? fb::NodeKind::Subtract
-                                : plan.op == XnnOp::Mul ? fb::NodeKind::Multiply
-                                                        : fb::NodeKind::Divide;
+      const syxn::NodeKind kind = plan.op == XnnOp::Add   ? syxn::NodeKind::Add
+                                : plan.op == XnnOp::Sub ? syxn::NodeKind::Subtract
+                                : plan.op == XnnOp::Mul ? syxn::NodeKind::Multiply
+                                                        : syxn::NodeKind::Divide;
       addNode(kind, std::move(inputs), addResult(result, layout));
       return absl::OkStatus();
     }
@@ -267,9 +267,9 @@ absl::Status BlobBuilder::emit(const Node& node, const NodePlan& plan) {
     case XnnOp::Softmax: {
       const Layout layout = plan.op == XnnOp::Softmax ? Layout::Logical : preferred(result);
       SY_ASSIGN_OR_RETURN_ID(input, valueAs(plan.operands[0], layout));
-      const fb::NodeKind kind = plan.op == XnnOp::Clamp     ? fb::NodeKind::Clamp
-                                : plan.op == XnnOp::Sigmoid ? fb::NodeKind::Sigmoid
-                                                            : fb::NodeKind::Softmax;
+      const syxn::NodeKind kind = plan.op == XnnOp::Clamp     ? syxn::NodeKind::Clamp
+                                : plan.op == XnnOp::Sigmoid ? syxn::NodeKind::Sigmoid
+                                                            : syxn::NodeKind::Softmax;
       addNode(kind, {input}, addResult(result, layout), {}, plan.output_min, plan.output_max);
       return absl::OkStatus();
     }
@@ -279,20 +279,20 @@ absl::Status BlobBuilder::emit(const Node& node, const NodePlan& plan) {
       std::vector<uint64_t> params = {plan.padding[0], plan.padding[1], plan.padding[0], plan.padding[1],
                                       plan.kernel[0],  plan.kernel[1],  plan.stride[0],  plan.stride[1]};
       if (plan.op == XnnOp::MaxPool2d) params.insert(params.end(), {plan.dilation[0], plan.dilation[1]});
-      addNode(plan.op == XnnOp::MaxPool2d ? fb::NodeKind::MaxPooling2d : fb::NodeKind::AveragePooling2d, {input},
+      addNode(plan.op == XnnOp::MaxPool2d ? syxn::NodeKind::MaxPooling2d : syxn::NodeKind::AveragePooling2d, {input},
               addResult(result, Layout::ChannelsLast), std::move(params));
       return absl::OkStatus();
     }
     case XnnOp::GlobalAvgPool: {
       SY_ASSIGN_OR_RETURN_ID(input, valueAs(plan.operands[0], Layout::ChannelsLast));
       if (sizesOf(result).size() == 4) {  // keepdim: [N, C, 1, 1], the same bytes as [N, 1, 1, C]
-        addNode(fb::NodeKind::GlobalAveragePooling2d, {input}, addResult(result, Layout::ChannelsLast));
+        addNode(syxn::NodeKind::GlobalAveragePooling2d, {input}, addResult(result, Layout::ChannelsLast));
       } else {
         const std::vector<int64_t>& in = sizesOf(plan.operands[0]);
         const uint32_t pooled = addValue({in[0], 1, 1, in[1]});
-        addNode(fb::NodeKind::GlobalAveragePooling2d, {input}, pooled);
+        addNode(syxn::NodeKind::GlobalAveragePooling2d, {input}, pooled);
         const uint32_t out = addResult(result, Layout::Logical);
-        addNode(fb::NodeKind::StaticReshape, {pooled}, out,
+        addNode(syxn::NodeKind::StaticReshape, {pooled}, out,
                 std::vector<uint64_t>(sizesOf(result).begin(), sizesOf(result).end()));
       }
       return absl::OkStatus();
@@ -309,7 +309,7 @@ absl::Status BlobBuilder::emit(const Node& node, const NodePlan& plan) {
     }
     case XnnOp::Reshape: {
       SY_ASSIGN_OR_RETURN_ID(input, valueAs(plan.operands[0], Layout::Logical));
-      addNode(fb::NodeKind::StaticReshape, {input}, addResult(result, Layout::Logical),
+      addNode(syxn::NodeKind::StaticReshape, {input}, addResult(result, Layout::Logical),
               std::vector<uint64_t>(sizesOf(result).begin(), sizesOf(result).end()));
       return absl::OkStatus();
     }
@@ -331,11 +331,11 @@ absl::Status BlobBuilder::emitOutputs() {
     if (produced != produced_.end()) {
       const auto [id, layout] = produced->second;
       const bool transpose = layout == Layout::ChannelsLast && !sameMemoryInBothLayouts(sizesOf(v));
-      const fb::EdgeLayout edge = transpose ? fb::EdgeLayout::NchwToNhwc : fb::EdgeLayout::Same;
+      const syxn::EdgeLayout edge = transpose ? syxn::EdgeLayout::NchwToNhwc : syxn::EdgeLayout::Same;
       uint32_t external = id;
       if (taken.count(id) || !written_.count(id)) {  // another output, or a relabelled input or constant
         external = addValue(values_[id].dims);
-        addNode(fb::NodeKind::Clamp, {id}, external);
+        addNode(syxn::NodeKind::Clamp, {id}, external);
       }
       outputs_.push_back({arg, external, edge});
       taken.insert(external);
@@ -344,8 +344,8 @@ absl::Status BlobBuilder::emitOutputs() {
     absl::StatusOr<uint32_t> source = valueAs(v, Layout::Logical);
     if (!source.ok()) return source.status();
     const uint32_t copy = addValue(sizesOf(v));
-    addNode(fb::NodeKind::Clamp, {*source}, copy);
-    outputs_.push_back({arg, copy, fb::EdgeLayout::Same});
+    addNode(syxn::NodeKind::Clamp, {*source}, copy);
+    outputs_.push_back({arg, copy, syxn::EdgeLayout::Same});
     taken.insert(copy);
   }
   return absl::OkStatus();
@@ -353,35 +353,35 @@ absl::Status BlobBuilder::emitOutputs() {
 
 export_::PreprocessResult BlobBuilder::finish() const {
   flatbuffers::FlatBufferBuilder b;
-  std::vector<flatbuffers::Offset<fb::Value>> values;
+  std::vector<flatbuffers::Offset<syxn::Value>> values;
   for (const BlobValue& v : values_) {
     const std::vector<uint64_t> dims(v.dims.begin(), v.dims.end());
     flatbuffers::Offset<flatbuffers::Vector<uint8_t>> data;
     if (!v.data.empty()) {
       data = b.CreateVector(reinterpret_cast<const uint8_t*>(v.data.data()), v.data.size() * sizeof(float));
     }
-    values.push_back(fb::CreateValue(b, b.CreateVector(dims), data));
+    values.push_back(syxn::CreateValue(b, b.CreateVector(dims), data));
   }
   auto edges = [&](const std::vector<BlobEdge>& list) {
-    std::vector<flatbuffers::Offset<fb::ExternalValue>> out;
-    for (const BlobEdge& e : list) out.push_back(fb::CreateExternalValue(b, e.arg, e.value, e.layout));
+    std::vector<flatbuffers::Offset<syxn::ExternalValue>> out;
+    for (const BlobEdge& e : list) out.push_back(syxn::CreateExternalValue(b, e.arg, e.value, e.layout));
     return b.CreateVector(out);
   };
   auto inputs = edges(inputs_);
   auto outputs = edges(outputs_);
   export_::PreprocessResult result;
-  std::vector<flatbuffers::Offset<fb::Node>> nodes;
+  std::vector<flatbuffers::Offset<syxn::Node>> nodes;
   for (size_t i = 0; i < nodes_.size(); ++i) {
     const BlobNode& n = nodes_[i];
-    nodes.push_back(fb::CreateNode(b, n.kind, b.CreateVector(n.inputs), b.CreateVector(n.outputs),
+    nodes.push_back(syxn::CreateNode(b, n.kind, b.CreateVector(n.inputs), b.CreateVector(n.outputs),
                                    b.CreateVector(n.params), n.output_min, n.output_max, static_cast<int64_t>(i),
                                    b.CreateString(n.operator_name)));
     if (n.graph_debug_handle != 0) result.debug_handle_map[static_cast<int64_t>(i)] = {n.graph_debug_handle};
   }
-  b.Finish(fb::CreateGraph(b, kXnnpackBlobVersion, static_cast<uint32_t>(user_input_index_.size()),
+  b.Finish(syxn::CreateGraph(b, kXnnpackBlobVersion, static_cast<uint32_t>(user_input_index_.size()),
                            static_cast<uint32_t>(p_.graph().outputs().size()), b.CreateVector(values), inputs, outputs,
                            b.CreateVector(nodes)),
-           fb::GraphIdentifier());
+           syxn::GraphIdentifier());
   result.processed_bytes.assign(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
   return result;
 }
@@ -394,5 +394,10 @@ absl::StatusOr<export_::PreprocessResult> XnnpackBackendDetails::preprocess(
   if (absl::Status s = builder.build(); !s.ok()) return s;
   return builder.finish();
 }
+
+namespace {
+XnnpackBackendDetails details;
+const absl::Status details_registered = export_::registerBackendDetails(kXnnpackBackendId, &details);
+}  // namespace
 
 }  // namespace sy::xnnpack

@@ -1,8 +1,5 @@
-// Layouts inside the XNNPACK delegate: which values are channels-last, and the one transpose
-// helper that moves data between NCHW and NHWC (at preprocess for constants, at execute for the
-// delegate's inputs and outputs).
-//
-//   sy::xnnpack::transposeBatched(src, dst, /*batches=*/n, /*rows=*/c, /*cols=*/h * w);  // NCHW -> NHWC
+// Layouts inside the XNNPACK delegate: which values are channels-last (data moves between NCHW
+// and NHWC with transposeBatched, runtime/xnnpack_transpose.h).
 //
 // Note [Channels-last values inside an XNNPACK subgraph]
 // XNNPACK's convolution and pooling read and write NHWC; our tensors, and so the delegate's
@@ -34,6 +31,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "switchyard/backends/xnnpack/runtime/xnnpack_transpose.h"
+
 namespace sy::xnnpack {
 
 enum class Layout : unsigned char { Logical, ChannelsLast };
@@ -45,19 +44,6 @@ inline std::vector<int64_t> channelsLast(const std::vector<int64_t>& s) { return
 inline std::vector<int64_t> paddedTo4(std::vector<int64_t> s) {
   if (s.size() < 4) s.insert(s.begin(), 4 - s.size(), 1);
   return s;
-}
-
-// dst[b][c][r] = src[b][r][c] for `batches` row-major rows x cols matrices: NCHW -> NHWC with
-// rows = C and cols = H * W, NHWC -> NCHW with rows = H * W and cols = C, OIHW -> OHWI likewise.
-template <class T>
-void transposeBatched(const T* src, T* dst, size_t batches, size_t rows, size_t cols) {
-  for (size_t b = 0; b < batches; ++b) {
-    const T* s = src + b * rows * cols;
-    T* d = dst + b * rows * cols;
-    for (size_t r = 0; r < rows; ++r) {
-      for (size_t c = 0; c < cols; ++c) d[c * rows + r] = s[r * cols + c];
-    }
-  }
 }
 
 }  // namespace sy::xnnpack

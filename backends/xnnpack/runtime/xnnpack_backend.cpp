@@ -1,0 +1,160 @@
+#include "switchyard/backends/xnnpack/runtime/xnnpack_backend.h"
+
+#include <xnnpack.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <thread>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "switchyard/backends/xnnpack/runtime/xnnpack_executable.h"
+#include "switchyard/backends/xnnpack/runtime/xnnpack_graph_executable.h"
+#include "switchyard/delegate/backend_registry.h"
+#include "switchyard/ivalue/error.h"
+
+namespace sy::xnnpack {
+namespace {
+
+constexpr size_t kMaxThreads = 256;
+
+// xnn_initialize once per process; XNNPACK is never deinitialised (delegates may live until exit).
+xnn_status initializeXnnpack() {
+  static const xnn_status status = xnn_initialize(/*allocator=*/nullptr);
+  return status;
+}
+
+absl::StatusOr<size_t> parseThreads(absl::string_view text, absl::string_view source) {
+  size_t n = 0;
+  if (!absl::SimpleAtoi(text, &n) || n < 1 || n > kMaxThreads) {
+    return absl::InvalidArgumentError(absl::StrCat("XnnpackBackend init: ", source, " is '", text,
+                                                   "'; give a thread count from 1 to ", kMaxThreads));
+  }
+  return n;
+}
+
+}  // namespace
+
+absl::StatusOr<size_t> xnnpackThreadCount(absl::Span<const CompileSpec> compile_specs,
+                                          absl::Span<const CompileSpec> runtime_specs) {
+  for (const CompileSpec& spec : runtime_specs) {
+    if (spec.key != std::string_view("num_threads")) continue;
+    return parseThreads(std::string(spec.value.begin(), spec.value.end()), "run-time option num_threads");
+  }
+  for (const CompileSpec& spec : compile_specs) {
+    if (spec.key != std::string_view("num_threads")) continue;
+    return parseThreads(std::string(spec.value.begin(), spec.value.end()), "compile spec num_threads");
+  }
+  if (const char* env = std::getenv("SWITCHYARD_XNNPACK_THREADS"); env != nullptr && *env != '\0') {
+    return parseThreads(absl::string_view(env), "SWITCHYARD_XNNPACK_THREADS");
+  }
+  const unsigned cores = std::thread::hardware_concurrency();
+  return cores == 0 ? size_t{1} : std::min<size_t>(cores, kMaxThreads);
+}
+
+bool XnnpackBackend::is_available() const { return initializeXnnpack() == xnn_status_success; }
+
+namespace {
+
+// TRANSITIONAL: a delegate is either ExecuTorch's format or the private SYXN one, until
+// preprocess writes ExecuTorch's.
+struct Delegate {
+  std::unique_ptr<GraphExecutable> graph;
+  std::unique_ptr<XnnpackExecutable> syxn;
+};
+
+bool isSyxn(const FreeableBuffer& blob) {
+  return blob.size() >= 8 && std::memcmp(static_cast<const uint8_t*>(blob.data()) + 4, "SYXN", 4) == 0;
+}
+
+// The run-time option `key`, or null.
+const CompileSpec* option(absl::Span<const CompileSpec> runtime_specs, std::string_view key) {
+  for (const CompileSpec& spec : runtime_specs) {
+    if (spec.key == key) return &spec;
+  }
+  return nullptr;
+}
+
+std::string text(const CompileSpec& spec) { return std::string(spec.value.begin(), spec.value.end()); }
+
+bool verbose(absl::Span<const CompileSpec> runtime_specs) {
+  if (const CompileSpec* v = option(runtime_specs, "verbose")) return text(*v) != "0";
+  const char* env = std::getenv("SWITCHYARD_XNNPACK_VERBOSE");
+  return env != nullptr && *env != '\0' && std::string_view(env) != "0";
+}
+
+absl::StatusOr<bool> hostOnly(absl::Span<const CompileSpec> runtime_specs) {
+  const CompileSpec* p = option(runtime_specs, "placement");
+  if (p == nullptr || text(*p) == "auto") return false;
+  if (text(*p) == "host") return true;
+  return absl::InvalidArgumentError(absl::StrCat("XnnpackBackend init: run-time option placement is '", text(*p),
+                                                 "'; give auto or host"));
+}
+
+std::string where(std::string_view method, size_t index) { return sy::str("method '", method, "', delegate ", index); }
+
+}  // namespace
+
+absl::StatusOr<DelegateHandle*> XnnpackBackend::init(BackendInitContext& context, FreeableBuffer* processed,
+                                                     absl::Span<const CompileSpec> compile_specs) const {
+  if (!is_available()) {
+    return absl::FailedPreconditionError("XnnpackBackend init: xnn_initialize failed: XNNPACK cannot run on this CPU");
+  }
+  if (processed == nullptr) return absl::InvalidArgumentError("XnnpackBackend init: no processed blob");
+  absl::StatusOr<size_t> threads = xnnpackThreadCount(compile_specs, context.runtime_specs);
+  if (!threads.ok()) return threads.status();
+  absl::StatusOr<bool> host_only = hostOnly(context.runtime_specs);
+  if (!host_only.ok()) return host_only.status();
+  auto failed = [&](const absl::Status& s) {
+    return absl::Status(s.code(), absl::StrCat(s.message(), " (", where(context.method_name, context.delegate_index), ")"));
+  };
+  auto delegate = std::make_unique<Delegate>();
+  if (isSyxn(*processed)) {
+    absl::StatusOr<std::unique_ptr<XnnpackExecutable>> e =
+        XnnpackExecutable::create(processed->data(), processed->size(), *threads);
+    if (!e.ok()) return failed(e.status());
+    delegate->syxn = *std::move(e);
+    return static_cast<DelegateHandle*>(delegate.release());
+  }
+  // The graph points into its blob (constants in the blob's constant region): keep it, copying
+  // it when nothing else keeps it alive past init.
+  FreeableBuffer blob = std::move(*processed);
+  if (!blob.has_owner()) {
+    std::shared_ptr<uint8_t[]> copy(new uint8_t[std::max<size_t>(blob.size(), 1)]);
+    if (blob.size() != 0) std::memcpy(copy.get(), blob.data(), blob.size());
+    blob = FreeableBuffer(copy.get(), blob.size(), copy);
+  }
+  const absl::Span<const uint8_t> bytes(static_cast<const uint8_t*>(blob.data()), blob.size());
+  absl::StatusOr<XnnGraph> graph = readXnnGraph(bytes, context.named_data_map, std::move(blob));
+  if (!graph.ok()) return failed(absl::Status(graph.status().code(), absl::StrCat("XnnpackBackend init: ", graph.status().message())));
+  absl::StatusOr<std::unique_ptr<GraphExecutable>> e = GraphExecutable::create(*std::move(graph), *threads, *host_only);
+  if (!e.ok()) return failed(absl::Status(e.status().code(), absl::StrCat("XnnpackBackend init: ", e.status().message())));
+  if (verbose(context.runtime_specs)) {
+    for (const std::string& line : (*e)->placement()) {
+      std::cerr << "XnnpackBackend (" << where(context.method_name, context.delegate_index) << "): " << line << "\n";
+    }
+  }
+  delegate->graph = *std::move(e);
+  return static_cast<DelegateHandle*>(delegate.release());
+}
+
+absl::Status XnnpackBackend::execute(BackendExecutionContext& context, DelegateHandle* handle,
+                                     absl::Span<IValue*> args) const {
+  if (handle == nullptr) return absl::InvalidArgumentError("XnnpackBackend execute: no handle");
+  auto* delegate = static_cast<Delegate*>(handle);
+  absl::Status s = delegate->syxn ? delegate->syxn->execute(args) : delegate->graph->execute(args);
+  if (s.ok()) return s;
+  const std::string_view prefix = delegate->syxn ? "" : "XnnpackBackend execute: ";
+  return absl::Status(s.code(), sy::str(prefix, s.message(), " (", where(context.method_name, context.delegate_index), ")"));
+}
+
+void XnnpackBackend::destroy(DelegateHandle* handle) const { delete static_cast<Delegate*>(handle); }
+
+namespace {
+XnnpackBackend backend;
+const absl::Status registered = register_backend({kXnnpackBackendId, &backend});
+}  // namespace
+
+}  // namespace sy::xnnpack
