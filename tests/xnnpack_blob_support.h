@@ -199,7 +199,9 @@ inline std::optional<ProgramDelegate> xnnpackDelegateOf(const std::vector<uint8_
   };
   ProgramDelegate out;
   for (const pte::BackendDelegate* d : *p->execution_plan()->Get(0)->delegates()) {
-    if (d->id()->str() == "XnnpackBackend") out.blob = segment(d->processed()->index());
+    if (d->id()->str() != "XnnpackBackend") continue;
+    out.blob = segment(d->processed()->index());
+    break;
   }
   if (out.blob.empty()) return std::nullopt;
   if (p->named_data() != nullptr) {

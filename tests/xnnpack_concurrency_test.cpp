@@ -1,6 +1,6 @@
 // The XNNPACK delegate under concurrent execute: threads sharing one delegate take turns on its
-// runtime and staging buffers (See Note [XNNPACK runs in staging buffers]); two delegates run at
-// the same time. Part of the ThreadSanitizer suite.
+// runtimes and buffers (See Note [How an XNNPACK delegate runs on Debian's XNNPACK]); two
+// delegates run at the same time. Part of the ThreadSanitizer suite.
 #include <gtest/gtest.h>
 
 #include <thread>
@@ -10,10 +10,10 @@
 namespace sy::testing {
 namespace {
 
-std::vector<uint8_t> blobOf(const export_::ExportedProgram& ep) {
+export_::PreprocessResult blobOf(const export_::ExportedProgram& ep) {
   absl::StatusOr<export_::PreprocessResult> r = xnnpackPreprocess(ep);
   EXPECT_TRUE(r.ok()) << r.status();
-  return r.ok() ? r->processed_bytes : std::vector<uint8_t>{};
+  return r.ok() ? *std::move(r) : export_::PreprocessResult{};
 }
 
 TEST(XnnpackConcurrency, ThreadsSharingOneDelegateEachGetTheirOwnResults) {

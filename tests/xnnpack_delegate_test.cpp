@@ -1,49 +1,45 @@
-// The XNNPACK delegate's lifecycle: what init refuses (a wrong version, a malformed or corrupted
-// blob, bad thread counts), what execute refuses (arguments of the wrong kind), destroy releasing
-// each delegate exactly once, and two delegates alive in one process.
+// The XNNPACK delegate's lifecycle: what init refuses (another format version, a malformed or
+// corrupted blob, bad thread counts), what execute refuses (arguments of the wrong kind), destroy
+// releasing each delegate exactly once, and two delegates alive in one process.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "switchyard/backends/xnnpack/schema/syxn_graph_generated.h"
 #include "switchyard/backends/xnnpack/runtime/xnnpack_backend.h"
-#include "switchyard/backends/xnnpack/runtime/xnnpack_executable.h"
+#include "switchyard/backends/xnnpack/runtime/xnnpack_graph_executable.h"
 #include "xnnpack_test_support.h"
 
 namespace sy::testing {
 namespace {
 
 using ::testing::HasSubstr;
-namespace syxn = sy::xnnpack::syxn;
 
-std::vector<uint8_t> mlpBlob() {
+export_::PreprocessResult mlpBlob() {
   Mlp mlp;
   const export_::ExportedProgram ep = export_::capture(mlp.model(), {Mlp::exampleInput()}, mlp.parameters());
   absl::StatusOr<export_::PreprocessResult> r = xnnpackPreprocess(ep);
   EXPECT_TRUE(r.ok()) << r.status();
-  return r.ok() ? r->processed_bytes : std::vector<uint8_t>{};
+  return r.ok() ? *std::move(r) : export_::PreprocessResult{};
 }
 
-std::string initError(const std::vector<uint8_t>& bytes, std::vector<export_::CompileSpec> specs = {}) {
-  absl::StatusOr<std::unique_ptr<XnnpackDelegate>> d = XnnpackDelegate::init(bytes, std::move(specs));
+std::string initError(const export_::PreprocessResult& blob, std::vector<export_::CompileSpec> specs = {}) {
+  absl::StatusOr<std::unique_ptr<XnnpackDelegate>> d = XnnpackDelegate::init(blob, std::move(specs));
+  return d.ok() ? "" : std::string(d.status().message());
+}
+std::string initError(const std::vector<uint8_t>& bytes) {
+  absl::StatusOr<std::unique_ptr<XnnpackDelegate>> d = XnnpackDelegate::init(bytes);
   return d.ok() ? "" : std::string(d.status().message());
 }
 
-// A blob of one clamp from value 0 (input) to value 1 (output), with the fields given.
-std::vector<uint8_t> clampBlob(uint32_t version, uint32_t output_value, std::vector<uint64_t> dims = {4}) {
-  flatbuffers::FlatBufferBuilder b;
-  std::vector<flatbuffers::Offset<syxn::Value>> values = {syxn::CreateValue(b, b.CreateVector(dims)),
-                                                         syxn::CreateValue(b, b.CreateVector(dims))};
-  auto in = b.CreateVector(std::vector<flatbuffers::Offset<syxn::ExternalValue>>{syxn::CreateExternalValue(b, 0, 0)});
-  auto out = b.CreateVector(
-      std::vector<flatbuffers::Offset<syxn::ExternalValue>>{syxn::CreateExternalValue(b, 1, output_value)});
-  std::vector<flatbuffers::Offset<syxn::Node>> nodes = {
-      syxn::CreateNode(b, syxn::NodeKind::Clamp, b.CreateVector(std::vector<uint32_t>{0}),
-                     b.CreateVector(std::vector<uint32_t>{1}), 0, -1.0f, 1.0f, 0, b.CreateString("aten::clamp"))};
-  b.Finish(syxn::CreateGraph(b, version, 1, 1, b.CreateVector(values), in, out, b.CreateVector(nodes)),
-           syxn::GraphIdentifier());
-  return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+// A blob of one clamp to [-1, 1] from an input of `dims` to an output, edited by `edit` first.
+std::vector<uint8_t> clampBlob(xnn::Dims dims = {4}, const std::function<void(GraphMaker&)>& edit = nullptr) {
+  GraphMaker g;
+  const uint32_t x = g.input(dims), y = g.output(dims);
+  xnn::XnnNode& n = g.node(xnn::NodeKind::Clamp, {x}, {y});
+  n.output_min = -1, n.output_max = 1;
+  if (edit) edit(g);
+  return g.write().bytes;
 }
 
 TEST(XnnpackDelegate, IsAvailableAndRegistersBothHalvesUnderOneId) {
@@ -53,68 +49,79 @@ TEST(XnnpackDelegate, IsAvailableAndRegistersBothHalvesUnderOneId) {
 }
 
 TEST(XnnpackDelegate, AHandWrittenBlobRunsAndClampsItsInput) {
-  absl::StatusOr<std::unique_ptr<XnnpackDelegate>> d = XnnpackDelegate::init(clampBlob(1, 1));
+  absl::StatusOr<std::unique_ptr<XnnpackDelegate>> d = XnnpackDelegate::init(clampBlob());
   ASSERT_TRUE(d.ok()) << d.status();
   std::vector<Tensor> out = {sy::empty({4})};
   ASSERT_TRUE((*d)->execute({tensor<float>({-3, -0.5, 0.5, 3}, {4})}, out).ok());
   EXPECT_EQ(doublesOf(out[0]), (std::vector<double>{-1, -0.5, 0.5, 1}));
 }
 
-TEST(XnnpackDelegate, InitRefusesABlobOfAnotherVersion) {
-  EXPECT_THAT(initError(clampBlob(2, 1)), HasSubstr("blob version 2 is not the version this build reads (1)"));
+TEST(XnnpackDelegate, InitRefusesABlobOfAnotherFormatVersion) {
+  // XN00 and XN01 are the identifiers ExecuTorch's runtime reads; a later one is another format.
+  std::vector<uint8_t> blob = clampBlob();
+  blob[32 + 7] = '2';
+  EXPECT_THAT(initError(blob), HasSubstr("the FlatBuffers identifier is 'XN02', not XN00 or XN01"));
+  blob[32 + 7] = '0';
+  EXPECT_EQ(initError(blob), "");
 }
 
 TEST(XnnpackDelegate, InitRefusesMalformedBlobsNamingWhatIsWrong) {
-  EXPECT_THAT(initError({}), HasSubstr("the blob has 0 bytes"));
+  EXPECT_THAT(initError(std::vector<uint8_t>{}), HasSubstr("the blob has 0 bytes"));
   EXPECT_THAT(initError(std::vector<uint8_t>(64, 0)), HasSubstr("not XN00 or XN01: not an XNNPACK delegate blob"));
-  EXPECT_THAT(initError(clampBlob(1, 7)), HasSubstr("output edge to value 7"));
-  EXPECT_THAT(initError(clampBlob(1, 0)), HasSubstr("value 0 is external twice"));
-  EXPECT_THAT(initError(clampBlob(1, 1, {1, 2, 3, 4, 5, 6, 7})), HasSubstr("value 0 has 7 dims"));
-  EXPECT_THAT(initError(clampBlob(1, 1, {uint64_t{1} << 40, uint64_t{1} << 40})), HasSubstr("value 0 is too large"));
-  std::vector<uint8_t> truncated = mlpBlob();
+  EXPECT_THAT(initError(clampBlob({4}, [](GraphMaker& g) { g.graph().nodes[0].outputs[0] = 7; })),
+              HasSubstr("node 0 (XNNClamp): writes value id 7, which no value has"));
+  EXPECT_THAT(initError(clampBlob({4}, [](GraphMaker& g) { g.graph().values[1].external_id = 0; })),
+              HasSubstr("value 1: external id 0 is another value's too"));
+  EXPECT_THAT(initError(clampBlob({1, 2, 3, 4, 5, 6, 7})), HasSubstr("value 0: 7 dims"));
+  EXPECT_THAT(initError(clampBlob({1u << 20, 1u << 20})), HasSubstr("value 0: fp32[1048576, 1048576] is larger than 2^32 bytes"));
+  std::vector<uint8_t> truncated = mlpBlob().processed_bytes;
   truncated.resize(truncated.size() / 2);
-  EXPECT_THAT(initError(truncated), HasSubstr("does not verify"));
-}
-
-// One node from value 0 (dims `in`) to value 1 (dims `out`); nothing external.
-std::vector<uint8_t> oneNodeBlob(syxn::NodeKind kind, std::vector<uint64_t> in, std::vector<uint64_t> out,
-                                 std::vector<uint64_t> params, const char* op) {
-  flatbuffers::FlatBufferBuilder b;
-  std::vector<flatbuffers::Offset<syxn::Value>> values = {syxn::CreateValue(b, b.CreateVector(in)),
-                                                         syxn::CreateValue(b, b.CreateVector(out))};
-  std::vector<flatbuffers::Offset<syxn::Node>> nodes = {syxn::CreateNode(
-      b, kind, b.CreateVector(std::vector<uint32_t>{0}), b.CreateVector(std::vector<uint32_t>{1}),
-      b.CreateVector(params), -1e9f, 1e9f, 0, b.CreateString(op))};
-  b.Finish(syxn::CreateGraph(b, 1, 0, 0, b.CreateVector(values), 0, 0, b.CreateVector(nodes)), syxn::GraphIdentifier());
-  return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+  EXPECT_THAT(initError(truncated), HasSubstr("the XH00 header puts the FlatBuffers buffer at [32, +"));
+  // A weight named in the blob but missing from the named data.
+  export_::PreprocessResult without_weights = mlpBlob();
+  without_weights.named_data.clear();
+  EXPECT_THAT(initError(without_weights), HasSubstr("no named data '"));
 }
 
 TEST(XnnpackDelegate, InitRefusesDimsThatDoNotFitTheirNodeBeforeXnnpackSeesThem) {
-  EXPECT_THAT(initError(oneNodeBlob(syxn::NodeKind::Clamp, {4}, {5}, {}, "aten::relu")),
-              HasSubstr("node 0 (aten::relu): the output is [5], expected [4]"));
-  EXPECT_THAT(initError(oneNodeBlob(syxn::NodeKind::MaxPooling2d, {1, 4, 4, 2}, {1, 2, 2, 2},
-                                    {0, 0, 0, 0, 9, 9, 1, 1, 1, 1}, "aten::max_pool2d")),
-              HasSubstr("node 0 (aten::max_pool2d): the window does not fit the input [1, 4, 4, 2]"));
-  EXPECT_THAT(initError(oneNodeBlob(syxn::NodeKind::StaticReshape, {2, 3}, {7}, {7}, "aten::view")),
-              HasSubstr("reshapes [2, 3] to [7]"));
+  EXPECT_THAT(initError(clampBlob({4}, [](GraphMaker& g) { g.graph().values[1].dims = {5}; })),
+              HasSubstr("node 0 (XNNClamp): its output value 1 is [5], but the node makes [4]"));
+  GraphMaker pool;
+  xnn::XnnNode& p = pool.node(xnn::NodeKind::MaxPooling2d, {pool.input({1, 4, 4, 2})}, {pool.output({1, 2, 2, 2})});
+  p.window.kernel_h = p.window.kernel_w = 9;
+  EXPECT_THAT(initError(pool.write().bytes), HasSubstr("node 0 (XNNMaxPooling2d): the window does not fit the input [1, 4, 4, 2]"));
+  GraphMaker reshape;
+  reshape.node(xnn::NodeKind::StaticReshape, {reshape.input({2, 3})}, {reshape.output({7})}).list_a = {7};
+  EXPECT_THAT(initError(reshape.write().bytes), HasSubstr("[2, 3] cannot be reshaped to [7]"));
 }
 
-TEST(XnnpackDelegate, InitReportsANodeXnnpackRefusesWithItsOperator) {
-  // A 1x1 max pooling window fits every shape rule, and XNNPACK refuses it.
-  EXPECT_THAT(initError(oneNodeBlob(syxn::NodeKind::MaxPooling2d, {1, 4, 4, 2}, {1, 4, 4, 2},
-                                    {0, 0, 0, 0, 1, 1, 1, 1, 1, 1}, "aten::max_pool2d")),
-              HasSubstr("XNNPACK refused node 0 (aten::max_pool2d): status invalid_parameter"));
+TEST(XnnpackDelegate, ANodeXnnpackRefusesRunsOnTheHostInstead) {
+  // A 1x1 max pooling window fits every shape rule, and Debian's XNNPACK refuses it: it runs on
+  // the host and says so.
+  GraphMaker g;
+  xnn::XnnNode& p = g.node(xnn::NodeKind::MaxPooling2d, {g.input({1, 4, 4, 2})}, {g.output({1, 4, 4, 2})});
+  p.window.kernel_h = p.window.kernel_w = 1;
+  absl::StatusOr<xnn::XnnGraph> graph = xnn::readXnnGraph(g.write().bytes, nullptr);
+  ASSERT_TRUE(graph.ok()) << graph.status();
+  absl::StatusOr<std::unique_ptr<xnn::GraphExecutable>> e = xnn::GraphExecutable::create(*std::move(graph), 1);
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_THAT((*e)->placement()[0], HasSubstr("node 0 (XNNMaxPooling2d, fp32): host (XNNPACK 2022-02 pools windows of more than one element only)"));
+  const Tensor x = randomTensor({1, 4, 4, 2}, 3);
+  IValue in(x), out(sy::empty({1, 4, 4, 2}));
+  IValue* args[] = {&in, &out};
+  ASSERT_TRUE((*e)->execute(absl::MakeSpan(args)).ok());
+  expectCloseTo(out.toTensor(), x, 0);
 }
 
 TEST(XnnpackDelegate, CorruptedBlobsAreErrorsOrStillRunNeverCrashes) {
-  const std::vector<uint8_t> good = mlpBlob();
+  const export_::PreprocessResult good = mlpBlob();
   std::mt19937 rng(1234);
   int refused = 0;
   for (int trial = 0; trial < 400; ++trial) {
-    std::vector<uint8_t> bad = good;
+    export_::PreprocessResult bad = good;
     const int flips = 1 + trial % 4;
-    for (int f = 0; f < flips; ++f) bad[rng() % bad.size()] ^= static_cast<uint8_t>(1 + rng() % 255);
-    if (trial % 7 == 0) bad.resize(rng() % bad.size());
+    for (int f = 0; f < flips; ++f) bad.processed_bytes[rng() % bad.processed_bytes.size()] ^= static_cast<uint8_t>(1 + rng() % 255);
+    if (trial % 7 == 0) bad.processed_bytes.resize(rng() % bad.processed_bytes.size());
     absl::StatusOr<std::unique_ptr<XnnpackDelegate>> d = XnnpackDelegate::init(bad);
     if (!d.ok()) {
       ++refused;
@@ -133,14 +140,14 @@ TEST(XnnpackDelegate, ExecuteRefusesArgumentsOfTheWrongCountShapeOrDtype) {
   std::vector<Tensor> out = {sy::empty({2, 3})};
   std::vector<Tensor> none;
   EXPECT_THAT(std::string((*d)->execute({Mlp::exampleInput()}, none).message()),
-              HasSubstr("1 arguments for a delegate of 1 inputs and 1 outputs"));
+              HasSubstr("1 arguments for a delegate with 2 external values (1 inputs, 1 outputs)"));
   EXPECT_THAT(std::string((*d)->execute({randomTensor({3, 4}, 1)}, out).message()),
-              HasSubstr("argument 0 (input 0) must be a Float CPU tensor of 8 elements"));
+              HasSubstr("argument 0 (input value 0, fp32[2, 4]) is given dims [3, 4], past the bound [2, 4]"));
   EXPECT_THAT(std::string((*d)->execute({sy::ones({2, 4}, ScalarType::Double)}, out).message()),
-              HasSubstr("argument 0 (input 0) must be"));
-  std::vector<Tensor> wrong_out = {sy::empty({3, 3})};
+              HasSubstr("argument 0 (input value 0, fp32[2, 4]) must be a Float CPU tensor, not Double"));
+  std::vector<Tensor> wrong_out = {sy::empty({3, 3}, ScalarType::Int)};
   EXPECT_THAT(std::string((*d)->execute({Mlp::exampleInput()}, wrong_out).message()),
-              HasSubstr("argument 1 (output 0) must be"));
+              HasSubstr("argument 1 (output value"));
   EXPECT_TRUE((*d)->execute({Mlp::exampleInput()}, out).ok());
   // A strided input is read in its logical order: the same result as its dense copy.
   const Tensor strided = ops::transpose(ops::contiguous(ops::transpose(Mlp::exampleInput(), 0, 1)), 0, 1);
@@ -151,17 +158,17 @@ TEST(XnnpackDelegate, ExecuteRefusesArgumentsOfTheWrongCountShapeOrDtype) {
 }
 
 TEST(XnnpackDelegate, DestroyReleasesEachDelegateExactlyOnce) {
-  const size_t before = xnnpack::XnnpackExecutable::live();
+  const size_t before = xnnpack::GraphExecutable::live();
   {
     absl::StatusOr<std::unique_ptr<XnnpackDelegate>> a = XnnpackDelegate::init(mlpBlob());
     absl::StatusOr<std::unique_ptr<XnnpackDelegate>> b = XnnpackDelegate::init(mlpBlob());
     ASSERT_TRUE(a.ok() && b.ok());
-    EXPECT_EQ(xnnpack::XnnpackExecutable::live(), before + 2);
+    EXPECT_EQ(xnnpack::GraphExecutable::live(), before + 2);
   }
-  EXPECT_EQ(xnnpack::XnnpackExecutable::live(), before);
+  EXPECT_EQ(xnnpack::GraphExecutable::live(), before);
   // A refused blob leaves nothing behind either.
-  EXPECT_FALSE(XnnpackDelegate::init(clampBlob(2, 1)).ok());
-  EXPECT_EQ(xnnpack::XnnpackExecutable::live(), before);
+  EXPECT_FALSE(XnnpackDelegate::init(clampBlob({4}, [](GraphMaker& g) { g.graph().values[1].dims = {5}; })).ok());
+  EXPECT_EQ(xnnpack::GraphExecutable::live(), before);
 }
 
 TEST(XnnpackDelegate, TwoDelegatesFromDifferentProgramsRunInterleaved) {
@@ -170,8 +177,8 @@ TEST(XnnpackDelegate, TwoDelegatesFromDifferentProgramsRunInterleaved) {
   const export_::ExportedProgram a = export_::capture(mlp.model(), {Mlp::exampleInput()}, mlp.parameters());
   const export_::ExportedProgram b =
       export_::capture(block.model(), {ResidualBlock::exampleInput()}, block.parameters());
-  absl::StatusOr<std::unique_ptr<XnnpackDelegate>> da = XnnpackDelegate::init(xnnpackPreprocess(a)->processed_bytes);
-  absl::StatusOr<std::unique_ptr<XnnpackDelegate>> db = XnnpackDelegate::init(xnnpackPreprocess(b)->processed_bytes);
+  absl::StatusOr<std::unique_ptr<XnnpackDelegate>> da = XnnpackDelegate::init(*xnnpackPreprocess(a));
+  absl::StatusOr<std::unique_ptr<XnnpackDelegate>> db = XnnpackDelegate::init(*xnnpackPreprocess(b));
   ASSERT_TRUE(da.ok() && db.ok());
   for (uint32_t seed = 0; seed < 3; ++seed) {
     const Tensor xa = Mlp::exampleInput(seed), xb = ResidualBlock::exampleInput(seed);

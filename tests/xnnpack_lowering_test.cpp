@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "allocation_counter.h"
+#include "switchyard/backends/xnnpack/aot/sha256.h"
 #include "switchyard/backends/xnnpack/aot/xnnpack_partitioner.h"
 #include "switchyard/export/lowering.h"
 #include "xnnpack_test_support.h"
@@ -89,6 +90,51 @@ TEST(XnnpackLowering, AMixedProgramKeepsWhatXnnpackCannotTakeOnThePortableKernel
     expectCloseTo(direct[i], expected[i], 1e-4);
     expectCloseTo(saved[i], expected[i], 1e-4);
   }
+}
+
+// What Switchyard exports is ExecuTorch's format: the XH00 header and XN01 graph, each weight in
+// the program's named data under the SHA-256 of its bytes, the edges as nodes (the one-channel
+// input reshaped to NHWC, the four-channel result transposed back), a convolution with one input
+// channel per group depthwise, as ExecuTorch's exporter writes it.
+TEST(XnnpackLowering, AnExportedProgramCarriesExecuTorchsBlobWithWeightsInNamedData) {
+  SmallCnn cnn;
+  const ExportedProgram ep = export_::capture(cnn.model(), {SmallCnn::exampleInput()}, cnn.parameters());
+  const ExportedProgram lowered = export_::to_backend(ep, xnnpack::XnnpackPartitioner());
+  absl::StatusOr<export_::EmittedProgram> file = export_::emitProgram(lowered);
+  ASSERT_TRUE(file.ok()) << file.status();
+  const std::optional<ProgramDelegate> delegate = xnnpackDelegateOf(file->bytes);
+  ASSERT_TRUE(delegate.has_value());
+  ASSERT_GE(delegate->blob.size(), 40u);
+  EXPECT_EQ(std::string(delegate->blob.begin() + 4, delegate->blob.begin() + 8), "XH00");
+  EXPECT_EQ(std::string(delegate->blob.begin() + 36, delegate->blob.begin() + 40), "XN01");
+  ASSERT_FALSE(delegate->named.empty());
+  for (const auto& [key, bytes] : delegate->named) EXPECT_EQ(key, xnnpack::sha256Hex(bytes));
+  InMemoryNamedData named(delegate->named);
+  absl::StatusOr<xnnpack::XnnGraph> graph = xnnpack::readXnnGraph(delegate->blob, &named);
+  ASSERT_TRUE(graph.ok()) << graph.status();
+  std::vector<std::string> kinds;
+  for (const xnnpack::XnnNode& n : graph->nodes) kinds.emplace_back(xnnpack::nodeKindName(n.kind));
+  EXPECT_THAT(kinds, ElementsAre("XNNStaticReshape", "XNNDepthwiseConv2d", "XNNClamp", "XNNMaxPooling2d", "XNNStaticTranspose"));
+  for (const xnnpack::XnnValue& v : graph->values) {
+    if (v.isConstant()) EXPECT_EQ(v.datatype, xnnpack::Datatype::Fp32);
+  }
+}
+
+// A result nobody reads (issue 27: Debian's XNNPACK gave the unread value no memory and aborted the
+// process in setup): the model runs, directly and from its file.
+TEST(XnnpackLowering, AResultNobodyReadsInsideADelegateRunsInsteadOfAborting) {
+  Mlp mlp;
+  const export_::Model model = [&](const std::vector<Tensor>& in) {
+    Tensor h = mlp.forward(in[0]);
+    (void)ops::sigmoid(h);  // computed, never read
+    return std::vector<Tensor>{ops::relu(h)};
+  };
+  const Tensor x = Mlp::exampleInput(5);
+  const ExportedProgram ep = export_::capture(model, {x}, mlp.parameters());
+  const ExportedProgram lowered = export_::to_backend(ep, xnnpack::XnnpackPartitioner());
+  EXPECT_THAT(callsOf(lowered), ElementsAre("higher_order::executorch_call_delegate"));
+  expectCloseTo(lowered.run({x})[0], ops::relu(mlp.forward(x)), 1e-5);
+  expectCloseTo(savedLoadedAndRun(lowered, {x})[0], ops::relu(mlp.forward(x)), 1e-5);
 }
 
 }  // namespace

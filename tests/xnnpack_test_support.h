@@ -19,6 +19,7 @@
 #include "switchyard/export/emit.h"
 #include "switchyard/program/method.h"
 #include "switchyard/program/program.h"
+#include "xnnpack_blob_support.h"
 
 namespace sy::testing {
 
@@ -32,18 +33,25 @@ inline absl::StatusOr<export_::PreprocessResult> xnnpackPreprocess(const export_
   return details->preprocess(ep, specs);
 }
 
-// A delegate initialised from `bytes`; destroyed when it goes.
+// A delegate initialised from what preprocess made (the blob and its named data), or from a bare
+// blob; destroyed when it goes.
 class XnnpackDelegate {
  public:
-  static absl::StatusOr<std::unique_ptr<XnnpackDelegate>> init(const std::vector<uint8_t>& bytes,
+  static absl::StatusOr<std::unique_ptr<XnnpackDelegate>> init(const export_::PreprocessResult& processed,
                                                                std::vector<export_::CompileSpec> specs = {}) {
+    return init(processed.processed_bytes, std::move(specs), processed.named_data);
+  }
+  static absl::StatusOr<std::unique_ptr<XnnpackDelegate>> init(
+      const std::vector<uint8_t>& bytes, std::vector<export_::CompileSpec> specs = {},
+      const std::vector<std::pair<std::string, std::vector<uint8_t>>>& named_data = {}) {
     BackendInterface* backend = get_backend_class(kXnnpack);
     if (backend == nullptr) return absl::NotFoundError("XnnpackBackend is not registered");
-    std::vector<CompileSpec> runtime_specs;
-    for (const export_::CompileSpec& s : specs) runtime_specs.push_back({s.key, s.value});
+    std::vector<CompileSpec> compile_specs;
+    for (const export_::CompileSpec& s : specs) compile_specs.push_back({s.key, s.value});
     FreeableBuffer buffer(bytes.data(), bytes.size(), nullptr);
-    BackendInitContext context{"forward", 0};
-    absl::StatusOr<DelegateHandle*> handle = backend->init(context, &buffer, runtime_specs);
+    const InMemoryNamedData named(named_data);
+    BackendInitContext context{"forward", 0, &named};
+    absl::StatusOr<DelegateHandle*> handle = backend->init(context, &buffer, compile_specs);
     if (!handle.ok()) return handle.status();
     return std::unique_ptr<XnnpackDelegate>(new XnnpackDelegate(backend, *handle));
   }
@@ -79,7 +87,7 @@ inline std::vector<Tensor> runThroughXnnpack(const export_::ExportedProgram& ep,
   absl::StatusOr<export_::PreprocessResult> processed = xnnpackPreprocess(ep, specs);
   EXPECT_TRUE(processed.ok()) << processed.status();
   if (!processed.ok()) return {};
-  absl::StatusOr<std::unique_ptr<XnnpackDelegate>> d = XnnpackDelegate::init(processed->processed_bytes, specs);
+  absl::StatusOr<std::unique_ptr<XnnpackDelegate>> d = XnnpackDelegate::init(*processed, specs);
   EXPECT_TRUE(d.ok()) << d.status();
   if (!d.ok()) return {};
   std::vector<Tensor> outs = outputsLike(ep);

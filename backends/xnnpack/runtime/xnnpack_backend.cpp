@@ -10,7 +10,6 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "switchyard/backends/xnnpack/runtime/xnnpack_executable.h"
 #include "switchyard/backends/xnnpack/runtime/xnnpack_graph_executable.h"
 #include "switchyard/delegate/backend_registry.h"
 #include "switchyard/ivalue/error.h"
@@ -58,17 +57,6 @@ bool XnnpackBackend::is_available() const { return initializeXnnpack() == xnn_st
 
 namespace {
 
-// TRANSITIONAL: a delegate is either ExecuTorch's format or the private SYXN one, until
-// preprocess writes ExecuTorch's.
-struct Delegate {
-  std::unique_ptr<GraphExecutable> graph;
-  std::unique_ptr<XnnpackExecutable> syxn;
-};
-
-bool isSyxn(const FreeableBuffer& blob) {
-  return blob.size() >= 8 && std::memcmp(static_cast<const uint8_t*>(blob.data()) + 4, "SYXN", 4) == 0;
-}
-
 // The run-time option `key`, or null.
 const CompileSpec* option(absl::Span<const CompileSpec> runtime_specs, std::string_view key) {
   for (const CompileSpec& spec : runtime_specs) {
@@ -110,14 +98,6 @@ absl::StatusOr<DelegateHandle*> XnnpackBackend::init(BackendInitContext& context
   auto failed = [&](const absl::Status& s) {
     return absl::Status(s.code(), absl::StrCat(s.message(), " (", where(context.method_name, context.delegate_index), ")"));
   };
-  auto delegate = std::make_unique<Delegate>();
-  if (isSyxn(*processed)) {
-    absl::StatusOr<std::unique_ptr<XnnpackExecutable>> e =
-        XnnpackExecutable::create(processed->data(), processed->size(), *threads);
-    if (!e.ok()) return failed(e.status());
-    delegate->syxn = *std::move(e);
-    return static_cast<DelegateHandle*>(delegate.release());
-  }
   // The graph points into its blob (constants in the blob's constant region): keep it, copying
   // it when nothing else keeps it alive past init.
   FreeableBuffer blob = std::move(*processed);
@@ -136,21 +116,19 @@ absl::StatusOr<DelegateHandle*> XnnpackBackend::init(BackendInitContext& context
       std::cerr << "XnnpackBackend (" << where(context.method_name, context.delegate_index) << "): " << line << "\n";
     }
   }
-  delegate->graph = *std::move(e);
-  return static_cast<DelegateHandle*>(delegate.release());
+  return static_cast<DelegateHandle*>(e->release());
 }
 
 absl::Status XnnpackBackend::execute(BackendExecutionContext& context, DelegateHandle* handle,
                                      absl::Span<IValue*> args) const {
   if (handle == nullptr) return absl::InvalidArgumentError("XnnpackBackend execute: no handle");
-  auto* delegate = static_cast<Delegate*>(handle);
-  absl::Status s = delegate->syxn ? delegate->syxn->execute(args) : delegate->graph->execute(args);
+  absl::Status s = static_cast<GraphExecutable*>(handle)->execute(args);
   if (s.ok()) return s;
-  const std::string_view prefix = delegate->syxn ? "" : "XnnpackBackend execute: ";
-  return absl::Status(s.code(), sy::str(prefix, s.message(), " (", where(context.method_name, context.delegate_index), ")"));
+  return absl::Status(s.code(), sy::str("XnnpackBackend execute: ", s.message(), " (",
+                                        where(context.method_name, context.delegate_index), ")"));
 }
 
-void XnnpackBackend::destroy(DelegateHandle* handle) const { delete static_cast<Delegate*>(handle); }
+void XnnpackBackend::destroy(DelegateHandle* handle) const { delete static_cast<GraphExecutable*>(handle); }
 
 namespace {
 XnnpackBackend backend;

@@ -1,6 +1,8 @@
-// The XNNPACK delegate's run-time half (ExecuTorch's XnnpackBackend, on Debian's XNNPACK):
-// init builds an XNNPACK runtime from the blob preprocess wrote (aot/xnnpack_preprocess.h), execute
-// runs it on the delegate's arguments, destroy releases it. It registers under kXnnpackBackendId
+// The XNNPACK delegate's run-time half (ExecuTorch's XnnpackBackend, on Debian's XNNPACK): init
+// reads ExecuTorch's blob (xnnpack_graph.h; written by ExecuTorch's exporter or by our preprocess,
+// aot/xnnpack_preprocess.h), with weights from the program's named data, and makes its XNNPACK
+// runtimes and host steps (xnnpack_graph_executable.h); execute runs them on the delegate's
+// arguments; destroy releases them. It registers under kXnnpackBackendId
 // when libswitchyard loads; the ahead-of-time half (aot/) registers its preprocess under the same id.
 //
 //   sy::BackendInterface* xnn = sy::get_backend_class("XnnpackBackend");
