@@ -37,8 +37,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -126,6 +128,12 @@ class BackendInterface {
   virtual absl::Status execute(BackendExecutionContext& context, DelegateHandle* handle,
                                absl::Span<IValue*> args) const = 0;
   virtual void destroy(DelegateHandle* handle) const {}
+  // What the processed blob holds, for `switchyard inspect` (MethodMeta's DelegateInfo): one line
+  // per operation, or one line saying why the blob cannot be read. Nothing is initialised or run;
+  // `named_data` is the program's own named data (no data files). Empty by default.
+  virtual std::vector<std::string> describe(absl::Span<const uint8_t> processed, const NamedDataMap* named_data) const {
+    return {};
+  }
 };
 
 }  // namespace sy

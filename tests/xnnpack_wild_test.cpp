@@ -115,6 +115,22 @@ TEST(XnnpackWildPrograms, HostStepsAndXnnpackRuntimesAllocateNothingWhileTheyExe
   }
 }
 
+TEST(XnnpackWildPrograms, RunVerboseSaysWhereEachNodeRunsAndInspectShowsTheNodes) {
+  SY_REFERENCE_PROGRAM_OR_SKIP(conv, "wild/djl-executorch-engine__conv.pte");
+  SY_REFERENCE_PROGRAM_OR_SKIP(quantized, "wild/executorch-numpy-runtime__quantized.pte");
+  const cli::Result run = cli::runCli("run " + conv + " --random 0 --verbose");
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_THAT(run.err, HasSubstr("XnnpackBackend (method 'forward', delegate 0): node 0 (XNNStaticTranspose, fp32): host "
+                                 "(XNNPACK 2022-02 has no XNNStaticTranspose)"));
+  EXPECT_THAT(run.err, HasSubstr("node 1 (XNNConv2d, fp32): XNNPACK runtime 0"));
+  const cli::Result inspect = cli::runCli("inspect " + quantized);
+  EXPECT_EQ(inspect.status, 0) << inspect.err;
+  EXPECT_THAT(inspect.out, HasSubstr("XNNPACK graph (version 0): 6 values, 3 nodes; inputs argument 0: fp32[2, 8]; "
+                                     "outputs argument 1: fp32[2, 8]"));
+  EXPECT_THAT(inspect.out, HasSubstr("node 1: XNNFullyConnected qint8[2, 8], qint8[8, 8] (constant), qint32[8] (constant) "
+                                     "-> qint8[2, 8]  (XNNPACK)"));
+}
+
 TEST(XnnpackWildPrograms, AddAndClampComputeWhatTheySay) {
   SY_REFERENCE_PROGRAM_OR_SKIP(add_path, "wild/djl-executorch-engine__spike_add.pte");
   SY_REFERENCE_PROGRAM_OR_SKIP(clamp_path, "wild/djl-executorch-engine__clamp5.pte");

@@ -10,6 +10,8 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "switchyard/backends/xnnpack/runtime/xnnpack_support.h"
 #include "switchyard/backends/xnnpack/runtime/xnnpack_graph_executable.h"
 #include "switchyard/delegate/backend_registry.h"
 #include "switchyard/ivalue/error.h"
@@ -129,6 +131,35 @@ absl::Status XnnpackBackend::execute(BackendExecutionContext& context, DelegateH
 }
 
 void XnnpackBackend::destroy(DelegateHandle* handle) const { delete static_cast<GraphExecutable*>(handle); }
+
+std::vector<std::string> XnnpackBackend::describe(absl::Span<const uint8_t> processed,
+                                                  const NamedDataMap* named_data) const {
+  absl::StatusOr<XnnGraph> g = readXnnGraph(processed, named_data);
+  if (!g.ok()) return {sy::str("cannot read the blob: ", g.status().message())};
+  auto value = [&](uint32_t v) {
+    if (v == kNoValue) return std::string("none");
+    const XnnValue& x = g->values[v];
+    return sy::str(datatypeName(x.datatype), dimsString(x.dims), x.isConstant() ? " (constant)" : "");
+  };
+  auto externals = [&](const std::vector<uint32_t>& list) {
+    std::vector<std::string> out;
+    for (uint32_t v : list) out.push_back(sy::str("argument ", g->values[v].external_id, ": ", value(v)));
+    return absl::StrJoin(out, ", ");
+  };
+  std::vector<std::string> lines = {sy::str("XNNPACK graph (", g->version.empty() ? "no version" : "version " + g->version, "): ",
+                                            g->values.size(), " values, ", g->nodes.size(), " nodes; inputs ",
+                                            externals(g->inputs), "; outputs ", externals(g->outputs))};
+  for (size_t k = 0; k < g->nodes.size(); ++k) {
+    const XnnNode& n = g->nodes[k];
+    std::vector<std::string> in, out;
+    for (uint32_t v : n.inputs) in.push_back(value(v));
+    for (uint32_t v : n.outputs) out.push_back(value(v));
+    const std::string why = hostReason(*g, n);
+    lines.push_back(sy::str("node ", k, ": ", nodeKindName(n.kind), " ", absl::StrJoin(in, ", "), " -> ",
+                            absl::StrJoin(out, ", "), "  (", why.empty() ? "XNNPACK" : "host: " + why, ")"));
+  }
+  return lines;
+}
 
 namespace {
 XnnpackBackend backend;

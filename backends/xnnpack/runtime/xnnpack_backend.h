@@ -42,6 +42,9 @@ class XnnpackBackend final : public BackendInterface {
   absl::Status execute(BackendExecutionContext& context, DelegateHandle* handle,
                        absl::Span<IValue*> args) const override;
   void destroy(DelegateHandle* handle) const override;
+  // A summary line, then one line per node: its kind, its operands' datatypes and dims ("qint8[2,
+  // 8]", constants marked), and where it would run (XNNPACK, or the host and why).
+  std::vector<std::string> describe(absl::Span<const uint8_t> processed, const NamedDataMap* named_data) const override;
 };
 
 // The thread count init would use for these options and the current environment.
