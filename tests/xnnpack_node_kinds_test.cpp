@@ -3,6 +3,7 @@
 // matches the host path (the run-time option placement=host); where it does not, the host path
 // runs it, and its result matches the same computation through Switchyard's portable kernels.
 #include <cmath>
+#include <cstring>
 #include <functional>
 
 #include <gmock/gmock.h>
@@ -35,13 +36,34 @@ KindCase kindUnary(std::string name, NodeKind kind, std::function<Tensor(const T
                     : nullptr};
 }
 
-KindCase kindBinary(std::string name, NodeKind kind) {
-  return {name, [kind](GraphMaker& g) { g.node(kind, {g.input({2, 3, 4}), g.input({3, 1})}, {g.output({2, 3, 4})}); }, nullptr};
+using KindReference = std::function<std::vector<Tensor>(const std::vector<Tensor>&)>;
+
+KindCase kindBinary(std::string name, NodeKind kind, std::function<Tensor(const Tensor&, const Tensor&)> reference) {
+  return {name, [kind](GraphMaker& g) { g.node(kind, {g.input({2, 3, 4}), g.input({3, 1})}, {g.output({2, 3, 4})}); },
+          [reference](const std::vector<Tensor>& in) { return std::vector<Tensor>{reference(in[0], in[1])}; }};
 }
 
-// A convolution-like node: input [1, 5, 6, channels], filter and bias constants.
+// NHWC <-> NCHW for the references of the window kinds, which the portable kernels run in NCHW.
+Tensor kindToNchw(const Tensor& t) { return ops::contiguous(ops::permute(t, {0, 3, 1, 2})); }
+Tensor kindToNhwc(const Tensor& t) { return ops::contiguous(ops::permute(t, {0, 2, 3, 1})); }
+
+// A convolution-like node: an NHWC input, filter and bias constants; the reference is the portable
+// convolution in NCHW (transposed convolutions: XNNPACK and the host path compare).
 KindCase kindConvolution(std::string name, NodeKind kind, xnn::XnnNode::Window w, xnn::Dims in, xnn::Dims filter,
-                     xnn::Dims out, size_t out_channels) {
+                         xnn::Dims out, size_t out_channels) {
+  KindReference reference;
+  if (kind != NodeKind::ConvTranspose2d) {
+    reference = [=](const std::vector<Tensor>& x) {
+      Tensor f = tensor<float>(kindRandomValues(xnn::numelOf(filter), 11), std::vector<int64_t>(filter.begin(), filter.end()));
+      // OHWI -> OIHW; depthwise [1, KH, KW, C * M] -> [C * M, 1, KH, KW].
+      f = ops::contiguous(kind == NodeKind::DepthwiseConv2d ? ops::permute(f, {3, 0, 1, 2}) : ops::permute(f, {0, 3, 1, 2}));
+      const Tensor b = tensor<float>(kindRandomValues(out_channels, 12), {static_cast<int64_t>(out_channels)});
+      const int64_t groups = w.groups;
+      return std::vector<Tensor>{kindToNhwc(ops::convolution(kindToNchw(x[0]), f, b, {w.stride_h, w.stride_w},
+                                                             {w.pad_top, w.pad_left}, {w.dilation_h, w.dilation_w}, false,
+                                                             {0, 0}, groups))};
+    };
+  }
   return {name,
           [=](GraphMaker& g) {
             const uint32_t x = g.input(in);
@@ -49,7 +71,7 @@ KindCase kindConvolution(std::string name, NodeKind kind, xnn::XnnNode::Window w
             const uint32_t b = g.constant({out_channels}, kindRandomValues(out_channels, 12));
             g.node(kind, {x, f, b}, {g.output(out)}).window = w;
           },
-          nullptr};
+          reference};
 }
 
 xnn::XnnNode::Window kindWindow(uint32_t kh, uint32_t kw, uint32_t stride, uint32_t pad, uint32_t dilation = 1) {
@@ -61,21 +83,21 @@ xnn::XnnNode::Window kindWindow(uint32_t kh, uint32_t kw, uint32_t stride, uint3
 
 std::vector<KindCase> kindCases() {
   std::vector<KindCase> cases = {
-      kindBinary("Add", NodeKind::Add),
-      kindBinary("Subtract", NodeKind::Subtract),
-      kindBinary("Multiply", NodeKind::Multiply),
-      kindBinary("Div", NodeKind::Div),
-      kindBinary("Minimum", NodeKind::Minimum),
-      kindBinary("Maximum", NodeKind::Maximum),
-      kindUnary("Sigmoid", NodeKind::Sigmoid),
+      kindBinary("Add", NodeKind::Add, [](const Tensor& a, const Tensor& b) { return ops::add(a, b); }),
+      kindBinary("Subtract", NodeKind::Subtract, [](const Tensor& a, const Tensor& b) { return ops::sub(a, b); }),
+      kindBinary("Multiply", NodeKind::Multiply, [](const Tensor& a, const Tensor& b) { return ops::mul(a, b); }),
+      kindBinary("Div", NodeKind::Div, [](const Tensor& a, const Tensor& b) { return ops::div(a, b); }),
+      kindBinary("Minimum", NodeKind::Minimum, [](const Tensor& a, const Tensor& b) { return ops::minimum(a, b); }),
+      kindBinary("Maximum", NodeKind::Maximum, [](const Tensor& a, const Tensor& b) { return ops::maximum(a, b); }),
+      kindUnary("Sigmoid", NodeKind::Sigmoid, [](const Tensor& x) { return ops::sigmoid(x); }),
       kindUnary("Floor", NodeKind::Floor),
       kindUnary("Ceiling", NodeKind::Ceiling),
-      kindUnary("SquareRoot", NodeKind::SquareRoot),
-      kindUnary("Square", NodeKind::Square),
-      kindUnary("Abs", NodeKind::Abs),
-      kindUnary("Negate", NodeKind::Negate),
+      kindUnary("SquareRoot", NodeKind::SquareRoot, [](const Tensor& x) { return ops::sqrt(x); }),
+      kindUnary("Square", NodeKind::Square, [](const Tensor& x) { return ops::mul(x, x); }),
+      kindUnary("Abs", NodeKind::Abs, [](const Tensor& x) { return ops::abs(x); }),
+      kindUnary("Negate", NodeKind::Negate, [](const Tensor& x) { return ops::neg(x); }),
       kindUnary("Hardswish", NodeKind::Hardswish),
-      kindUnary("Softmax", NodeKind::Softmax),
+      kindUnary("Softmax", NodeKind::Softmax, [](const Tensor& x) { return ops::softmax(x, -1); }),
       kindUnary("Tanh", NodeKind::Tanh, [](const Tensor& x) { return ops::tanh(x); }),
       kindUnary("Exp", NodeKind::Exp, [](const Tensor& x) { return ops::exp(x); }),
       kindUnary("Log", NodeKind::Log, [](const Tensor& x) { return ops::log(x); }),
@@ -87,7 +109,7 @@ std::vector<KindCase> kindCases() {
       {"Clamp", [](GraphMaker& g) {
          xnn::XnnNode& n = g.node(NodeKind::Clamp, {g.input({2, 3, 4})}, {g.output({2, 3, 4})});
          n.output_min = -0.25f, n.output_max = 0.5f;
-       }, nullptr},
+       }, [](const std::vector<Tensor>& in) { return std::vector<Tensor>{ops::clamp(in[0], -0.25, 0.5)}; }},
       {"ELU", [](GraphMaker& g) { g.node(NodeKind::ELU, {g.input({2, 3, 4})}, {g.output({2, 3, 4})}).scalar = 0.7f; }, nullptr},
       {"LeakyReLU", [](GraphMaker& g) { g.node(NodeKind::LeakyReLU, {g.input({2, 3, 4})}, {g.output({2, 3, 4})}).scalar = 0.1f; }, nullptr},
       {"PReLU", [](GraphMaker& g) {
@@ -96,11 +118,16 @@ std::vector<KindCase> kindCases() {
       {"FullyConnected", [](GraphMaker& g) {
          const uint32_t x = g.input({3, 5}), w = g.constant({4, 5}, kindRandomValues(20, 3)), b = g.constant({4}, kindRandomValues(4, 4));
          g.node(NodeKind::FullyConnected, {x, w, b}, {g.output({3, 4})});
-       }, nullptr},
+       }, [](const std::vector<Tensor>& in) {
+         return std::vector<Tensor>{ops::linear(in[0], tensor<float>(kindRandomValues(20, 3), {4, 5}),
+                                                tensor<float>(kindRandomValues(4, 4), {4}))};
+       }},
       {"FullyConnectedWithoutBiasOver3d", [](GraphMaker& g) {
          const uint32_t x = g.input({2, 3, 5}), w = g.constant({4, 5}, kindRandomValues(20, 3));
          g.node(NodeKind::FullyConnected, {x, w, xnn::kNoValue}, {g.output({2, 3, 4})});
-       }, nullptr},
+       }, [](const std::vector<Tensor>& in) {
+         return std::vector<Tensor>{ops::linear(in[0], tensor<float>(kindRandomValues(20, 3), {4, 5}))};
+       }},
       kindConvolution("Conv2d", NodeKind::Conv2d, [] { auto w = kindWindow(3, 3, 1, 1); w.groups = 1, w.group_input_channels = 3, w.group_output_channels = 4; return w; }(),
                   {1, 5, 6, 3}, {4, 3, 3, 3}, {1, 5, 6, 4}, 4),
       kindConvolution("GroupedStridedConv2d", NodeKind::Conv2d, [] { auto w = kindWindow(2, 2, 2, 0); w.groups = 2, w.group_input_channels = 2, w.group_output_channels = 3; return w; }(),
@@ -111,14 +138,19 @@ std::vector<KindCase> kindCases() {
                   {1, 3, 4, 3}, {2, 2, 2, 3}, {1, 6, 8, 2}, 2),
       {"AvgPooling2d", [](GraphMaker& g) {
          g.node(NodeKind::AvgPooling2d, {g.input({1, 5, 6, 3})}, {g.output({1, 3, 4, 3})}).window = kindWindow(2, 2, 2, 1);
-       }, nullptr},
+       }, [](const std::vector<Tensor>& in) {  // XNNPACK averages over the pixels inside the image
+         return std::vector<Tensor>{kindToNhwc(ops::avg_pool2d(kindToNchw(in[0]), {2, 2}, {2, 2}, {1, 1}, false, false))};
+       }},
       {"MaxPooling2d", [](GraphMaker& g) {
          g.node(NodeKind::MaxPooling2d, {g.input({1, 5, 6, 3})}, {g.output({1, 2, 2, 3})}).window = kindWindow(3, 3, 2, 0);
-       }, nullptr},
-      {"GlobalAvgPooling2d", [](GraphMaker& g) { g.node(NodeKind::GlobalAvgPooling2d, {g.input({2, 3, 4, 5})}, {g.output({2, 1, 1, 5})}); }, nullptr},
+       }, [](const std::vector<Tensor>& in) {
+         return std::vector<Tensor>{kindToNhwc(ops::max_pool2d(kindToNchw(in[0]), {3, 3}, {2, 2}))};
+       }},
+      {"GlobalAvgPooling2d", [](GraphMaker& g) { g.node(NodeKind::GlobalAvgPooling2d, {g.input({2, 3, 4, 5})}, {g.output({2, 1, 1, 5})}); },
+       [](const std::vector<Tensor>& in) { return std::vector<Tensor>{ops::mean(in[0], std::vector<int64_t>{1, 2}, true)}; }},
       {"StaticReshape", [](GraphMaker& g) {
          g.node(NodeKind::StaticReshape, {g.input({2, 3, 4})}, {g.output({6, 4})}).list_a = {0, 4};
-       }, nullptr},
+       }, [](const std::vector<Tensor>& in) { return std::vector<Tensor>{ops::reshape(in[0], {6, 4})}; }},
       {"StaticConstantPad", [](GraphMaker& g) {
          xnn::XnnNode& n = g.node(NodeKind::StaticConstantPad, {g.input({1, 2, 3, 2})}, {g.output({1, 4, 6, 2})});
          n.list_a = {0, 1, 2, 0}, n.list_b = {0, 1, 1, 0}, n.scalar = 0.5f;
@@ -127,7 +159,8 @@ std::vector<KindCase> kindCases() {
          xnn::XnnNode& n = g.node(NodeKind::StaticResizeBilinear2D, {g.input({1, 3, 4, 2})}, {g.output({1, 6, 5, 2})});
          n.new_height = 6, n.new_width = 5;
        }, nullptr},
-      {"Convert", [](GraphMaker& g) { g.node(NodeKind::Convert, {g.input({2, 3})}, {g.output({2, 3})}); }, nullptr},
+      {"Convert", [](GraphMaker& g) { g.node(NodeKind::Convert, {g.input({2, 3})}, {g.output({2, 3})}); },
+       [](const std::vector<Tensor>& in) { return std::vector<Tensor>{ops::clone(in[0])}; }},
       {"StaticTranspose", [](GraphMaker& g) {
          g.node(NodeKind::StaticTranspose, {g.input({2, 3, 4})}, {g.output({4, 2, 3})}).list_a = {2, 0, 1};
        }, [](const std::vector<Tensor>& in) { return std::vector<Tensor>{ops::contiguous(ops::permute(in[0], {2, 0, 1}))}; }},
@@ -193,6 +226,76 @@ TEST_P(XnnpackNodeKind, MatchesTheReferenceAloneInABlob) {
 
 INSTANTIATE_TEST_SUITE_P(Kinds, XnnpackNodeKind, ::testing::ValuesIn(kindCases()),
                          [](const ::testing::TestParamInfo<KindCase>& info) { return info.param.name; });
+
+// A chain as a CNN's delegate holds it: a host transpose in, a convolution with a fused ReLU, max
+// pooling and global average pooling in XNNPACK, a reshape, a fully connected layer and softmax,
+// against the same model on the portable kernels.
+TEST(XnnpackNodeKinds, AChainOfHostStepsAndXnnpackRuntimesMatchesThePortableKernels) {
+  GraphMaker g;
+  const uint32_t x = g.input({2, 3, 8, 8});
+  const uint32_t nhwc = g.internal({2, 8, 8, 3}), conv = g.internal({2, 8, 8, 4}), pooled = g.internal({2, 4, 4, 4});
+  const uint32_t mean = g.internal({2, 1, 1, 4}), flat = g.internal({2, 4}), logits = g.internal({2, 5}), y = g.output({2, 5});
+  const std::vector<float> w = kindRandomValues(4 * 3 * 3 * 3, 31), b = kindRandomValues(4, 32);
+  const std::vector<float> fw = kindRandomValues(5 * 4, 33), fb = kindRandomValues(5, 34);
+  g.node(NodeKind::StaticTranspose, {x}, {nhwc}).list_a = {0, 2, 3, 1};
+  xnn::XnnNode& c = g.node(NodeKind::Conv2d, {nhwc, g.constant({4, 3, 3, 3}, w), g.constant({4}, b)}, {conv});
+  c.window = kindWindow(3, 3, 1, 1), c.window.group_input_channels = 3, c.window.group_output_channels = 4;
+  c.output_min = 0;
+  g.node(NodeKind::MaxPooling2d, {conv}, {pooled}).window = kindWindow(2, 2, 2, 0);
+  g.node(NodeKind::GlobalAvgPooling2d, {pooled}, {mean});
+  g.node(NodeKind::StaticReshape, {mean}, {flat}).list_a = {2, 4};
+  g.node(NodeKind::FullyConnected, {flat, g.constant({5, 4}, fw), g.constant({5}, fb)}, {logits});
+  g.node(NodeKind::Softmax, {logits}, {y});
+  absl::StatusOr<std::unique_ptr<BlobDelegate>> d = BlobDelegate::init(g.write());
+  ASSERT_TRUE(d.ok()) << d.status();
+  const Tensor in = randomTensor({2, 3, 8, 8}, 35);
+  const std::vector<Tensor> out = (*d)->run(g.graph(), {in});
+  const Tensor oihw = ops::contiguous(ops::permute(tensor<float>(w, {4, 3, 3, 3}), {0, 3, 1, 2}));
+  Tensor h = ops::relu(ops::conv2d(in, oihw, tensor<float>(b, {4}), {1, 1}, {1, 1}));
+  h = ops::mean(ops::max_pool2d(h, {2, 2}, {2, 2}), std::vector<int64_t>{2, 3});
+  const Tensor expected = ops::softmax(ops::linear(h, tensor<float>(fw, {5, 4}), tensor<float>(fb, {5})), -1);
+  ASSERT_EQ(out.size(), 1u);
+  expectCloseTo(out[0], expected, 1e-5);
+}
+
+// Quantize, a qint8 fully connected layer, dequantize: XNNPACK's requantization, and the host
+// path's, against the float layer on the portable kernels, within a step of the output's scale.
+TEST(XnnpackNodeKinds, AQuantizedChainIsWithinOneStepOfTheFloatLayer) {
+  GraphMaker g;
+  const uint32_t x = g.input({3, 8}), q = g.internal({3, 8}, Datatype::QInt8), r = g.internal({3, 4}, Datatype::QInt8);
+  const uint32_t y = g.output({3, 4});
+  const float in_scale = 1.0f / 127, w_scale = 0.5f / 127, out_scale = 0.02f;
+  g.quantize(q, in_scale, 0).quantize(r, out_scale, 3);
+  std::vector<uint8_t> wq(32);
+  std::vector<float> wf(32);
+  for (size_t i = 0; i < 32; ++i) {
+    const int8_t v = static_cast<int8_t>(static_cast<int>(i * 37 % 255) - 127);
+    wq[i] = static_cast<uint8_t>(v), wf[i] = v * w_scale;
+  }
+  xnn::QuantParams wp, bp;
+  wp.kind = bp.kind = xnn::QuantParams::Kind::PerTensor, wp.scale = w_scale, bp.scale = in_scale * w_scale;
+  const std::vector<int32_t> bias = {100, -200, 0, 50};
+  std::vector<uint8_t> bias_bytes(16);
+  std::memcpy(bias_bytes.data(), bias.data(), 16);
+  const uint32_t w = g.constantBytes({4, 8}, Datatype::QInt8, wq, wp), b = g.constantBytes({4}, Datatype::QInt32, bias_bytes, bp);
+  g.node(NodeKind::Convert, {x}, {q});
+  g.node(NodeKind::FullyConnected, {q, w, b}, {r});
+  g.node(NodeKind::Convert, {r}, {y});
+  const Tensor in = randomTensor({3, 8}, 41);
+  // The float layer on the input as the quantized layer sees it (rounded to its scale).
+  std::vector<float> xq(in.data_ptr<float>(), in.data_ptr<float>() + in.numel());
+  for (float& v : xq) v = std::nearbyint(v / in_scale) * in_scale;
+  std::vector<float> bf;
+  for (int32_t v : bias) bf.push_back(v * in_scale * w_scale);
+  const Tensor expected = ops::linear(tensor<float>(xq, {3, 8}), tensor<float>(wf, {4, 8}), tensor<float>(bf, {4}));
+  for (const char* placement : {"auto", "host"}) {
+    absl::StatusOr<std::unique_ptr<BlobDelegate>> d = BlobDelegate::init(g.write(), {{"placement", placement}});
+    ASSERT_TRUE(d.ok()) << d.status();
+    const std::vector<Tensor> out = (*d)->run(g.graph(), {in});
+    ASSERT_EQ(out.size(), 1u);
+    expectCloseTo(out[0], expected, out_scale);
+  }
+}
 
 }  // namespace
 }  // namespace sy::testing
