@@ -80,11 +80,16 @@ std::unique_ptr<HostKernel> transpose(const Tensor& x, const Tensor& y, const Di
     float* dst = y.data_ptr<float>();
     const size_t rank = out_dims.size(), n = numelOf(out_dims);
     if (n == 0) return;
+    if (rank == 0) return void(dst[0] = src[0]);
+    // Row by row of the output (its last dimension), each row a strided walk of the input.
+    const size_t row = out_dims[rank - 1], step = strides[rank - 1];
     Dims index(rank, 0);
     size_t offset = 0;
-    for (size_t i = 0; i < n; ++i) {
-      dst[i] = src[offset];
-      for (size_t d = rank; d-- > 0;) {
+    for (size_t i = 0; i < n; i += row) {
+      const float* from = src + offset;
+      float* to = dst + i;
+      for (size_t j = 0; j < row; ++j) to[j] = from[j * step];
+      for (size_t d = rank - 1; d-- > 0;) {
         if (++index[d] < out_dims[d]) {
           offset += strides[d];
           break;
