@@ -9,6 +9,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "switchyard/backends/xnnpack/runtime/xnnpack_quantize.h"
 #include "switchyard/backends/xnnpack/runtime/xnnpack_support.h"
 #include "allocation_counter.h"
 #include "xnnpack_blob_support.h"
@@ -294,6 +295,70 @@ TEST(XnnpackNodeKinds, AQuantizedChainIsWithinOneStepOfTheFloatLayer) {
     const std::vector<Tensor> out = (*d)->run(g.graph(), {in});
     ASSERT_EQ(out.size(), 1u);
     expectCloseTo(out[0], expected, out_scale);
+  }
+}
+
+// fp16 values, which Debian's XNNPACK does not run: convert, abs and convert back on the host.
+TEST(XnnpackNodeKinds, HalfPrecisionValuesRunOnTheHostWithinHalfPrecision) {
+  GraphMaker g;
+  const uint32_t x = g.input({2, 5}), h = g.internal({2, 5}, Datatype::Fp16), a = g.internal({2, 5}, Datatype::Fp16);
+  const uint32_t y = g.output({2, 5});
+  g.node(NodeKind::Convert, {x}, {h});
+  g.node(NodeKind::Abs, {h}, {a});
+  g.node(NodeKind::Convert, {a}, {y});
+  absl::StatusOr<std::unique_ptr<BlobDelegate>> d = BlobDelegate::init(g.write());
+  ASSERT_TRUE(d.ok()) << d.status();
+  const Tensor in = ops::mul(randomTensor({2, 5}, 51), 100.0);
+  const std::vector<Tensor> out = (*d)->run(g.graph(), {in});
+  ASSERT_EQ(out.size(), 1u);
+  const std::vector<double> got = doublesOf(out[0]), want = doublesOf(ops::abs(in));
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], std::abs(want[i]) / 1024 + 1e-6) << i;
+  // The conversions round to nearest even, saturate to infinity and keep subnormals.
+  EXPECT_EQ(xnn::halfToFloat(xnn::floatToHalf(1.0f + 1.0f / 2048)), 1.0f);
+  EXPECT_EQ(xnn::halfToFloat(xnn::floatToHalf(1.0f + 3.0f / 2048)), 1.0f + 2.0f / 1024);
+  EXPECT_TRUE(std::isinf(xnn::halfToFloat(xnn::floatToHalf(70000.0f))));
+  EXPECT_EQ(xnn::halfToFloat(xnn::floatToHalf(0x1p-24f)), 0x1p-24f);
+}
+
+// Dynamically quantized activations (qdint8, one scale per row) into a fully connected layer with
+// 4-bit weights in groups of 32 (qbint4) and with 4-bit per-channel weights (qcint4): the host
+// path, against the float layer on the dequantized weights, within the activations' rounding.
+TEST(XnnpackNodeKinds, DynamicInt8AndFourBitWeightsRunOnTheHost) {
+  for (const Datatype weights : {Datatype::QBInt4, Datatype::QCInt4}) {
+    GraphMaker g;
+    const uint32_t x = g.input({3, 64}), q = g.internal({3, 64}, Datatype::QDInt8), y = g.output({3, 4});
+    g.graph().values[q].quant.kind = xnn::QuantParams::Kind::PerToken;
+    g.graph().values[q].quant.num_nonbatch_dims = 1;
+    // Nibbles (value + 8) two per byte, low first; the dequantized weights for the reference.
+    std::vector<uint8_t> packed(4 * 32);
+    std::vector<float> dequantized(4 * 64);
+    xnn::QuantParams wq;
+    wq.zero_point = 8;
+    if (weights == Datatype::QBInt4) {
+      wq.kind = xnn::QuantParams::Kind::PerChannelGroup, wq.group_size = 32;
+      for (int i = 0; i < 8; ++i) wq.scales.push_back(0.01f + 0.002f * i);
+    } else {
+      wq.kind = xnn::QuantParams::Kind::PerChannel, wq.channel_dim = 0;
+      for (int i = 0; i < 4; ++i) wq.scales.push_back(0.015f + 0.003f * i);
+    }
+    for (int n = 0; n < 4; ++n) {
+      for (int k = 0; k < 64; ++k) {
+        const int v = (n * 64 + k) * 7 % 16 - 8;
+        packed[n * 32 + k / 2] |= static_cast<uint8_t>((v + 8) << (k % 2 == 0 ? 0 : 4));
+        const float scale = weights == Datatype::QBInt4 ? wq.scales[n * 2 + k / 32] : wq.scales[n];
+        dequantized[n * 64 + k] = static_cast<float>(v) * scale;
+      }
+    }
+    const std::vector<float> bias = {0.1f, -0.2f, 0.3f, 0.0f};
+    const uint32_t w = g.constantBytes({4, 64}, weights, packed, wq), b = g.constant({4}, bias);
+    g.node(NodeKind::Convert, {x}, {q});
+    g.node(NodeKind::FullyConnected, {q, w, b}, {y});
+    absl::StatusOr<std::unique_ptr<BlobDelegate>> d = BlobDelegate::init(g.write());
+    ASSERT_TRUE(d.ok()) << d.status();
+    const Tensor in = randomTensor({3, 64}, 61);
+    const std::vector<Tensor> out = (*d)->run(g.graph(), {in});
+    ASSERT_EQ(out.size(), 1u);
+    expectCloseTo(out[0], ops::linear(in, tensor<float>(dequantized, {4, 64}), tensor<float>(bias, {4})), 0.02);
   }
 }
 
