@@ -126,6 +126,22 @@ std::string editedGraphError(const std::function<void(GraphMaker&)>& edit) {
   return blobInitError(w.bytes, w.named_data);
 }
 
+TEST(XnnpackBlob, ConstantsInTheBlobsOwnRegionRunAsConstantsInNamedDataDo) {
+  GraphMaker g = blobTestLinear();
+  const Tensor x = randomTensor({2, 3}, 9);
+  std::vector<std::vector<Tensor>> results;
+  for (xnn::ConstantPlacement placement : {xnn::ConstantPlacement::NamedData, xnn::ConstantPlacement::BlobRegion}) {
+    absl::StatusOr<std::unique_ptr<BlobDelegate>> d = BlobDelegate::init(g.write(placement));
+    ASSERT_TRUE(d.ok()) << d.status();
+    results.push_back((*d)->run(g.graph(), {x}));
+  }
+  ASSERT_EQ(results[0].size(), 1u);
+  expectCloseTo(results[1][0], results[0][0], 0);
+  // relu(x W^T + b), as written.
+  const Tensor w = tensor<float>(randomUniformValues<float>(12, 5), {4, 3});
+  expectCloseTo(results[0][0], ops::relu(ops::linear(x, w, tensor<float>({0.5f, -0.5f, 1, -1}, {4}))), 1e-5);
+}
+
 TEST(XnnpackBlob, InitRefusesInconsistentHeadersAndBuffersNamingWhatIsWrong) {
   const xnn::WrittenBlob good = blobTestLinear().write();
   EXPECT_EQ(blobInitError(good.bytes, good.named_data), "");

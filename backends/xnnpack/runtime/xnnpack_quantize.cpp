@@ -100,6 +100,10 @@ void toFloat(const XnnValue& v, const Dims& dims, const void* src, const std::ve
     case Datatype::QDInt8: {
       const auto* s = static_cast<const int8_t*>(src);
       const size_t num_rows = rows.size(), row = num_rows == 0 ? 0 : n / num_rows;
+      if (row * num_rows != n) {  // never written at these dims (cannot happen: its producer runs first)
+        std::fill(dst, dst + n, 0.0f);
+        return;
+      }
       for (size_t i = 0; i < n; ++i) {
         const RowQuantization& r = rows[i / row];
         dst[i] = static_cast<float>(int32_t{s[i]} - r.zero_point) * r.scale;
