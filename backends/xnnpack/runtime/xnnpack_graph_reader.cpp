@@ -83,7 +83,6 @@ bool knownDatatype(Datatype d) {
   }
 }
 
-bool finitePositive(float s) { return std::isfinite(s) && s > 0; }
 
 class GraphReader {
  public:
@@ -181,95 +180,6 @@ class GraphReader {
     return absl::Span<const uint8_t>(out_.owned.back().get(), bytes.size());
   }
 
-  // Scales from the quantization table's own vector, or from constant data when it names one.
-  absl::Status scales(const flatbuffers::Vector<float>* inline_scales, uint32_t buffer_index, uint32_t num_scales,
-                      bool bf16, size_t expected, uint32_t value, std::vector<float>& out) {
-    if (buffer_index == 0) {
-      if (inline_scales == nullptr || inline_scales->size() != expected) {
-        return valueError(value, sy::str(inline_scales == nullptr ? 0 : inline_scales->size(), " scales, expected ", expected));
-      }
-      out.resize(expected);
-      if (expected != 0) std::memcpy(out.data(), inline_scales->data(), expected * sizeof(float));
-    } else {
-      absl::StatusOr<absl::Span<const uint8_t>> data = constant(buffer_index, value);
-      if (!data.ok()) return data.status();
-      const size_t element = bf16 ? 2 : 4;
-      if (num_scales != expected || data->size() < uint64_t{expected} * element) {
-        return valueError(value, sy::str(num_scales, " scales in ", data->size(), " bytes, expected ", expected));
-      }
-      out.resize(expected);
-      for (size_t i = 0; i < expected; ++i) {
-        if (bf16) {
-          uint32_t bits = uint32_t{data->data()[2 * i]} | (uint32_t{data->data()[2 * i + 1]} << 8);
-          bits <<= 16;
-          std::memcpy(&out[i], &bits, 4);
-        } else {
-          std::memcpy(&out[i], data->data() + 4 * i, 4);
-        }
-      }
-    }
-    for (float s : out) {
-      if (!finitePositive(s)) return valueError(value, sy::str("a scale of ", s));
-    }
-    scales_read_ += expected;
-    if (scales_read_ > (uint64_t{1} << 28)) return valueError(value, "more than 2^28 scales in all");
-    return absl::OkStatus();
-  }
-
-  absl::Status quantization(const fb::XNNQuantizedTensorValue& q, uint32_t i, XnnValue& v) {
-    QuantParams& p = v.quant;
-    const Datatype d = v.datatype;
-    switch (q.quant_params_type()) {
-      case fb::XNNQuantParams::PerTensorQuant: {
-        const fb::PerTensorQuant* t = q.quant_params_as_PerTensorQuant();
-        p.kind = QuantParams::Kind::PerTensor, p.scale = t->scale(), p.zero_point = t->zero_point();
-        const bool zero_point_fits = d == Datatype::QInt8    ? p.zero_point >= -128 && p.zero_point <= 127
-                                     : d == Datatype::QUInt8 ? p.zero_point >= 0 && p.zero_point <= 255
-                                                             : p.zero_point == 0;
-        if (d != Datatype::QInt8 && d != Datatype::QUInt8 && d != Datatype::QInt32) break;
-        if (!finitePositive(p.scale) || !zero_point_fits) {
-          return valueError(i, sy::str("scale ", p.scale, " and zero point ", p.zero_point, " do not fit ", datatypeName(d)));
-        }
-        return absl::OkStatus();
-      }
-      case fb::XNNQuantParams::PerChannelQuant: {
-        const fb::PerChannelQuant* c = q.quant_params_as_PerChannelQuant();
-        if (d != Datatype::QCInt8 && d != Datatype::QCInt32 && d != Datatype::QCInt4) break;
-        p.kind = QuantParams::Kind::PerChannel, p.zero_point = d == Datatype::QCInt4 ? 8 : 0;
-        if (c->channel_dim() < 0 || static_cast<size_t>(c->channel_dim()) >= v.dims.size()) {
-          return valueError(i, sy::str("channel_dim ", c->channel_dim(), " of a ", v.dims.size(), "-D value"));
-        }
-        p.channel_dim = static_cast<uint32_t>(c->channel_dim());
-        return scales(c->scale(), c->scale_buffer_idx(), c->num_scales(), false, v.dims[p.channel_dim], i, p.scales);
-      }
-      case fb::XNNQuantParams::PerChannelGroupQuant: {
-        const fb::PerChannelGroupQuant* g = q.quant_params_as_PerChannelGroupQuant();
-        if (d != Datatype::QBInt4) break;
-        p.kind = QuantParams::Kind::PerChannelGroup, p.zero_point = 8;
-        if (v.dims.size() != 2 || g->channel_dim() != 0 || g->group_size() <= 0 ||
-            v.dims[1] % static_cast<size_t>(g->group_size()) != 0) {
-          return valueError(i, sy::str("groups of ", g->group_size(), " along channel_dim ", g->channel_dim(), " of ",
-                                       dimsString(v.dims)));
-        }
-        p.group_size = static_cast<uint32_t>(g->group_size());
-        return scales(g->scale(), g->scale_buffer_idx(), g->num_scales(), g->scale_buffer_idx() != 0,
-                      v.dims[0] * (v.dims[1] / p.group_size), i, p.scales);
-      }
-      case fb::XNNQuantParams::PerTokenDynamicQuant: {
-        const fb::PerTokenDynamicQuant* t = q.quant_params_as_PerTokenDynamicQuant();
-        if (d != Datatype::QDInt8) break;
-        p.kind = QuantParams::Kind::PerToken, p.num_nonbatch_dims = t->num_nonbatch_dims();
-        if (p.num_nonbatch_dims < 0 || static_cast<size_t>(p.num_nonbatch_dims) > v.dims.size()) {
-          return valueError(i, sy::str(p.num_nonbatch_dims, " non-batch dims of a ", v.dims.size(), "-D value"));
-        }
-        return absl::OkStatus();
-      }
-      default: return valueError(i, "quantization parameters of no known kind");
-    }
-    return valueError(i, sy::str(datatypeName(d), " with ", fb::EnumNameXNNQuantParams(q.quant_params_type()),
-                                 " quantization parameters"));
-  }
-
   absl::Status readValue(const fb::XValue& x, uint32_t i) {
     const fb::XNNTensorValue* t = nullptr;
     const fb::XNNQuantizedTensorValue* q = nullptr;
@@ -320,7 +230,8 @@ class GraphReader {
       }
     }
     if (q != nullptr) {
-      if (auto s = quantization(*q, i, v); !s.ok()) return s;
+      auto constants = [&](uint32_t index) { return constant(index, i); };
+      if (auto s = reader::readQuantization(*q, i, v, constants, scales_read_); !s.ok()) return s;
     }
     if (t->constant_buffer_idx() != 0) {
       if (v.isExternal()) return valueError(i, "an external value with constant data");
@@ -464,62 +375,6 @@ absl::StatusOr<XnnGraph> readXnnGraph(absl::Span<const uint8_t> bytes, const Nam
   GraphReader reader(*flatbuffers::GetRoot<fb::XNNGraph>(fb_bytes.data()), *regions, named_data, graph);
   if (absl::Status s = reader.read(); !s.ok()) return s;
   return graph;
-}
-
-size_t numelOf(const Dims& dims) {
-  size_t n = 1;
-  for (size_t d : dims) {
-    if (__builtin_mul_overflow(n, d, &n)) return SIZE_MAX;
-  }
-  return n;
-}
-
-size_t storageBytes(Datatype d, const Dims& dims) {
-  const size_t numel = numelOf(dims);
-  if (numel == SIZE_MAX) return SIZE_MAX;
-  switch (d) {
-    case Datatype::Fp16:
-    case Datatype::BF16: return numel > SIZE_MAX / 2 ? SIZE_MAX : numel * 2;
-    case Datatype::QInt8:
-    case Datatype::QUInt8:
-    case Datatype::QCInt8:
-    case Datatype::QDInt8: return numel;
-    case Datatype::QCInt4:
-    case Datatype::QBInt4: {
-      if (dims.empty()) return 1;
-      const size_t row = dims.back(), rows = row == 0 ? 0 : numel / row;
-      return rows * ((row + 1) / 2);  // two per byte, rows padded to whole bytes
-    }
-    case Datatype::Invalid: return 0;
-    default: return numel > SIZE_MAX / 4 ? SIZE_MAX : numel * 4;
-  }
-}
-
-std::string dimsString(const Dims& dims) {
-  std::string s = "[";
-  for (size_t i = 0; i < dims.size(); ++i) s += (i == 0 ? "" : ", ") + std::to_string(dims[i]);
-  return s + "]";
-}
-
-std::string_view datatypeName(Datatype d) {
-  switch (d) {
-    case Datatype::Invalid: return "invalid";
-    case Datatype::Fp32: return "fp32";
-    case Datatype::Fp16: return "fp16";
-    case Datatype::QInt8: return "qint8";
-    case Datatype::QUInt8: return "quint8";
-    case Datatype::QInt32: return "qint32";
-    case Datatype::QCInt8: return "qcint8";
-    case Datatype::QCInt32: return "qcint32";
-    case Datatype::QCInt4: return "qcint4";
-    case Datatype::QDInt8: return "qdint8";
-    case Datatype::QBInt4: return "qbint4";
-    case Datatype::QPInt8: return "qpint8";
-    case Datatype::Int32: return "int32";
-    case Datatype::PFp32: return "pfp32";
-    case Datatype::BF16: return "bf16";
-  }
-  return "unknown";
 }
 
 }  // namespace sy::xnnpack

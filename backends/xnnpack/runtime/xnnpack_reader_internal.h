@@ -3,12 +3,15 @@
 #pragma once
 
 #include <algorithm>
+#include <functional>
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "switchyard/backends/xnnpack/runtime/xnnpack_graph.h"
 #include "switchyard/backends/xnnpack/schema/xnnpack_graph_generated.h"
 
@@ -33,6 +36,15 @@ class IdResolver {
 // Decodes node `index` of the blob into `out`: its kind, flags, clamp bounds, operands (resolved
 // to value indices) and parameters, each checked for range. Shapes are checked afterwards.
 absl::Status decodeNode(const fb::XNode& node, size_t index, const IdResolver& ids, XnnNode& out);
+
+// The bytes of constant_data[index] (or constant_buffer[index]), checked and aligned.
+using ConstantLookup = std::function<absl::StatusOr<absl::Span<const uint8_t>>(uint32_t index)>;
+
+// Value `index`'s quantization parameters into `v` (its datatype and dims already read): the kind
+// its datatype takes, positive finite scales, zero points in range, one scale per channel or
+// group. `scales_read` counts the scales of every value, bounded to 2^28.
+absl::Status readQuantization(const fb::XNNQuantizedTensorValue& q, uint32_t index, XnnValue& v, const ConstantLookup& constant,
+                              uint64_t& scales_read);
 
 // "node 3 (XNNConv2d)": how errors name a node.
 std::string nodeName(size_t index, NodeKind kind);
