@@ -185,6 +185,23 @@ TEST(XnnpackBlob, InitRefusesValuesLargerThanAnyModelBeforeAllocatingAnything) {
   EXPECT_THAT(editedGraphError([](GraphMaker& g) { g.graph().values[0].dims = {1, 1, 1, 1, 1, 1, 2}; }), HasSubstr("7 dims"));
 }
 
+TEST(XnnpackBlob, InitRefusesHostStepsWhoseFloatCopiesWouldBeLargerThanAnyModel) {
+  // A qint8 value of 2^32 elements (4 GiB, within the reader's bounds) read and written by a host
+  // step: its float copies would be 32 GiB. Refused at init, before allocating them.
+  GraphMaker g;
+  const uint32_t x = g.input({1, 1}, Datatype::QInt8), big = g.internal({1u << 16, 1u << 16}, Datatype::QInt8);
+  const uint32_t tanh = g.internal({1u << 16, 1u << 16}, Datatype::QInt8), y = g.output({1, 1}, Datatype::QInt8);
+  g.quantize(x, 0.1f, 0).quantize(big, 0.1f, 0).quantize(tanh, 0.1f, 0).quantize(y, 0.1f, 0);
+  xnn::XnnNode& pad = g.node(NodeKind::StaticConstantPad, {x}, {big});
+  pad.list_a = {0, 0}, pad.list_b = {(1u << 16) - 1, (1u << 16) - 1};
+  g.node(NodeKind::Tanh, {big}, {tanh});
+  xnn::XnnNode& slice = g.node(NodeKind::StaticSlice, {tanh}, {y});
+  slice.list_a = {0, 0}, slice.list_b = {1, 1};
+  const xnn::WrittenBlob w = g.write();
+  EXPECT_THAT(blobInitError(w.bytes, w.named_data),
+              HasSubstr("the host steps' float copies of values would take more than 2^34 bytes (value 2, qint8[65536, 65536])"));
+}
+
 TEST(XnnpackBlob, InitRefusesBadIdsOperandsAndShapesNamingTheNodeOrValue) {
   EXPECT_THAT(editedGraphError([](GraphMaker& g) { g.graph().nodes[0].inputs[0] = 17; }),
               HasSubstr("node 0 (XNNFullyConnected): reads value id 17, which no value has"));

@@ -17,6 +17,8 @@ namespace {
 std::atomic<size_t> live_graph_executables{0};
 
 constexpr int kPlacementRounds = 3;
+// The float copies host steps make of values stored in other datatypes, all together.
+constexpr uint64_t kMaxHostFloatBytes = uint64_t{1} << 34;
 
 // True when input `k` of `n` is a weight XNNPACK packs into its own memory (and so never reads
 // past): a convolution's or fully connected node's filter and bias.
@@ -118,10 +120,12 @@ absl::Status GraphExecutable::runtimeFor(absl::Span<const uint32_t> nodes, std::
   std::sort(touched.begin(), touched.end());
   touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
   std::vector<SubgraphRuntime::External> externals;
-  std::vector<std::unique_ptr<uint8_t[]>> scratch;
+  std::vector<std::unique_ptr<uint8_t, void (*)(void*)>> scratch;
   for (uint32_t v : touched) {
-    if (probe) {
-      scratch.push_back(std::make_unique<uint8_t[]>(storageBytes(g_.values[v].datatype, dims_[v]) + XNN_EXTRA_BYTES));
+    if (probe) {  // calloc: never touched, so a large value costs nothing
+      scratch.emplace_back(static_cast<uint8_t*>(std::calloc(storageBytes(g_.values[v].datatype, dims_[v]) + XNN_EXTRA_BYTES, 1)),
+                           &std::free);
+      if (scratch.back() == nullptr) return absl::ResourceExhaustedError(sy::str("cannot allocate a probe of value ", g_.values[v].id));
     }
     externals.push_back({v, probe ? scratch.back().get() : home_[v]});
   }
@@ -138,6 +142,7 @@ absl::Status GraphExecutable::build() {
   runtime_nodes_.clear();
   host_steps_.clear();
   steps_.clear();
+  host_float_bytes_ = 0;
   // Segments: runs of consecutive XNNPACK nodes.
   std::vector<int64_t> segment_of(num_nodes, -1);
   for (size_t k = 0; k < num_nodes; ++k) {
@@ -247,7 +252,14 @@ absl::Status GraphExecutable::makeHostStep(uint32_t node, HostStep& step) {
     } else if (value.datatype == Datatype::Fp32) {
       o.view = tensorOver(stored, dims_[v]);
     } else {
-      o.floats = std::make_unique<float[]>(std::max<size_t>(numelOf(dims_[v]), 1));
+      const size_t n = std::max<size_t>(numelOf(dims_[v]), 1);
+      host_float_bytes_ += n * sizeof(float);
+      if (host_float_bytes_ > kMaxHostFloatBytes) {
+        return absl::ResourceExhaustedError(sy::str("the host steps' float copies of values would take more than 2^34 bytes (value ",
+                                                    value.id, ", ", datatypeName(value.datatype), dimsString(dims_[v]), ")"));
+      }
+      o.floats.reset(new (std::nothrow) float[n]);
+      if (o.floats == nullptr) return absl::ResourceExhaustedError(sy::str("cannot allocate the float copy of value ", value.id));
       o.view = tensorOver(o.floats.get(), dims_[v]);
       if (value.isConstant()) {
         toFloat(value, dims_[v], value.data, rows_[v], o.floats.get());

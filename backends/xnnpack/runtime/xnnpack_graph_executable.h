@@ -112,6 +112,7 @@ class GraphExecutable {
   std::vector<std::unique_ptr<SubgraphRuntime>> runtimes_;
   std::vector<std::vector<uint32_t>> runtime_nodes_;
   std::vector<HostStep> host_steps_;
+  uint64_t host_float_bytes_ = 0;
   std::mutex mutex_;
 };
 
