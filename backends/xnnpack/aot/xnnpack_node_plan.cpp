@@ -15,7 +15,6 @@ namespace {
 using export_::ExportedProgram;
 using export_::Node;
 using export_::NodeArgument;
-using export_::NodeKind;
 using export_::ValueId;
 
 absl::Status unsupported(const Node& node, absl::string_view why) {
@@ -294,12 +293,12 @@ bool sameMemoryInBothLayouts(const std::vector<int64_t>& sizes) {
 bool isConstantValue(const ExportedProgram& program, ValueId value) {
   if (value == NodeArgument::kNone) return false;
   const Node& producer = program.graph().node(program.graph().producer(value));
-  return producer.kind == NodeKind::Placeholder && producer.input_kind != export_::InputKind::User;
+  return producer.kind == export_::NodeKind::Placeholder && producer.input_kind != export_::InputKind::User;
 }
 
 absl::StatusOr<NodePlan> planNode(const ExportedProgram& program, export_::NodeId id) {
   const Node& node = program.graph().node(id);
-  if (node.kind != NodeKind::CallFunction) {
+  if (node.kind != export_::NodeKind::CallFunction) {
     return absl::InvalidArgumentError(absl::StrCat("%", node.name, " is not an operator call"));
   }
   const std::string name = node.op->operator_name().toString();
