@@ -17,7 +17,7 @@
 #include <memory>
 #include <string>
 
-#include "switchyard/backends/xnnpack/xnnpack_preprocess.h"
+#include "switchyard/backends/delegates/xnnpack/aot/xnnpack_preprocess.h"
 #include "switchyard/delegate/backend_registry.h"
 #include "switchyard/export/capture.h"
 #include "switchyard/export/emit.h"
@@ -118,6 +118,23 @@ void program(benchmark::State& state, Model (*make)()) {
   }
 }
 
+// What preprocess put in the program's named data (the weights), as the delegate's init sees it.
+class BenchNamedData final : public sy::NamedDataMap {
+ public:
+  explicit BenchNamedData(const std::vector<std::pair<std::string, std::vector<uint8_t>>>& entries) : entries_(entries) {}
+  absl::StatusOr<sy::FreeableBuffer> get_data(std::string_view key) const override {
+    for (const auto& [k, bytes] : entries_) {
+      if (k == key) return sy::FreeableBuffer(bytes.data(), bytes.size(), nullptr);
+    }
+    return absl::NotFoundError(std::string(key));
+  }
+  size_t num_keys() const override { return entries_.size(); }
+  absl::StatusOr<std::string_view> get_key(size_t index) const override { return std::string_view(entries_.at(index).first); }
+
+ private:
+  const std::vector<std::pair<std::string, std::vector<uint8_t>>>& entries_;
+};
+
 void xnnpack(benchmark::State& state, Model (*make)()) {
   const Model m = make();
   const sy::export_::ExportedProgram ep = captured(m);
@@ -130,7 +147,8 @@ void xnnpack(benchmark::State& state, Model (*make)()) {
   sy::FreeableBuffer blob(r->processed_bytes.data(), r->processed_bytes.size(), nullptr);
   std::vector<sy::CompileSpec> runtime_specs;
   for (const auto& s : specs) runtime_specs.push_back({s.key, s.value});
-  sy::BackendInitContext init{"forward", 0};
+  BenchNamedData named(r->named_data);
+  sy::BackendInitContext init{"forward", 0, &named};
   absl::StatusOr<sy::DelegateHandle*> handle = backend->init(init, &blob, runtime_specs);
   if (!handle.ok()) return state.SkipWithError(std::string(handle.status().message()).c_str());
   sy::IValue in(m.input), out(sy::empty(ep.graph().value(ep.graph().outputs()[0]).meta.sizes));

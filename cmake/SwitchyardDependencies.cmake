@@ -37,9 +37,9 @@ endif()
 find_path(SWITCHYARD_PTHREADPOOL_INCLUDE_DIR pthreadpool.h)
 find_library(SWITCHYARD_PTHREADPOOL_LIBRARY pthreadpool)
 
-# The XNNPACK delegate (backends/xnnpack/): libxnnpack-dev and libpthreadpool-dev. On by default
+# The XNNPACK delegate (backends/delegates/xnnpack/): libxnnpack-dev and libpthreadpool-dev. On by default
 # when both are found; without them the library builds without the delegate.
-option(SWITCHYARD_WITH_XNNPACK "Build the XNNPACK delegate (backends/xnnpack/)" ON)
+option(SWITCHYARD_WITH_XNNPACK "Build the XNNPACK delegate (backends/delegates/xnnpack/)" ON)
 if(SWITCHYARD_WITH_XNNPACK)
   find_path(SWITCHYARD_XNNPACK_INCLUDE_DIR xnnpack.h)
   find_library(SWITCHYARD_XNNPACK_LIBRARY XNNPACK)

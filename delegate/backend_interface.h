@@ -19,13 +19,28 @@
 // is freed right after, unless the backend takes it: `FreeableBuffer kept = std::move(*processed)`),
 // execute once per DelegateCall, destroy exactly once when the method goes. `args` point at the
 // method's own values: the backend reads the inputs and writes its outputs' data in place.
+//
+// What init gets besides the blob and the compile specs (BackendInitContext), as ExecuTorch's
+// BackendInitContext gives it:
+// - method_name and delegate_index: which delegate of which method this is;
+// - named_data_map: the data a blob may name by key rather than carry (weights the exporter put in
+//   the program's named data, NamedData in program.fbs), merged with the named data of the .ptd
+//   files the method was loaded with (MethodOptions::data_files). A key is looked up in the
+//   program first, then in each data file in order; the first match wins. The bytes it returns
+//   stay valid as long as the FreeableBuffer (which shares ownership of the file) is kept. Never
+//   null during Program::load_method; may be null when a test or tool calls init directly;
+// - runtime_specs: the key/value options the caller gave this backend for this load
+//   (MethodOptions::backend_options, keyed by backend id; ExecuTorch's LoadBackendOptionsMap),
+//   valid during init only. A backend documents the keys it reads (XnnpackBackend: num_threads).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -57,6 +72,9 @@ class FreeableBuffer {
   const void* data() const { return data_; }
   size_t size() const { return size_; }
   bool freed() const { return data_ == nullptr; }
+  // True when the buffer itself keeps its bytes alive (moving it keeps them); false when the
+  // caller guarantees them only for as long as it says (a blob during init).
+  bool has_owner() const { return owner_ != nullptr; }
   void Free() {
     data_ = nullptr;
     size_ = 0;
@@ -75,9 +93,24 @@ struct CompileSpec {
   absl::Span<const uint8_t> value;
 };
 
+// Named blobs of bytes a delegate's blob may refer to by key (ExecuTorch's NamedDataMap).
+class NamedDataMap {
+ public:
+  virtual ~NamedDataMap() = default;
+  // The bytes stored under `key`, owned by the returned buffer; NotFound when no source has it,
+  // InvalidArgument when its entry is corrupt (a segment past the end of the file).
+  virtual absl::StatusOr<FreeableBuffer> get_data(std::string_view key) const = 0;
+  virtual size_t num_keys() const = 0;
+  // Key `index` (0 to num_keys() - 1) in lookup order; duplicates shadowed by an earlier source
+  // are listed too. Valid as long as the map.
+  virtual absl::StatusOr<std::string_view> get_key(size_t index) const = 0;
+};
+
 struct BackendInitContext {
   std::string_view method_name;
   size_t delegate_index = 0;
+  const NamedDataMap* named_data_map = nullptr;
+  absl::Span<const CompileSpec> runtime_specs;
 };
 
 struct BackendExecutionContext {
@@ -95,6 +128,12 @@ class BackendInterface {
   virtual absl::Status execute(BackendExecutionContext& context, DelegateHandle* handle,
                                absl::Span<IValue*> args) const = 0;
   virtual void destroy(DelegateHandle* handle) const {}
+  // What the processed blob holds, for `switchyard inspect` (MethodMeta's DelegateInfo): one line
+  // per operation, or one line saying why the blob cannot be read. Nothing is initialised or run;
+  // `named_data` is the program's own named data (no data files). Empty by default.
+  virtual std::vector<std::string> describe(absl::Span<const uint8_t> processed, const NamedDataMap* named_data) const {
+    return {};
+  }
 };
 
 }  // namespace sy

@@ -53,6 +53,11 @@ struct CompileSpec {
 
 struct PreprocessResult {
   std::vector<uint8_t> processed_bytes;
+  // Bytes the blob names by key rather than carries (ExecuTorch's data_store_output: weights, by
+  // the XNNPACK exporter's convention under the SHA-256 of their bytes). The emitter stores each
+  // key once in the program's named data (a segment each); the same key with other bytes in two
+  // delegates is an emit error. ExportedProgram::run gives them to init as its named data map.
+  std::vector<std::pair<std::string, std::vector<uint8_t>>> named_data;
   // The delegate's own identifier -> the debug handles of the graph nodes it came from
   // (See Note [Delegate debug handles map back to graph nodes]).
   std::map<int64_t, std::vector<int64_t>> debug_handle_map;

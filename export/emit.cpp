@@ -350,9 +350,15 @@ absl::StatusOr<EmittedProgram> emitProgram(const std::vector<MethodToEmit>& meth
     plans.push_back(*plan);
     result.methods.push_back(std::move(report));
   }
-  // Delegate segments first, then the constant segment (See Note [How the emitter lays out a
-  // program file]).
+  if (!blobs.error.ok()) return blobs.error;
+  // Delegate segments first, then named data, then the constant segment (See Note [How the
+  // emitter lays out a program file]).
   std::vector<std::vector<uint8_t>> segments = std::move(blobs.segments);
+  std::vector<Offset<pte::NamedData>> named_data;
+  for (const auto& [key, bytes] : blobs.named) {
+    named_data.push_back(pte::CreateNamedDataDirect(fb, key.c_str(), static_cast<uint32_t>(segments.size())));
+    segments.push_back(*bytes);
+  }
   Offset<pte::SubsegmentOffsets> constant_segment = 0;
   if (pool.offsets.size() > 1) {
     constant_segment = pte::CreateSubsegmentOffsetsDirect(fb, static_cast<uint32_t>(segments.size()), &pool.offsets);
@@ -367,7 +373,8 @@ absl::StatusOr<EmittedProgram> emitProgram(const std::vector<MethodToEmit>& meth
   for (const std::vector<uint8_t>& blob : blobs.inline_data) {
     inline_data.push_back(pte::CreateBackendDelegateInlineDataDirect(fb, &blob));
   }
-  auto root = pte::CreateProgramDirect(fb, 0, &plans, &constant_buffer, &inline_data, &segment_table, constant_segment);
+  auto root = pte::CreateProgramDirect(fb, 0, &plans, &constant_buffer, &inline_data, &segment_table, constant_segment,
+                                       nullptr, named_data.empty() ? nullptr : &named_data);
   pte::FinishProgramBuffer(fb, root);
   result.bytes = assembleProgramFile(fb.GetBufferPointer(), fb.GetSize(), segments);
   return result;

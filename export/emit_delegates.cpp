@@ -3,6 +3,7 @@
 #include <string>
 
 #include "switchyard/delegate/delegate_debug_handle.h"
+#include "switchyard/core/error.h"
 
 namespace sy::export_ {
 
@@ -15,6 +16,15 @@ uint32_t DelegateBlobs::add(const LoweredModule& m) {
   into.push_back(m.processed_bytes);
   const uint32_t index = static_cast<uint32_t>(into.size() - 1);
   index_of.emplace(&m, index);
+  for (const auto& [key, bytes] : m.named_data) {
+    const auto [it, added] = named_index.emplace(key, named.size());
+    if (added) {
+      named.emplace_back(key, &bytes);
+    } else if (*named[it->second].second != bytes && error.ok()) {
+      error = absl::InvalidArgumentError(sy::str("emitProgram: two delegates store different bytes under the named data key '",
+                                                 key, "'"));
+    }
+  }
   return index;
 }
 

@@ -9,8 +9,12 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <string>
 #include <unordered_map>
 #include <vector>
+
+#include "absl/status/status.h"
 
 #include "switchyard/export/exported_program.h"
 #include "switchyard/export/lowered_module.h"
@@ -25,8 +29,14 @@ struct DelegateBlobs {
   std::vector<std::vector<uint8_t>> inline_data;
   std::vector<std::vector<uint8_t>> segments;
   std::unordered_map<const LoweredModule*, uint32_t> index_of;
+  // The modules' named data, each key once, in the order first seen; always data segments, after
+  // the blobs' (See Note [How the emitter lays out a program file]).
+  std::vector<std::pair<std::string, const std::vector<uint8_t>*>> named;
+  std::map<std::string, size_t> named_index;
+  // Set when two modules store different bytes under one key.
+  absl::Status error;
 
-  // The blob's index among inline_data or segments, adding it the first time.
+  // The blob's index among inline_data or segments, adding it (and its named data) the first time.
   uint32_t add(const LoweredModule& m);
 };
 

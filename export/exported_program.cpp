@@ -1,5 +1,7 @@
 #include "switchyard/export/exported_program.h"
 
+#include <map>
+
 #include "switchyard/delegate/backend_registry.h"
 #include "switchyard/delegate/delegate_call.h"
 #include "switchyard/export/lowered_module.h"
@@ -45,6 +47,28 @@ void checkDelegateCall(const Graph& g, const Node& n, const std::vector<std::sha
 // freshly allocated outputs, and is destroyed right after with the handle init returned, also
 // when execute fails. Errors name the node, the backend and, for a debug handle the backend
 // reports, the original operators behind it.
+// A lowered module's named data as its init's named data map (valid while the module lives,
+// which is longer than the delegate run from it).
+class ModuleNamedData final : public NamedDataMap {
+ public:
+  explicit ModuleNamedData(const LoweredModule& m) : m_(m) {
+    for (const auto& [key, bytes] : m.named_data) by_key_.emplace(key, &bytes);
+  }
+  absl::StatusOr<FreeableBuffer> get_data(std::string_view key) const override {
+    if (auto it = by_key_.find(key); it != by_key_.end()) return FreeableBuffer(it->second->data(), it->second->size(), nullptr);
+    return absl::NotFoundError(sy::str("no named data '", key, "' in the lowered module for backend '", m_.backend_id, "'"));
+  }
+  size_t num_keys() const override { return m_.named_data.size(); }
+  absl::StatusOr<std::string_view> get_key(size_t index) const override {
+    if (index >= m_.named_data.size()) return absl::InvalidArgumentError(sy::str("named data key ", index));
+    return std::string_view(m_.named_data[index].first);
+  }
+
+ private:
+  const LoweredModule& m_;
+  std::map<std::string_view, const std::vector<uint8_t>*> by_key_;
+};
+
 std::vector<Tensor> runLoweredModule(const Node& n, const LoweredModule& m, const std::vector<Tensor>& inputs,
                                      const Graph& g) {
   BackendInterface* backend = get_backend_class(m.backend_id);
@@ -57,7 +81,8 @@ std::vector<Tensor> runLoweredModule(const Node& n, const LoweredModule& m, cons
   std::vector<sy::CompileSpec> specs;
   for (const CompileSpec& spec : specs_storage) specs.push_back(sy::CompileSpec{spec.key, spec.value});
   FreeableBuffer processed(m.processed_bytes.data(), m.processed_bytes.size(), nullptr);
-  BackendInitContext init_context{"ExportedProgram::run", index};
+  const ModuleNamedData named_data(m);
+  BackendInitContext init_context{"ExportedProgram::run", index, &named_data};
   absl::StatusOr<DelegateHandle*> handle = backend->init(init_context, &processed, specs);
   SY_CHECK(handle.ok(), "delegate call '", n.name, "' (backend '", m.backend_id, "') failed to initialise: ",
            handle.status().message());

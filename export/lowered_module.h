@@ -31,6 +31,8 @@ struct LoweredModule {
   // debug handles and source stacks the nodes had before lowering). See Note [Delegate debug
   // handles map back to graph nodes] in export/backend_details.h.
   std::map<int64_t, std::vector<int64_t>> debug_handle_map;
+  // What preprocess put aside for the program's named data (PreprocessResult::named_data).
+  std::vector<std::pair<std::string, std::vector<uint8_t>>> named_data;
   std::shared_ptr<const ExportedProgram> original_program;
 
   // For each of the delegate's debug handles: "aten::add.Tensor (node 'add') at model.cpp:12 (in

@@ -120,6 +120,7 @@ std::shared_ptr<const LoweredModule> lower(const ExportedProgram& program, const
   }
   module->processed_bytes = std::move(result->processed_bytes);
   module->debug_handle_map = std::move(result->debug_handle_map);
+  module->named_data = std::move(result->named_data);
   return module;
 }
 

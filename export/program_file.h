@@ -10,8 +10,9 @@
 // root offset at byte 0 grows by 32. The segments follow the FlatBuffers data, each starting at
 // a multiple of 16 bytes from the segment base, in the order the Program's `segments` table lists
 // them (offsets in that table count from the base, and the emitter computed them the same way).
-// The emitter lists the delegates' processed blobs first, one segment each, and the constant
-// segment last, so a delegate's segment index is known when its method is written.
+// The emitter lists the delegates' processed blobs first, one segment each, then the named data
+// the delegates put aside (a segment per key, NamedData naming it), and the constant segment
+// last, so a delegate's segment index is known when its method is written.
 #pragma once
 
 #include <cstddef>

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,8 +33,17 @@ class DataFile;
 struct MethodOptions {
   // The caller's buffers for planned tensors; null to have load_method allocate them.
   PlannedMemory* planned_memory = nullptr;
-  // Data files (.ptd) holding the tensors the program marks external, searched in order.
+  // Data files (.ptd) holding the tensors the program marks external, searched in order. Their
+  // named entries also reach every delegate's init, after the program's own named data
+  // (BackendInitContext::named_data_map, delegate/backend_interface.h).
   std::vector<std::shared_ptr<const DataFile>> data_files;
+  // Options for the delegates of one backend, by backend id ("XnnpackBackend" -> {{"num_threads",
+  // "2"}}): its init reads them as BackendInitContext::runtime_specs.
+  struct BackendOption {
+    std::string key;
+    std::string value;
+  };
+  std::map<std::string, std::vector<BackendOption>, std::less<>> backend_options;
 };
 
 namespace program_internal {

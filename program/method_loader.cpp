@@ -10,6 +10,7 @@
 #include "switchyard/dispatcher/dispatcher.h"
 #include "switchyard/dispatcher/partial_kernels.h"
 #include "switchyard/program/method_state.h"
+#include "switchyard/program/named_data_internal.h"
 #include "switchyard/program/program.h"
 
 namespace sy {
@@ -315,6 +316,7 @@ class MethodBuilder {
 
   absl::Status initDelegates() {
     if (plan_.delegates() == nullptr) return absl::OkStatus();
+    const MethodNamedData named_data(state_->program, options_.data_files);
     for (size_t i = 0; i < plan_.delegates()->size(); ++i) {
       const pte::BackendDelegate* d = plan_.delegates()->Get(static_cast<uint32_t>(i));
       absl::StatusOr<absl::Span<const uint8_t>> blob = state_->program->delegateData(*d);
@@ -328,7 +330,14 @@ class MethodBuilder {
           specs.push_back(CompileSpec{view(spec->key()), value});
         }
       }
-      BackendInitContext context{state_->name, i};
+      std::vector<CompileSpec> runtime_specs;
+      if (auto found = options_.backend_options.find(view(d->id())); found != options_.backend_options.end()) {
+        for (const MethodOptions::BackendOption& o : found->second) {
+          runtime_specs.push_back(CompileSpec{o.key, absl::Span<const uint8_t>(
+                                                         reinterpret_cast<const uint8_t*>(o.value.data()), o.value.size())});
+        }
+      }
+      BackendInitContext context{state_->name, i, &named_data, runtime_specs};
       absl::StatusOr<DelegateHandle*> handle = backends_[i]->init(context, &processed, specs);
       processed.Free();  // a no-op when the backend took the buffer
       if (!handle.ok()) {

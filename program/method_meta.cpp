@@ -3,9 +3,11 @@
 
 #include "switchyard/core/error.h"
 #include "absl/strings/str_join.h"
+#include "switchyard/delegate/backend_registry.h"
 #include "switchyard/delegate/delegate_debug_handle.h"
 #include "switchyard/dispatcher/dispatcher.h"
 #include "switchyard/program/program.h"
+#include "switchyard/program/named_data_internal.h"
 #include "switchyard/program/program_internal.h"
 
 namespace sy {
@@ -214,11 +216,15 @@ absl::StatusOr<MethodMeta> Program::method_meta(std::string_view method) const {
     }
   }
   if (plan->delegates() != nullptr) {
+    const program_internal::MethodNamedData named_data(data_, {});
     for (const pte::BackendDelegate* d : *plan->delegates()) {
       DelegateInfo info;
       info.backend = std::string(view(d->id()));
       info.processed_inline = d->processed() != nullptr && d->processed()->location() == pte::DataLocation::INLINE;
-      if (auto data = data_->delegateData(*d); data.ok()) info.processed_size = data->size();
+      if (auto data = data_->delegateData(*d); data.ok()) {
+        info.processed_size = data->size();
+        if (const BackendInterface* backend = get_backend_class(info.backend)) info.description = backend->describe(*data, &named_data);
+      }
       if (d->compile_specs() != nullptr) {
         for (const pte::CompileSpec* spec : *d->compile_specs()) {
           CompileSpecInfo s;

@@ -47,6 +47,9 @@ struct DelegateInfo {
   uint64_t processed_size = 0;
   bool processed_inline = false;  // in the FlatBuffers data rather than a segment
   std::vector<CompileSpecInfo> compile_specs;
+  // What the backend says the blob holds (BackendInterface::describe), one line per operation;
+  // empty when the backend is not registered here or says nothing.
+  std::vector<std::string> description;
 };
 
 // One instruction of a method's chains, as `switchyard inspect --graph` lists it.

@@ -136,6 +136,12 @@ class ProgramBuilder {
   // Bytes of padding before each constant in the data segment: a test's way to place constant data
   // at an offset misaligned for its dtype.
   ProgramBuilder& constantPadding(size_t bytes) { constant_padding_ = bytes; return *this; }
+  // Bytes stored in a segment of their own under `key` in the program's named_data, for delegates
+  // to look up by key (BackendInitContext::named_data_map).
+  ProgramBuilder& namedData(std::string key, std::vector<uint8_t> bytes) {
+    named_data_.emplace_back(std::move(key), std::move(bytes));
+    return *this;
+  }
   // 24 for the older extended header, 32 for the newer (only used when there are segments).
   ProgramBuilder& extendedHeaderLength(uint32_t v) { header_length_ = v; return *this; }
 
@@ -192,13 +198,19 @@ class ProgramBuilder {
         constant_buffer.push_back(pte::CreateBufferDirect(fb, &c));
       }
     }
+    std::vector<flatbuffers::Offset<pte::NamedData>> named_data;
+    for (const auto& [key, bytes] : named_data_) {
+      segments.push_back(bytes);
+      named_data.push_back(pte::CreateNamedDataDirect(fb, key.c_str(), static_cast<uint32_t>(segments.size() - 1)));
+    }
     std::vector<flatbuffers::Offset<pte::DataSegment>> segment_table;
     uint64_t segment_offset = 0;
     for (const auto& s : segments) {
       segment_table.push_back(pte::CreateDataSegment(fb, segment_offset, s.size()));
       segment_offset += (s.size() + 15) / 16 * 16;
     }
-    auto root = pte::CreateProgramDirect(fb, 0, &plans, &constant_buffer, &inline_data, &segment_table, constant_segment);
+    auto root = pte::CreateProgramDirect(fb, 0, &plans, &constant_buffer, &inline_data, &segment_table, constant_segment,
+                                         nullptr, named_data.empty() ? nullptr : &named_data);
     pte::FinishProgramBuffer(fb, root);
     std::vector<uint8_t> file(fb.GetBufferPointer(), fb.GetBufferPointer() + fb.GetSize());
     if (segments.empty()) return file;
@@ -307,6 +319,7 @@ class ProgramBuilder {
   size_t constant_padding_ = 0;
   std::vector<std::pair<std::string, std::string>> operators_;
   std::vector<DelegateSpec> delegates_;
+  std::vector<std::pair<std::string, std::vector<uint8_t>>> named_data_;
   std::vector<InstructionSpec> instructions_;
   std::vector<int32_t> inputs_;
   std::vector<int32_t> outputs_;

@@ -26,7 +26,7 @@
 #include "switchyard/tools/switchyard/demo_model.h"
 #include "switchyard/tools/switchyard/overhead_table.h"
 #if SWITCHYARD_DEMO_XNNPACK
-#include "switchyard/backends/xnnpack/xnnpack_partitioner.h"
+#include "switchyard/backends/delegates/xnnpack/aot/xnnpack_partitioner.h"
 #endif
 
 // --calls is shared with `bench` (bench_command.cpp defines it): calls per timed run of section 4.

@@ -64,6 +64,7 @@ void printMethod(const MethodMeta& m) {
                 << (d.processed_inline ? "inline" : "in a segment")
                 << (specs.empty() ? "" : ", compile specs: " + absl::StrJoin(specs, ", "))
                 << (registered ? "" : "    <- backend not registered") << "\n";
+      for (const std::string& line : d.description) std::cout << "       " << line << "\n";
     }
   }
   int64_t planned = 0;

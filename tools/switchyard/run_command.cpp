@@ -5,6 +5,7 @@
 #include "absl/flags/flag.h"
 #include "switchyard/core/error.h"
 #include "absl/strings/str_split.h"
+#include "switchyard/delegate/backend_registry.h"
 #include "switchyard/fallback/profiler.h"
 #include "switchyard/program/data_file.h"
 #include "switchyard/program/file_bytes.h"
@@ -25,6 +26,9 @@ ABSL_FLAG(std::string, format, "text",
           "run: text or json ({\"outputs\": [...]}); inspect: text or dot (one Graphviz graph, a cluster per method, "
           "for `dot -Tsvg`)");
 ABSL_FLAG(bool, profile, false, "print the profiler's per-operator table for the run");
+ABSL_FLAG(bool, verbose, false,
+          "delegates say on stderr, when the method loads, where each of their operations runs (the XNNPACK "
+          "delegate: in XNNPACK or on the host, and why); the run-time option verbose=1 for every backend");
 ABSL_FLAG(std::string, trace, "",
           "with --profile: also write the run's operator calls as a Chrome trace to this JSON file (open it in "
           "ui.perfetto.dev or chrome://tracing)");
@@ -89,6 +93,9 @@ absl::Status run(const std::vector<std::string>& args) {
     if (!data.ok()) return data.status();
     options.data_files.push_back(std::move(*data));
   }
+  if (absl::GetFlag(FLAGS_verbose)) {
+    for (const std::string& backend : registered_backend_names()) options.backend_options[backend] = {{"verbose", "1"}};
+  }
   // Loading first: a missing operator, backend or data file is the error a user needs to see,
   // whatever the inputs.
   absl::StatusOr<Method> method = program->load_method(method_name, options);
@@ -150,10 +157,10 @@ const Command& runCommand() {
       "run",
       "run a method of a program and print its outputs",
       "usage: switchyard run PROGRAM.pte [--data FILE.ptd] [--method NAME] [--inputs FILE.json | --random SEED]\n"
-      "                      [--format text|json] [--profile [--trace FILE.json]]\n\n"
+      "                      [--format text|json] [--profile [--trace FILE.json]] [--verbose]\n\n"
       "Loads PROGRAM.pte, gives the method its inputs, runs it with every operator through Switchyard's\n"
       "dispatcher and every delegate through its registered backend, and prints the outputs.",
-      {"data", "method", "inputs", "random", "format", "profile", "trace"},
+      {"data", "method", "inputs", "random", "format", "profile", "trace", "verbose"},
       &run};
   return command;
 }
