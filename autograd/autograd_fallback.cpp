@@ -285,12 +285,15 @@ void autogradFallback(const OperatorHandle& op, DispatchKeySet ks, Stack* stack)
 
 SY_LIBRARY_IMPL(_, AutogradCPU, m) { m.fallback(sy::CppFunction::makeFromBoxedFunction<&sy::autograd::autogradFallback>()); }
 SY_LIBRARY_IMPL(_, AutogradAccel, m) { m.fallback(sy::CppFunction::makeFromBoxedFunction<&sy::autograd::autogradFallback>()); }
+// The private-use keys belong to the backend on PrivateUse1..3: the recorder is only their default,
+// which the backend's own fallback or fallthrough replaces (as PyTorch leaves them free for it).
+// See Note [A backend's own fallback replaces the library's default] (dispatcher/dispatcher.h).
 SY_LIBRARY_IMPL(_, AutogradPrivateUse1, m) {
-  m.fallback(sy::CppFunction::makeFromBoxedFunction<&sy::autograd::autogradFallback>());
+  m.defaultFallback(sy::CppFunction::makeFromBoxedFunction<&sy::autograd::autogradFallback>());
 }
 SY_LIBRARY_IMPL(_, AutogradPrivateUse2, m) {
-  m.fallback(sy::CppFunction::makeFromBoxedFunction<&sy::autograd::autogradFallback>());
+  m.defaultFallback(sy::CppFunction::makeFromBoxedFunction<&sy::autograd::autogradFallback>());
 }
 SY_LIBRARY_IMPL(_, AutogradPrivateUse3, m) {
-  m.fallback(sy::CppFunction::makeFromBoxedFunction<&sy::autograd::autogradFallback>());
+  m.defaultFallback(sy::CppFunction::makeFromBoxedFunction<&sy::autograd::autogradFallback>());
 }

@@ -10,7 +10,11 @@ struct Dispatcher::State {
   // Entries are never destroyed, so OperatorHandles stay valid (see operator_handle.h).
   std::deque<std::unique_ptr<OperatorEntry>> entries;
   tsl::robin_map<std::string, OperatorEntry*> entries_by_name;  // "aten::acos.out"
+  // The fallback in effect per key (what the tables are computed from): a backend's own, else
+  // the library's default (see Note [A backend's own fallback replaces the library's default]).
   BackendFallbackTable backend_fallbacks;
+  BackendFallbackTable own_fallbacks;
+  BackendFallbackTable default_fallbacks;
   tsl::robin_map<std::string, std::string> library_sites;  // namespace -> SY_LIBRARY site
   // See Note [Reclaiming retired kernels] (kernel_records.h).
   KernelRecords records;
@@ -189,29 +193,49 @@ RegistrationHandle Dispatcher::registerImpl(const OperatorName& name, DispatchKe
 }
 
 RegistrationHandle Dispatcher::registerFallback(DispatchKey key, KernelFunction kernel, SourceLocation site) {
+  return addFallback(key, std::move(kernel), site, /*is_default=*/false);
+}
+
+RegistrationHandle Dispatcher::registerDefaultFallback(DispatchKey key, KernelFunction kernel, SourceLocation site) {
+  return addFallback(key, std::move(kernel), site, /*is_default=*/true);
+}
+
+RegistrationHandle Dispatcher::addFallback(DispatchKey key, KernelFunction kernel, SourceLocation site, bool is_default) {
   SY_CHECK(key != DispatchKey::Undefined && isRuntimeKey(key), "cannot register a backend fallback at ",
            site.str(), " for dispatch key ", key, "; a fallback needs a backend or functionality key",
            isAliasKey(key) ? " (alias keys only take per-operator kernels)" : "");
   std::lock_guard<std::mutex> lock(mutex_);
-  AnnotatedKernelPtr& slot = state_->backend_fallbacks[static_cast<uint8_t>(key)];
+  const auto index = static_cast<uint8_t>(key);
+  AnnotatedKernelPtr& slot = (is_default ? state_->default_fallbacks : state_->own_fallbacks)[index];
   if (slot) {
-    SY_ERROR("Tried to register a backend fallback for dispatch key ", key, " at ", site.str(),
-             ", but one is already registered at ", slot->site, "; a key has at most one backend fallback");
+    SY_ERROR("Tried to register a ", is_default ? "default " : "", "backend fallback for dispatch key ", key, " at ",
+             site.str(), ", but one is already registered at ", slot->site, "; a key has at most one ",
+             is_default ? "default backend fallback" : "backend fallback");
   }
   auto annotated = std::make_shared<AnnotatedKernel>();
   annotated->kernel = std::move(kernel);
   annotated->published = state_->records.publish(annotated->kernel, nullptr, key);
   annotated->site = site.str();
   annotated->key = key;
+  annotated->is_default = is_default;
   slot = std::move(annotated);
-  for (auto& entry : state_->entries) entry->updateDispatchTable(state_->backend_fallbacks);
-  return RegistrationHandle([this, key] {
+  updateFallbackInEffect(key);
+  return RegistrationHandle([this, key, index, is_default] {
     std::vector<std::shared_ptr<OperatorKernel>> reclaimed;  // destroyed after the mutex is released
     std::lock_guard<std::mutex> lock(mutex_);
-    AnnotatedKernelPtr removed = std::move(state_->backend_fallbacks[static_cast<uint8_t>(key)]);
-    for (auto& entry : state_->entries) entry->updateDispatchTable(state_->backend_fallbacks);
+    AnnotatedKernelPtr removed = std::move((is_default ? state_->default_fallbacks : state_->own_fallbacks)[index]);
+    updateFallbackInEffect(key);
     retire(*removed, &reclaimed);
   });
+}
+
+void Dispatcher::updateFallbackInEffect(DispatchKey key) {
+  const auto index = static_cast<uint8_t>(key);
+  const AnnotatedKernelPtr& in_effect =
+      state_->own_fallbacks[index] ? state_->own_fallbacks[index] : state_->default_fallbacks[index];
+  if (state_->backend_fallbacks[index] == in_effect) return;  // a default behind a backend's own
+  state_->backend_fallbacks[index] = in_effect;
+  for (auto& entry : state_->entries) entry->updateDispatchTable(state_->backend_fallbacks);
 }
 
 void Dispatcher::retire(const AnnotatedKernel& kernel, std::vector<std::shared_ptr<OperatorKernel>>* reclaimed) {
@@ -301,7 +325,7 @@ void Dispatcher::recordStaticSignature(OperatorEntry& entry, const InferredSigna
 
 std::string Dispatcher::dumpComputedTable(const OperatorEntry& entry) {
   std::lock_guard<std::mutex> lock(mutex_);
-  return entry.dumpComputedTable();
+  return entry.dumpComputedTable(state_->default_fallbacks);
 }
 
 std::string OperatorHandle::dumpComputedTable() const { return Dispatcher::singleton().dumpComputedTable(*entry_); }

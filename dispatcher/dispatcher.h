@@ -47,6 +47,18 @@ class RegistrationHandle {
   std::function<void()> undo_;
 };
 
+// Note [A backend's own fallback replaces the library's default]
+// A key has at most one backend fallback of each of two kinds. The library registers some of its
+// fallbacks as the key's default (Library::defaultFallback): the autograd recorder on
+// AutogradPrivateUse1..3, the keys PyTorch leaves to the backend that owns PrivateUse1..3. A
+// fallback registered the ordinary way (m.fallback(...), a fallthrough included) on such a key
+// replaces the default in every dispatch table, without error, for as long as its registration
+// lives; when it goes (its Library is destroyed), the default is back. Registration order does not
+// matter: a default registered after the backend's fallback stays behind it. Two fallbacks of the
+// same kind on one key are still an error naming both sites. dumpComputedTable (and `switchyard ops
+// NAME`) says which is in effect: the default, or a backend's own replacing it, with both sites.
+// Only the backend fallback is replaced: per-operator kernels on the key (autograd's formulas
+// register one per operator on every autograd key) still take precedence, as in PyTorch.
 class Dispatcher {
  public:
   static Dispatcher& singleton();
@@ -82,6 +94,9 @@ class Dispatcher {
   RegistrationHandle registerImpl(const OperatorName& name, DispatchKey key, KernelFunction kernel,
                                   std::optional<InferredSignature> signature, SourceLocation site);
   RegistrationHandle registerFallback(DispatchKey key, KernelFunction kernel, SourceLocation site);
+  // The library's default fallback for `key`, which a fallback registered with registerFallback
+  // replaces while it lives (see Note [A backend's own fallback replaces the library's default]).
+  RegistrationHandle registerDefaultFallback(DispatchKey key, KernelFunction kernel, SourceLocation site);
 
   // A typed handle for a namespace-scope variable, usable before the operator is defined (the
   // order of static initialisation across files is unspecified), and cheaper to call than a
@@ -114,7 +129,7 @@ class Dispatcher {
   // last call of a deregistered kernel do this on their own.
   void reclaimRetiredKernels();
 
-  // Whether `key` has a backend fallback, and where it was registered.
+  // Whether `key` has a backend fallback, and where the one in effect was registered.
   std::optional<std::string> backendFallbackSite(DispatchKey key);
 
   // Used by the missing-kernel entry and OperatorHandle; not for general use.
@@ -136,6 +151,10 @@ class Dispatcher {
   void recordCppSignature(OperatorEntry& entry, const InferredSignature& signature, const std::string& site);
   // After the tables stopped pointing at `kernel` (mutex held); see Note [Reclaiming retired kernels].
   void retire(const AnnotatedKernel& kernel, std::vector<std::shared_ptr<OperatorKernel>>* reclaimed);
+  // registerFallback and registerDefaultFallback.
+  RegistrationHandle addFallback(DispatchKey key, KernelFunction kernel, SourceLocation site, bool is_default);
+  // Recomputes which fallback `key` has in effect, and every table if that changed (mutex held).
+  void updateFallbackInEffect(DispatchKey key);
 
   // A std::mutex rather than absl::Mutex: ThreadSanitizer intercepts pthread locks, but cannot see
   // inside Debian's uninstrumented abseil build, and the concurrency suite runs under TSan.

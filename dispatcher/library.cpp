@@ -105,10 +105,20 @@ Library& Library::registerImpl(std::string_view name, CppFunction func, SourceLo
 }
 
 Library& Library::fallback(CppFunction func, SourceLocation site) {
-  SY_CHECK(kind_ == Impl && ns_ == "_", "fallback() at ", site.str(), " is not allowed in ", describe(),
+  return addFallback("fallback", std::move(func), site, /*is_default=*/false);
+}
+
+Library& Library::defaultFallback(CppFunction func, SourceLocation site) {
+  return addFallback("defaultFallback", std::move(func), site, /*is_default=*/true);
+}
+
+Library& Library::addFallback(std::string_view method, CppFunction func, SourceLocation site, bool is_default) {
+  SY_CHECK(kind_ == Impl && ns_ == "_", method, "() at ", site.str(), " is not allowed in ", describe(),
            ": backend fallbacks apply to every operator, so they are registered in SY_LIBRARY_IMPL/TORCH_LIBRARY_IMPL(_, Key, m) blocks");
   DispatchKey key = func.dispatchKey().value_or(*key_);
-  registrations_.push_back(Dispatcher::singleton().registerFallback(key, std::move(func.kernel()), site));
+  Dispatcher& dispatcher = Dispatcher::singleton();
+  registrations_.push_back(is_default ? dispatcher.registerDefaultFallback(key, std::move(func.kernel()), site)
+                                      : dispatcher.registerFallback(key, std::move(func.kernel()), site));
   return *this;
 }
 

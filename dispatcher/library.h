@@ -85,6 +85,10 @@ class Library {
   // Registers a boxed fallback for every operator on this library's key. Only in
   // SY_LIBRARY_IMPL(_, Key, m) blocks.
   Library& fallback(CppFunction func, SourceLocation site = SourceLocation::current());
+  // Registers `func` as the key's default fallback: a fallback registered on the key with
+  // fallback() replaces it while that registration lives (see Note [A backend's own fallback
+  // replaces the library's default], dispatcher.h). The library's own, for keys a backend owns.
+  Library& defaultFallback(CppFunction func, SourceLocation site = SourceLocation::current());
 
   const std::string& ns() const { return ns_; }
   std::optional<DispatchKey> key() const { return key_; }
@@ -101,6 +105,7 @@ class Library {
   static std::string_view schemaName(std::string_view schema);
   void defInferred(std::string_view name, CppFunction& func, SourceLocation site);
   Library& registerImpl(std::string_view name, CppFunction func, SourceLocation site);
+  Library& addFallback(std::string_view method, CppFunction func, SourceLocation site, bool is_default);
   OperatorName qualify(std::string_view name, SourceLocation site) const;
   // "SY_LIBRARY_IMPL(aten, CPU) at file:line"
   std::string describe() const;

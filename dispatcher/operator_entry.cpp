@@ -135,15 +135,23 @@ void OperatorEntry::updateDispatchTable(const BackendFallbackTable& fallbacks) {
   non_fallthrough_keys_.store(mask, std::memory_order_release);
 }
 
-std::string OperatorEntry::dumpComputedTable() const {
+std::string OperatorEntry::dumpComputedTable(const BackendFallbackTable& defaults) const {
   std::string out = str(name_.toString(), " (nonFallthroughKeys: ", nonFallthroughKeys(), ")\n");
   for (int k = 0; k < kNumRuntimeKeys; ++k) {
     const ComputedEntry& e = computed_[k];
-    out += str("  ", static_cast<DispatchKey>(k), ": ", toString(e.source));
+    const DispatchKey key = static_cast<DispatchKey>(k);
+    out += str("  ", key, ": ", toString(e.source));
     if (e.origin != nullptr) {
       if (e.source == EntrySource::AliasKernel) out += str(" (", e.origin->key, ")");
       if (e.kernel->isFallthrough()) out += " (fallthrough)";
       out += str(" [registered at ", e.origin->site, "]");
+    }
+    // See Note [A backend's own fallback replaces the library's default] (dispatcher.h).
+    const AnnotatedKernelPtr& default_fallback = defaults[k];
+    if (e.source == EntrySource::BackendFallback && e.origin->is_default) {
+      out += str(" (the library's default for ", key, "; a backend's own fallback there replaces it)");
+    } else if (e.source == EntrySource::BackendFallback && default_fallback) {
+      out += str(" (a backend's own, replacing the library's default registered at ", default_fallback->site, ")");
     }
     out += "\n";
   }

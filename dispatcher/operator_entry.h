@@ -9,7 +9,8 @@
 //      Undefined (so operators without tensor arguments can run composite kernels); for an
 //      autograd key, CompositeImplicit when its backend has neither a kernel nor a
 //      CompositeExplicit one, then the Autograd alias kernel;
-//   3. the backend fallback registered for the key;
+//   3. the backend fallback registered for the key: a backend's own, else the library's default
+//      for that key (see Note [A backend's own fallback replaces the library's default], dispatcher.h);
 //   4. the missing-kernel entry, which raises an error listing what is registered.
 // A call is then `table[highest key of (argument keys | TLS included) & ~TLS excluded & mask]`.
 //
@@ -52,6 +53,9 @@ struct AnnotatedKernel {
   std::optional<InferredSignature> inferred_signature;  // unboxed kernels only
   std::string site;                                     // "file:line"
   DispatchKey key = DispatchKey::Undefined;             // the key it was registered for
+  // A backend fallback the library registers as the key's default, which a backend's own fallback
+  // on the key replaces (see Note [A backend's own fallback replaces the library's default]).
+  bool is_default = false;
 };
 using AnnotatedKernelPtr = std::shared_ptr<const AnnotatedKernel>;
 
@@ -140,7 +144,8 @@ class OperatorEntry {
   void forgetKernelSignature() { cpp_signature_ = typed_signature_; }
 
   // One line per runtime key: "CPU: kernel [registered at backends/devices/cpu/unary_ops.cpp:31]".
-  std::string dumpComputedTable() const;
+  // `defaults` are the library's default fallbacks, named where a backend's own replaces one.
+  std::string dumpComputedTable(const BackendFallbackTable& defaults) const;
   // The keys with a kernel, alias kernel or fallback, and where each was registered.
   std::string describeRegistrations() const;
 

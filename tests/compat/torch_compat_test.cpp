@@ -20,6 +20,12 @@ TORCH_LIBRARY_IMPL(_, MyBackendKey, m) {
 TORCH_LIBRARY_IMPL(_, MyOtherKey, m) { m.fallback(torch::CppFunction::makeFallthrough()); }
 // -------------------------------------------------------------------------------------------------
 
+// ---- Verbatim from out-of-tree PrivateUse1 backends: autograd passes through to the backend -----
+TORCH_LIBRARY_IMPL(_, AutogradPrivateUse1, m) {
+  m.fallback(torch::CppFunction::makeFallthrough());
+}
+// -------------------------------------------------------------------------------------------------
+
 namespace {
 
 at::Tensor twice(const at::Tensor& self) { return at::full({1}, self.item<double>() * 2); }
@@ -50,6 +56,19 @@ TEST(TorchCompat, BoxedCallThroughTheFallbackWorks) {
   torch::jit::push(stack, withKeys({DispatchKey::CPU, DispatchKey::PrivateUse1}));
   op.callBoxed(&stack);
   EXPECT_EQ(torch::jit::pop(stack).toTensor().item<double>(), 2);
+}
+
+TEST(TorchCompat, ABackendsAutogradFallthroughReplacesTheLibrarysRecorder) {
+  auto op = c10::Dispatcher::singleton().findSchemaOrThrow("compat_test::twice", "");
+  EXPECT_FALSE(op.entry().nonFallthroughKeys().has(DispatchKey::AutogradPrivateUse1));
+  EXPECT_NE(op.dumpComputedTable().find("  AutogradPrivateUse1: backend fallback (fallthrough) [registered at "),
+            std::string::npos);
+  EXPECT_NE(op.dumpComputedTable().find("(a backend's own, replacing the library's default registered at "
+                                        "autograd/autograd_fallback.cpp:"),
+            std::string::npos);
+  // A call carrying the autograd key goes straight on to the backend's fallback, then the CPU kernel.
+  auto typed = op.typed<at::Tensor(const at::Tensor&)>();
+  EXPECT_EQ(typed.call(withKeys({DispatchKey::CPU, DispatchKey::PrivateUse1, DispatchKey::AutogradPrivateUse1})).item<double>(), 2);
 }
 
 TEST(TorchCompat, TorchCheckRaisesC10Error) {

@@ -38,6 +38,10 @@ TEST(CliOps, ShowsOneOverloadsSchemaAndDispatchTableWithRegistrationSites) {
   EXPECT_THAT(r.out, HasSubstr("  Accel: backend fallback [registered at backends/devices/accel/accel_cpu_fallback.cpp:"));
   EXPECT_THAT(r.out, HasSubstr("  BackendSelect: backend fallback (fallthrough)"));
   EXPECT_THAT(r.out, HasSubstr("  PrivateUse1: missing"));
+  // The autograd recorder is only the default on the private-use autograd keys, and says so (See
+  // Note [A backend's own fallback replaces the library's default]).
+  EXPECT_THAT(r.out, HasSubstr("  AutogradPrivateUse1: backend fallback [registered at autograd/autograd_fallback.cpp:"));
+  EXPECT_THAT(r.out, HasSubstr("(the library's default for AutogradPrivateUse1; a backend's own fallback there replaces it)\n"));
   // Only the overload asked for.
   EXPECT_THAT(r.out, Not(HasSubstr("aten::acos(Tensor self) -> Tensor")));
 }
