@@ -14,6 +14,12 @@
 //
 // Outputs are views into the method's memory: the next execute() overwrites them. Copy what must
 // survive. A Method is movable, not copyable; delegates are destroyed once, with the Method.
+//
+// Threads: a Method runs one call at a time. execute() or set_input() called while another thread
+// is inside execute() or set_input() of the same Method returns FailedPrecondition naming the
+// method, and get_output() and get_input() raise sy::Error then; nothing waits. Handing a Method
+// from one thread to another between calls is fine. To run one program on several threads at
+// once, load one Method per thread. See Note [A Method runs one call at a time] (program/method.cpp).
 #pragma once
 
 #include <cstddef>
@@ -62,14 +68,17 @@ class Method {
 
   // Input `index` for the next execute(). A tensor must have the declared dtype and sizes; it is
   // copied into the method's memory (or, for an input without planned memory, its storage is
-  // shared). A non-tensor input must have the declared kind.
+  // shared). A non-tensor input must have the declared kind. FailedPrecondition while another
+  // thread runs a call of this method.
   absl::Status set_input(size_t index, const IValue& value);
   // Runs the method's instructions. A kernel's or delegate's error stops it and is returned,
-  // naming the instruction and operator.
+  // naming the instruction and operator. FailedPrecondition, running nothing, while another thread
+  // runs a call of this method.
   absl::Status execute();
-  // Output `index` after execute(); raises sy::Error for an index out of range.
+  // Output `index` after execute(); raises sy::Error for an index out of range, or while another
+  // thread runs a call of this method.
   const IValue& get_output(size_t index) const;
-  // Input `index` as the method currently holds it.
+  // Input `index` as the method currently holds it (sy::Error as for get_output).
   const IValue& get_input(size_t index) const;
 
  private:

@@ -2,6 +2,7 @@
 // (method_loader.cpp), run by Method::execute (method.cpp).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <map>
@@ -87,6 +88,9 @@ struct MethodState {
   std::vector<PreparedKernelCall> kernel_calls;
   std::vector<PreparedDelegateCall> delegate_calls;
   Stack stack;
+  // True while execute() or set_input() runs.
+  // See Note [A Method runs one call at a time] (program/method.cpp).
+  std::atomic<bool> busy{false};
   // Last, so that delegates are destroyed first, while everything they might refer to still exists.
   std::vector<std::unique_ptr<DelegateInstance>> delegates;
 };
