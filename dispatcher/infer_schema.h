@@ -7,7 +7,9 @@
 // double              float              TensorList, vector<Tensor> Tensor[]
 // bool                bool               std::vector<double>      float[]
 // std::string(_view)  str                std::vector<bool>        bool[]
-// Scalar, ScalarType, Device, Layout, MemoryFormat: themselves. Returns: void -> (), tuples -> several.
+// Scalar, ScalarType, Device, Layout, MemoryFormat: themselves. Returns: void -> (), tuples -> several;
+// a `Tensor&` return hands back an argument the caller passed as `Tensor&` (See Note [A Tensor&
+// return hands back an argument the caller passed as Tensor&] in dispatcher/infer_schema.cpp).
 #pragma once
 
 #include <optional>
@@ -27,12 +29,13 @@ namespace sy {
 // (see Note [Unboxed signatures must match exactly]).
 struct InferredSignature {
   std::vector<TypePtr> arguments;
+  std::vector<bool> arguments_mutable;  // per argument: a `Tensor&`, which the kernel may write
   std::vector<TypePtr> returns;
   std::vector<bool> returns_reference;  // per return: a `Tensor&` (the argument it wrote), not a new value
   std::type_index cpp_signature = typeid(void);
   std::string cpp_signature_name;  // demangled, for error messages
 
-  // "(Tensor, int) -> Tensor"
+  // "(Tensor, int) -> Tensor"; a reference return is "Tensor&".
   std::string str() const;
 };
 
@@ -110,6 +113,7 @@ template <class R, class... Args>
 InferredSignature inferSignatureImpl(TypeList<Args...>) {
   InferredSignature sig;
   (sig.arguments.push_back(schemaTypeOf<Args>()), ...);
+  (sig.arguments_mutable.push_back(std::is_same_v<Args, Tensor&>), ...);
   ReturnTypesOf<R>::append(sig);
   sig.cpp_signature = typeid(R(Args...));
   sig.cpp_signature_name = demangle(typeid(R(Args...)).name());

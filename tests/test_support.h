@@ -14,6 +14,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -27,6 +28,33 @@
 #include "switchyard/switchyard.h"
 
 namespace sy::testing {
+
+// ---- Parameterized test names -------------------------------------------------------------------
+
+// `text` as a GoogleTest name, for the name generator every INSTANTIATE_TEST_SUITE_P passes
+// (tests/lint/check_test_names.py): each run of characters other than letters, digits and '_'
+// becomes one '_', none at either end. "aten::add.out" -> "aten_add_out".
+inline std::string testNameOf(std::string_view text) {
+  std::string name;
+  bool pending = false;
+  for (char c : text) {
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
+      if (pending && !name.empty()) name += '_';
+      name += c;
+      pending = false;
+    } else {
+      pending = true;
+    }
+  }
+  return name;
+}
+
+// The operator a schema parameter names, as a test name: "aten::add.out(Tensor self, ...) -> ..."
+// -> "aten_add_out".
+inline std::string operatorNameOfSchemaParam(const ::testing::TestParamInfo<const char*>& info) {
+  const std::string_view schema = info.param;
+  return testNameOf(schema.substr(0, schema.find('(')));
+}
 
 // ---- Float edge values -------------------------------------------------------------------------
 

@@ -6,6 +6,8 @@
 
 #include <sstream>
 
+#include "test_support.h"
+
 namespace sy {
 namespace {
 
@@ -206,7 +208,8 @@ INSTANTIATE_TEST_SUITE_P(
         "aten::_foreach_add_.Scalar(Tensor(a!)[] self, Scalar scalar) -> ()",
         "aten::to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? "
         "memory_format=None) -> Tensor(a)",
-        "aten::add.int(int a, int b) -> int", "foo::noop(Tensor self) -> ()"));
+        "aten::add.int(int a, int b) -> int", "foo::noop(Tensor self) -> ()"),
+    testing::operatorNameOfSchemaParam);
 
 TEST(SchemaToString, FloatDefaultsPrintSoTheyReparseAsFloats) {
   const FunctionSchema s =

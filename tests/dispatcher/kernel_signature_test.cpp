@@ -35,7 +35,8 @@ TEST(KernelSignature, AReferenceReturnForAFreshResultIsRejectedAtTheFirstKernel)
   Library bad(Library::IMPL, "sig_ref", DispatchKey::CPU);
   const std::string error = errorMessageOf([&] { bad.impl("f", &returnsItsArgument); });
   EXPECT_THAT(error, HasSubstr("operator: sig_ref::f"));
-  EXPECT_THAT(error, HasSubstr("return 0 is a reference (Tensor&) in the C++ signature"));
+  EXPECT_THAT(error, HasSubstr("return 0 is Tensor in the schema, a new value, but Tensor& (a reference) in the C++ "
+                               "signature; return it by value"));
 }
 
 TEST(KernelSignature, AReferenceReturnIsRejectedWhenTheSchemaArrivesLater) {
@@ -43,7 +44,7 @@ TEST(KernelSignature, AReferenceReturnIsRejectedWhenTheSchemaArrivesLater) {
   bad.impl("f", &returnsItsArgument);
   Library def(Library::FRAGMENT, "sig_ref_late");
   EXPECT_THAT(errorMessageOf([&] { def.def("f(Tensor(a!) self) -> Tensor"); }),
-              HasSubstr("return 0 is a reference (Tensor&) in the C++ signature"));
+              HasSubstr("return 0 is Tensor in the schema, a new value, but Tensor& (a reference)"));
 }
 
 TEST(KernelSignature, AReferenceReturnForAnAliasedResultIsAccepted) {
@@ -53,6 +54,75 @@ TEST(KernelSignature, AReferenceReturnForAnAliasedResultIsAccepted) {
   impl.impl("f_", &returnsItsArgument);
   Tensor t = sy::zeros({1});
   EXPECT_EQ(&signatureDispatcher().findSchemaOrThrow("sig_ref_ok::f_", "").typed<Tensor&(Tensor&)>().call(t), &t);
+}
+
+// ---- A Tensor& return hands back an argument the caller passed as Tensor& ------------------------
+
+Tensor& aTensorOfItsOwn(const Tensor&) {
+  static Tensor kept = sy::zeros({1});
+  return kept;
+}
+Tensor& returnsTheFirstOfTwo(Tensor& a, Tensor&) { return a; }
+Tensor copiesItsArgument(Tensor& self) { return self; }
+std::string signatureSite(int line) { return std::string(__FILE__) + ":" + std::to_string(line); }
+
+TEST(KernelSignature, AReferenceReturnThatHandsBackNoArgumentIsRejectedWithBothReturnsAndTheSites) {
+  Library def(Library::FRAGMENT, "sig_ref_plain");
+  def.def("f(Tensor self) -> Tensor"); const int def_line = __LINE__;
+  Library bad(Library::IMPL, "sig_ref_plain", DispatchKey::CPU);
+  EXPECT_EQ(errorMessageOf([&] { bad.impl("f", &aTensorOfItsOwn); }),
+            "Inferred operator schema for a C++ kernel function doesn't match the expected function schema.\n"
+            "  operator: sig_ref_plain::f\n"
+            "  expected schema: sig_ref_plain::f(Tensor self) -> Tensor\n"
+            "    registered at " + signatureSite(def_line) + "\n"
+            "  inferred schema: (Tensor) -> Tensor&\n"
+            "    registered at " + signatureSite(__LINE__ - 6) + "\n"
+            "  reason: return 0 is Tensor in the schema, a new value, but Tensor& (a reference) in the C++ "
+            "signature, with no Tensor& parameter to hand back (without alias annotations, a reference return is "
+            "the only Tensor& parameter, or for several returns the last ones in order); return it by value, or "
+            "annotate the argument it writes and hands back in the schema (Tensor(a!))");
+}
+
+TEST(KernelSignature, AReferenceReturnWithTwoTensorParametersToChooseFromIsRejected) {
+  Library def(Library::FRAGMENT, "sig_ref_two");
+  def.def("f(Tensor a, Tensor b) -> Tensor");
+  Library bad(Library::IMPL, "sig_ref_two", DispatchKey::CPU);
+  EXPECT_THAT(errorMessageOf([&] { bad.impl("f", &returnsTheFirstOfTwo); }),
+              HasSubstr("with no Tensor& parameter to hand back"));
+}
+
+TEST(KernelSignature, AByValueReturnForAWrittenReturnIsRejected) {
+  Library def(Library::FRAGMENT, "sig_value_out");
+  def.def("f_(Tensor(a!) self) -> Tensor(a!)");
+  Library bad(Library::IMPL, "sig_value_out", DispatchKey::CPU);
+  const std::string error = errorMessageOf([&] { bad.impl("f_", &copiesItsArgument); });
+  EXPECT_THAT(error, AllOf(HasSubstr("operator: sig_value_out::f_"), HasSubstr("inferred schema: (Tensor) -> Tensor\n"),
+                           HasSubstr("reason: return 0 is Tensor(a!) in the schema, the argument the operator writes, "
+                                     "but Tensor (a new value) in the C++ signature; return that argument as Tensor&")));
+}
+
+TEST(KernelSignature, ATypedCallMustNameTheReturnAsTheSchemaDoes) {
+  Library def(Library::FRAGMENT, "sig_typed_ref");
+  def.def("f(Tensor self) -> Tensor");
+  def.def("g.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)");
+  auto& dispatcher = signatureDispatcher();
+  EXPECT_THAT(errorMessageOf([&] { dispatcher.findSchemaOrThrow("sig_typed_ref::f", "").typed<Tensor&(const Tensor&)>(); }),
+              HasSubstr("return 0 is Tensor in the schema, a new value, but Tensor& (a reference)"));
+  EXPECT_THAT(errorMessageOf([&] {
+                dispatcher.findSchemaOrThrow("sig_typed_ref::g", "out").typed<Tensor(const Tensor&, Tensor&)>();
+              }),
+              HasSubstr("return 0 is Tensor(a!) in the schema, the argument the operator writes"));
+}
+
+// PyTorch's convention for a schema without alias annotations (an inferred one here): the only
+// Tensor& parameter is the one a Tensor& return hands back.
+TEST(KernelSignature, AnUnannotatedSchemaHandsBackTheOnlyTensorReferenceParameter) {
+  Library def(Library::FRAGMENT, "sig_inferred_ref");
+  def.def("f_", &returnsItsArgument);
+  const OperatorHandle op = signatureDispatcher().findSchemaOrThrow("sig_inferred_ref::f_", "");
+  EXPECT_EQ(op.schema().toString(), "sig_inferred_ref::f_(Tensor _0) -> Tensor");
+  Tensor t = sy::zeros({1});
+  EXPECT_EQ(&op.typed<Tensor&(Tensor&)>().call(t), &t);
 }
 
 // ---- A boxed kernel returning the wrong type to an unboxed caller ------------------------------

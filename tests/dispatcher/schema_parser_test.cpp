@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "switchyard/dispatcher/function_schema.h"
+#include "test_support.h"
 
 namespace sy {
 namespace {
@@ -348,7 +349,8 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"aten::f(int x=12ab) -> ()", 15, "malformed number '12ab'"},
         ErrorCase{"aten::f(int x=-y) -> ()", 16, "expected a number after '-' but found 'y'"},
         ErrorCase{"aten::f(int x=) -> ()", 15, "expected a default value but found ')'"},
-        ErrorCase{"", 1, "unexpected end of schema, expected an operator name"}));
+        ErrorCase{"", 1, "unexpected end of schema, expected an operator name"}),
+    [](const ::testing::TestParamInfo<ErrorCase>& info) { return testing::testNameOf(info.param.message); });
 
 TEST(SchemaParseErrors, ParseOperatorNameRejectsASignature) {
   try {

@@ -26,6 +26,16 @@ struct ConvCase {
   bool bias;
 };
 
+// "N2_C4_O6_7x11_K3x3_S1x1_P0x0_D1x1_G1_NoBias", as test names and GoogleTest's messages show a case.
+std::string convCaseName(const ConvCase& c) {
+  auto pair = [](const std::vector<int64_t>& v) { return std::to_string(v[0]) + "x" + std::to_string(v[1]); };
+  return "N" + std::to_string(c.batch) + "_C" + std::to_string(c.in_channels) + "_O" + std::to_string(c.out_channels) +
+         "_" + std::to_string(c.height) + "x" + std::to_string(c.width) + "_K" + std::to_string(c.kernel_h) + "x" +
+         std::to_string(c.kernel_w) + "_S" + pair(c.stride) + "_P" + pair(c.padding) + "_D" + pair(c.dilation) + "_G" +
+         std::to_string(c.groups) + (c.bias ? "_Bias" : "_NoBias");
+}
+void PrintTo(const ConvCase& c, std::ostream* os) { *os << convCaseName(c); }
+
 class XnnpackConvolution : public ::testing::TestWithParam<ConvCase> {};
 
 TEST_P(XnnpackConvolution, MatchesThePortableKernel) {
@@ -52,7 +62,8 @@ INSTANTIATE_TEST_SUITE_P(
                       ConvCase{2, 6, 6, 9, 9, 3, 3, {1, 1}, {1, 1}, {1, 1}, 6, true},    // depthwise
                       ConvCase{1, 4, 8, 8, 7, 3, 3, {2, 2}, {1, 1}, {1, 1}, 4, true},    // depthwise, multiplier 2
                       ConvCase{2, 8, 4, 6, 6, 3, 3, {1, 1}, {1, 1}, {1, 1}, 2, true},    // grouped
-                      ConvCase{1, 16, 32, 5, 5, 1, 1, {1, 1}, {0, 0}, {1, 1}, 1, true}));  // pointwise
+                      ConvCase{1, 16, 32, 5, 5, 1, 1, {1, 1}, {0, 0}, {1, 1}, 1, true}),  // pointwise
+    [](const ::testing::TestParamInfo<ConvCase>& info) { return convCaseName(info.param); });
 
 TEST(XnnpackOps, MaxPoolingWithStridePaddingAndDilationMatches) {
   const Tensor x = randomTensor({2, 3, 11, 9}, 4);

@@ -12,9 +12,12 @@
 
 #include "gtest/gtest.h"
 #include "switchyard/switchyard.h"
+#include "test_support.h"
 
 namespace sy {
 namespace {
+
+using testing::operatorNameOfSchemaParam;
 
 class EdgeOperatorSchema : public ::testing::TestWithParam<const char*> {};
 
@@ -75,7 +78,8 @@ INSTANTIATE_TEST_SUITE_P(
         "dim_order_ops::_to_dim_order_copy.out(Tensor self, *, bool non_blocking=False, int[]? dim_order=None, "
         "Tensor(a!) out) -> Tensor(a!)",
         "dim_order_ops::_clone_dim_order.out(Tensor self, *, bool non_blocking=False, int[]? dim_order=None, "
-        "Tensor(a!) out) -> Tensor(a!)"));
+        "Tensor(a!) out) -> Tensor(a!)"),
+    operatorNameOfSchemaParam);
 
 // The rest of the edge dialect's view copies, and core-ATen out= forms small CNN/MLP exports use.
 INSTANTIATE_TEST_SUITE_P(
@@ -97,7 +101,8 @@ INSTANTIATE_TEST_SUITE_P(
         "aten::clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)",
         "aten::tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
         "aten::log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-        "aten::cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)"));
+        "aten::cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)"),
+    operatorNameOfSchemaParam);
 
 }  // namespace
 }  // namespace sy
