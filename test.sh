@@ -11,11 +11,20 @@
 #   4. the suites again under AddressSanitizer + UndefinedBehaviorSanitizer (the library with both,
 #      the test files with ASan only);
 #   5. the concurrency suites under ThreadSanitizer.
+# `./test.sh --quick` runs stage 1 alone: the edit-build-test loop.
 # Every build sets the options it relies on, whatever an earlier command (./run.sh, a developer's
 # own cmake call) left in the build directory's cache, and every ctest stage fails when it finds no
 # tests. Each stage prints how long it took.
 set -euo pipefail
 cd "$(dirname "$0")"
+quick=0
+for arg in "$@"; do
+  case "$arg" in
+    --quick) quick=1 ;;
+    -h|--help) echo "usage: ./test.sh [--quick]   (--quick: the Release build and its tests only)"; exit 0 ;;
+    *) echo "test.sh: unknown option '$arg' (usage: ./test.sh [--quick])" >&2; exit 2 ;;
+  esac
+done
 root=$PWD
 jobs=$(nproc)
 
@@ -47,6 +56,11 @@ cmake --build build/release
 release_codegen=$root/build/release/codegen/switchyard_codegen
 step "Release tests"
 run_ctest --test-dir build/release
+if [ "$quick" = 1 ]; then
+  step "finished"
+  echo "==> the Release suite passed in $((SECONDS - start))s (--quick: callgrind, install, sanitizer stages skipped)"
+  exit 0
+fi
 
 step "dispatch-overhead and program checks under callgrind (instruction counts are deterministic)"
 python3 bench/overhead.py --binary build/release/bench/overhead_bench --callgrind-only --check --targets-only
