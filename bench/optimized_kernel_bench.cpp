@@ -26,7 +26,7 @@
 namespace {
 
 using sy::Tensor;
-using OutKernel = Tensor& (*)(const Tensor&, Tensor&);
+using OutKernel = Tensor& (*)(const Tensor&, Tensor&, const sy::KernelContext&);
 using OutHelper = Tensor& (*)(Tensor&, const Tensor&);
 
 // Inputs in each function's domain, so neither kernel takes a NaN or overflow shortcut.
@@ -38,14 +38,16 @@ Tensor inputs(int64_t n, float low, float high) {
   return sy::tensor<float>(values, {n});
 }
 
-void run(benchmark::State& state, Tensor x, OutKernel portable, OutHelper dispatched) {
+// The portable kernels are called as their out= operator, `op`.
+void run(benchmark::State& state, Tensor x, const char* op, OutKernel portable, OutHelper dispatched) {
+  const sy::KernelContext ctx{op};
   Tensor out = sy::empty(x.sizes());
   const bool optimized = state.range(0) == 1;
   for (auto _ : state) {
     if (optimized) {
       dispatched(out, x);
     } else {
-      portable(x, out);
+      portable(x, out, ctx);
     }
     benchmark::ClobberMemory();
   }
@@ -55,15 +57,27 @@ void run(benchmark::State& state, Tensor x, OutKernel portable, OutHelper dispat
 
 constexpr int64_t kMillion = 1 << 20;
 
-void BM_AcosOut(benchmark::State& s) { run(s, inputs(kMillion, -1, 1), &sy::cpu::acos_out_cpu, &sy::ops::acos_out); }
-void BM_ExpOut(benchmark::State& s) { run(s, inputs(kMillion, -10, 10), &sy::cpu::exp_out_cpu, &sy::ops::exp_out); }
-void BM_SigmoidOut(benchmark::State& s) {
-  run(s, inputs(kMillion, -10, 10), &sy::cpu::sigmoid_out_cpu, &sy::ops::sigmoid_out);
+void BM_AcosOut(benchmark::State& s) {
+  run(s, inputs(kMillion, -1, 1), "aten::acos.out", &sy::cpu::acos_out_cpu, &sy::ops::acos_out);
 }
-void BM_LogOut(benchmark::State& s) { run(s, inputs(kMillion, 0.01f, 100), &sy::cpu::log_out_cpu, &sy::ops::log_out); }
-void BM_SinOut(benchmark::State& s) { run(s, inputs(kMillion, -10, 10), &sy::cpu::sin_out_cpu, &sy::ops::sin_out); }
-void BM_CosOut(benchmark::State& s) { run(s, inputs(kMillion, -10, 10), &sy::cpu::cos_out_cpu, &sy::ops::cos_out); }
-void BM_TanhOut(benchmark::State& s) { run(s, inputs(kMillion, -5, 5), &sy::cpu::tanh_out_cpu, &sy::ops::tanh_out); }
+void BM_ExpOut(benchmark::State& s) {
+  run(s, inputs(kMillion, -10, 10), "aten::exp.out", &sy::cpu::exp_out_cpu, &sy::ops::exp_out);
+}
+void BM_SigmoidOut(benchmark::State& s) {
+  run(s, inputs(kMillion, -10, 10), "aten::sigmoid.out", &sy::cpu::sigmoid_out_cpu, &sy::ops::sigmoid_out);
+}
+void BM_LogOut(benchmark::State& s) {
+  run(s, inputs(kMillion, 0.01f, 100), "aten::log.out", &sy::cpu::log_out_cpu, &sy::ops::log_out);
+}
+void BM_SinOut(benchmark::State& s) {
+  run(s, inputs(kMillion, -10, 10), "aten::sin.out", &sy::cpu::sin_out_cpu, &sy::ops::sin_out);
+}
+void BM_CosOut(benchmark::State& s) {
+  run(s, inputs(kMillion, -10, 10), "aten::cos.out", &sy::cpu::cos_out_cpu, &sy::ops::cos_out);
+}
+void BM_TanhOut(benchmark::State& s) {
+  run(s, inputs(kMillion, -5, 5), "aten::tanh.out", &sy::cpu::tanh_out_cpu, &sy::ops::tanh_out);
+}
 
 // softmax and log_softmax of a 256x1024 Float matrix along its rows.
 template <bool kLog>
@@ -75,7 +89,8 @@ void softmaxBench(benchmark::State& state) {
     if (optimized) {
       kLog ? sy::ops::_log_softmax_out(out, x, 1, false) : sy::ops::_softmax_out(out, x, 1, false);
     } else {
-      kLog ? sy::cpu::_log_softmax_out_cpu(x, 1, false, out) : sy::cpu::_softmax_out_cpu(x, 1, false, out);
+      kLog ? sy::cpu::_log_softmax_out_cpu(x, 1, false, out, {"aten::_log_softmax.out"})
+           : sy::cpu::_softmax_out_cpu(x, 1, false, out, {"aten::_softmax.out"});
     }
     benchmark::ClobberMemory();
   }
@@ -100,17 +115,21 @@ void reductionBench(benchmark::State& state, const Tensor& x, Portable&& portabl
 }
 void BM_SumOut(benchmark::State& s) {
   Tensor x = inputs(kMillion, -1, 1), out = sy::empty({});
-  reductionBench(s, x, [&] { sy::cpu::sum_out_cpu(x, std::nullopt, out); }, [&] { sy::ops::sum_out(out, x); });
+  reductionBench(
+      s, x, [&] { sy::cpu::sum_out_cpu(x, std::nullopt, out, {"aten::sum.out"}); }, [&] { sy::ops::sum_out(out, x); });
 }
 void BM_MeanOut(benchmark::State& s) {
   Tensor x = inputs(kMillion, -1, 1), out = sy::empty({});
-  reductionBench(s, x, [&] { sy::cpu::mean_dtype_out_cpu(x, std::nullopt, out); }, [&] { sy::ops::mean_out(out, x); });
+  reductionBench(
+      s, x, [&] { sy::cpu::mean_dtype_out_cpu(x, std::nullopt, out, {"aten::mean.dtype_out"}); },
+      [&] { sy::ops::mean_out(out, x); });
 }
 void BM_SumRowsOut(benchmark::State& s) {
   Tensor x = sy::ops::reshape(inputs(256 * 1024, -1, 1), {256, 1024}), out = sy::empty({256});
   const std::vector<int64_t> last{1};
-  reductionBench(s, x, [&] { sy::cpu::sum_IntList_out_cpu(x, last, false, std::nullopt, out); },
-                 [&] { sy::ops::sum_out(out, x, last); });
+  reductionBench(
+      s, x, [&] { sy::cpu::sum_IntList_out_cpu(x, last, false, std::nullopt, out, {"aten::sum.IntList_out"}); },
+      [&] { sy::ops::sum_out(out, x, last); });
 }
 
 // The matrix products and the convolution: `portable` calls the CPU kernel directly (with the
@@ -138,7 +157,9 @@ void productBench(benchmark::State& state, Portable&& portable, Dispatched&& dis
 void mmBench(benchmark::State& s, int64_t n) {
   Tensor a = sy::ops::reshape(inputs(n * n, -1, 1), {n, n}), b = sy::ops::reshape(inputs(n * n, -1, 1), {n, n});
   Tensor out = sy::empty({n, n});
-  productBench(s, [&] { sy::cpu::mm_out_cpu(a, b, out); }, [&] { sy::ops::mm_out(out, a, b); }, 2.0 * n * n * n);
+  productBench(
+      s, [&] { sy::cpu::mm_out_cpu(a, b, out, {"aten::mm.out"}); }, [&] { sy::ops::mm_out(out, a, b); },
+      2.0 * n * n * n);
 }
 void BM_Mm256(benchmark::State& s) { mmBench(s, 256); }
 void BM_Mm1024(benchmark::State& s) { mmBench(s, 1024); }
@@ -148,18 +169,23 @@ void BM_Linear(benchmark::State& s) {
   Tensor weight = sy::ops::reshape(inputs(512 * 784, -0.05f, 0.05f), {512, 784});
   Tensor bias = inputs(512, -0.1f, 0.1f);
   Tensor out = sy::empty({32, 512});
-  productBench(s, [&] { sy::cpu::linear_out_composite(input, weight, bias, out); },
-               [&] { sy::ops::linear_out(out, input, weight, bias); }, 2.0 * 32 * 784 * 512);
+  productBench(
+      s, [&] { sy::cpu::linear_out_composite(input, weight, bias, out, {"aten::linear.out"}); },
+      [&] { sy::ops::linear_out(out, input, weight, bias); }, 2.0 * 32 * 784 * 512);
 }
 
 void BM_Conv2d(benchmark::State& s) {
   Tensor input = sy::ops::reshape(inputs(32 * 56 * 56, -1, 1), {1, 32, 56, 56});
   Tensor weight = sy::ops::reshape(inputs(64 * 32 * 9, -0.1f, 0.1f), {64, 32, 3, 3});
   Tensor out = sy::empty({1, 64, 56, 56});
-  productBench(s,
-               [&] { sy::cpu::convolution_out_cpu(input, weight, std::nullopt, {1}, {1}, {1}, false, {0}, 1, out); },
-               [&] { sy::ops::convolution_out(out, input, weight, std::nullopt, {1}, {1}, {1}, false, {0}, 1); },
-               2.0 * 64 * 32 * 9 * 56 * 56);
+  productBench(
+      s,
+      [&] {
+        sy::cpu::convolution_out_cpu(input, weight, std::nullopt, {1}, {1}, {1}, false, {0}, 1, out,
+                                     {"aten::convolution.out"});
+      },
+      [&] { sy::ops::convolution_out(out, input, weight, std::nullopt, {1}, {1}, {1}, false, {0}, 1); },
+      2.0 * 64 * 32 * 9 * 56 * 56);
 }
 
 // Arg 0: the portable kernel; arg 1: the optimized kernel through the dispatcher.

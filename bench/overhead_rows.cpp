@@ -3,9 +3,14 @@
 #include <utility>
 
 #include "switchyard/backends/devices/cpu/kernels.h"
+#include "switchyard/dispatcher/derived_kernels.h"
 
 namespace sy::bench {
 namespace {
+
+// The contexts the direct calls pass, as the registrations do (dispatcher/kernel_context.h).
+constexpr KernelContext kAcosOut{"aten::acos.out", OutputForm::Out};
+constexpr KernelContext kEmpty{"aten::empty.memory_format", OutputForm::Functional};
 
 const auto acos_out_op = Dispatcher::singleton().staticTypedHandle<Tensor&(const Tensor&, Tensor&)>("aten::acos", "out");
 const auto acos_op = Dispatcher::singleton().staticTypedHandle<Tensor(const Tensor&)>("aten::acos", "");
@@ -97,7 +102,7 @@ RowSetup::RowSetup(Row row) : row_(row) {
       const ScalarType dtype = row == Row::PartialExact ? ScalarType::Float : ScalarType::Double;
       partial_kernels_.push_back(PartialKernelRegistry::singleton().registerKernel(
           OperatorName{"aten::acos", "out"}, KernelKey({TensorMeta{dtype, {0}}, TensorMeta{dtype, {0}}}),
-          &cpu::acos_out_cpu, "sy::cpu::acos_out_cpu"));
+          withContextPointer<&cpu::acos_out_cpu, &kAcosOut>(), "sy::cpu::acos_out_cpu"));
       break;
     }
   }
@@ -128,7 +133,9 @@ std::vector<Column> acosColumns(const std::vector<int64_t>& sizes) {
                          Tensor out = sy::empty({n});
                          setup.prepare(self);
                          setup.prepare(out);
-                         if (setup.row() == Row::Direct) return [self, out]() mutable { cpu::acos_out_cpu(self, out); };
+                         if (setup.row() == Row::Direct) {
+                           return [self, out]() mutable { cpu::acos_out_cpu(self, out, kAcosOut); };
+                         }
                          return [self, out]() mutable { ops::acos_out(out, self); };
                        }});
   }
@@ -139,9 +146,10 @@ std::vector<Column> acosColumns(const std::vector<int64_t>& sizes) {
                          if (setup.row() == Row::Direct) {
                            // The floor: the same allocation and kernel, without dispatching either.
                            return [self] {
-                             Tensor out = cpu::empty_memory_format_cpu(self.sizes(), ScalarType::Float, std::nullopt,
-                                                                       std::nullopt, std::nullopt, std::nullopt);
-                             keep(cpu::acos_out_cpu(self, out));
+                             Tensor out =
+                                 cpu::empty_memory_format_cpu(self.sizes(), ScalarType::Float, std::nullopt,
+                                                              std::nullopt, std::nullopt, std::nullopt, kEmpty);
+                             keep(cpu::acos_out_cpu(self, out, kAcosOut));
                            };
                          }
                          return [self] { keep(ops::acos(self)); };

@@ -48,11 +48,13 @@ struct Chain {
   sy::Scalar alpha = 1;
 };
 
+constexpr sy::KernelContext kAddOut{"aten::add.out", sy::OutputForm::Out};
+
 void runDirect(Chain& c) {
   const Tensor* previous = &c.x;
   for (int i = 0; i < kChainLength; ++i) {
     Tensor& out = c.results[i & 1];
-    sy::cpu::add_out_cpu(*previous, c.x, c.alpha, out);
+    sy::cpu::add_out_cpu(*previous, c.x, c.alpha, out, kAddOut);
     previous = &out;
   }
 }

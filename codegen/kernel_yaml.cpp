@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "switchyard/codegen/arg_meta.h"
+#include "switchyard/codegen/derived_forms.h"
 #include "switchyard/codegen/yaml_reading.h"
 #include "switchyard/core/error.h"
 #include "yaml-cpp/yaml.h"
@@ -215,8 +216,8 @@ void parseKernelYamlText(const std::string& text, const std::string& path, const
   const YAML::Node root = loadCheckedYaml(text, path);
   if (root.IsNull()) return;
   if (!root.IsSequence()) fail(siteOf(path, root), "kernel YAML", "the file must be a list of `- op:` / `- func:` entries");
-  static const std::set<std::string> kFields = {"op", "func", "kernels", "type_alias", "dim_order_alias",
-                                                 "cpp_no_default_args", "manual_cpp_binding"};
+  static const std::set<std::string> kFields = {"op",           "func",       "kernels", "type_alias", "dim_order_alias",
+                                                 "cpp_no_default_args", "manual_cpp_binding", "functional", "inplace"};
   std::map<std::string, YamlSite> entries;  // the library's operators so far, by name
   size_t library_keys = 0;
   for (const OperatorEntry& op : library.operators) {
@@ -231,7 +232,7 @@ void parseKernelYamlText(const std::string& text, const std::string& path, const
       if (!kFields.count(field)) {
         fail(siteOf(path, kv.first), "unknown field",
              "'" + field + "' (an entry has op or func, kernels, type_alias, dim_order_alias, cpp_no_default_args, "
-                           "manual_cpp_binding)");
+                           "manual_cpp_binding, functional, inplace)");
       }
     }
     const YAML::Node op = entry["op"];
@@ -268,12 +269,29 @@ void parseKernelYamlText(const std::string& text, const std::string& path, const
     if (auto [other, inserted] = entries.emplace(op_name, site); !inserted) {
       fail(site, "duplicate operator", op_name + " also has an entry at " + other->second.str());
     }
-    OperatorEntry result{*schema, static_cast<bool>(func), site, {}, {}};
+    OperatorEntry result{*schema, static_cast<bool>(func), site, {}, {}, false, {}};
     if (const YAML::Node no_defaults = entry["cpp_no_default_args"]) {
       result.cpp_no_default_args = readCppNoDefaultArgs(path, no_defaults, *schema);
     }
     if (const YAML::Node manual = entry["manual_cpp_binding"]) {
       result.manual_cpp_binding = readManualCppBinding(path, manual, *schema, static_cast<bool>(func));
+    }
+    result.derived = readDerivedForms(path, entry, *schema);
+    for (const DerivedForm& form : result.derived) {
+      const std::string form_name = form.schema.operator_name().toString();
+      // A `func:` entry defines its forms; an `op:` entry gives kernels to forms that exist, as derived.
+      auto found = existing.find(form_name);
+      if (func && found != existing.end()) fail(form.site, "duplicate operator", form_name + " already exists");
+      if (!func && found == existing.end()) {
+        fail(form.site, "unknown operator", form_name + " is not an existing operator, so " + op_name + " cannot give it kernels");
+      }
+      if (!func && found->second.toString() != form.schema.toString()) {
+        fail(form.site, "derived form", form_name + " is `" + found->second.toString() + "`, not the form of " + op_name +
+                                            " (`" + form.schema.toString() + "`)");
+      }
+      if (auto [other, inserted] = entries.emplace(form_name, form.site); !inserted) {
+        fail(form.site, "duplicate operator", form_name + " also has an entry at " + other->second.str());
+      }
     }
     const Aliases aliases = readAliases(path, entry);
     const YAML::Node kernels = entry["kernels"];
@@ -321,14 +339,18 @@ std::vector<std::string> operatorNamesIn(const std::string& path) {
   for (const YAML::Node& entry : root) {
     if (!entry.IsMap()) continue;
     const YAML::Node op = entry["op"];
-    if (op && op.IsScalar()) names.push_back(qualifiedOperatorName(op.Scalar()));
     const YAML::Node func = entry["func"];
+    std::string name;
+    if (op && op.IsScalar()) name = qualifiedOperatorName(op.Scalar());
     if (func && func.IsScalar()) {
       const std::string& text = func.Scalar();
-      std::string name = text.substr(0, text.find('('));
+      name = text.substr(0, text.find('('));
       name.erase(name.find_last_not_of(" \t") + 1);
-      names.push_back(qualifiedOperatorName(name));
+      name = qualifiedOperatorName(name);
     }
+    if (name.empty()) continue;
+    names.push_back(name);
+    for (std::string& form : derivedFormNames(entry, name)) names.push_back(std::move(form));
   }
   return names;
 }

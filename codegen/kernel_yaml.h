@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "switchyard/dispatcher/function_schema.h"
+#include "switchyard/dispatcher/kernel_context.h"
 #include "switchyard/dispatcher/kernel_key.h"
 
 namespace sy::codegen {
@@ -55,6 +56,15 @@ struct Kernel {
   std::string qualifiedName() const { return cpp_namespace + "::" + function; }
 };
 
+// A functional or in-place form an out-variant entry derives (`functional:` / `inplace:`), registered
+// from the entry's out kernel. See Note [Functional and in-place forms call the out kernel] in
+// dispatcher/derived_kernels.h.
+struct DerivedForm {
+  FunctionSchema schema;
+  OutputForm form = OutputForm::Functional;
+  YamlSite site;
+};
+
 struct OperatorEntry {
   FunctionSchema schema;
   bool defines_schema = false;  // `func:` (a new operator) rather than `op:`
@@ -67,6 +77,8 @@ struct OperatorEntry {
   // generator writes no C++ helper for it, because a hand-written one takes its place (a helper
   // named otherwise, or one taking a friendlier type than the schema's).
   bool manual_cpp_binding = false;
+  // The forms derived from this out variant, in the order functional, in-place.
+  std::vector<DerivedForm> derived;
 };
 
 // Note [A library's own operators register their default kernels on its dispatch key]

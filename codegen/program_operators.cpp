@@ -126,27 +126,54 @@ KernelLibrary selectedKernels(const KernelLibrary& library, const OperatorSelect
     present.insert(name);
     yamls.insert(op.site.file);
     if (op.defines_schema) namespaces.insert(op.schema.operator_name().name.substr(0, op.schema.operator_name().name.find("::")));
-    if (!selection.selects(op.schema.operator_name())) continue;
-    const auto keys = selection.kernel_keys.find(name);
-    if (keys == selection.kernel_keys.end()) {
+    // An out variant comes with the forms derived from it: the entry is kept when any is selected,
+    // and the keys a program gave for a form are matched with the out variant's keys less their outs.
+    bool wanted = selection.selects(op.schema.operator_name());
+    struct WantedKey {
+      std::string form;  // the operator the program calls
+      std::string key;
+      size_t drop;  // out metas to drop from the out variant's keys before comparing
+    };
+    std::vector<WantedKey> wanted_keys;
+    size_t outs = 0;
+    for (const Argument& a : op.schema.arguments()) outs += a.is_out() ? 1 : 0;
+    auto addKeysOf = [&](const OperatorName& form, size_t drop) {
+      wanted = wanted || selection.selects(form);
+      const auto keys = selection.kernel_keys.find(form.toString());
+      if (keys == selection.kernel_keys.end()) return;
+      for (const std::string& key : keys->second) wanted_keys.push_back({form.toString(), key, drop});
+    };
+    addKeysOf(op.schema.operator_name(), 0);
+    for (const DerivedForm& form : op.derived) {
+      present.insert(form.schema.operator_name().toString());
+      addKeysOf(form.schema.operator_name(), outs);
+    }
+    if (!wanted) continue;
+    if (wanted_keys.empty()) {
       kept.operators.push_back(op);
       continue;
     }
     OperatorEntry entry = op;
     entry.kernels.clear();
     std::set<size_t> chosen;
-    for (const std::string& key : keys->second) {
+    for (const auto& [form, key, drop] : wanted_keys) {
       std::optional<size_t> exact, fallback;
       for (size_t k = 0; k < op.kernels.size(); ++k) {
-        if (op.kernels[k].key.isDefault()) fallback = k;
-        else if (op.kernels[k].key.toString() == key) exact = k;
+        const KernelKey& candidate = op.kernels[k].key;
+        if (candidate.isDefault()) {
+          fallback = k;
+        } else if ((drop == 0 ? candidate
+                              : KernelKey(std::vector<TensorMeta>(candidate.tensorArgs().begin(), candidate.tensorArgs().end() - drop)))
+                       .toString() == key) {
+          exact = k;
+        }
       }
       if (!exact && !fallback) {
         // Another library's operator: its own kernel (a portable CPU kernel) serves the call at load.
         if (library.dispatch_key.empty() && !op.defines_schema) continue;
         std::string have;
         for (const Kernel& k : op.kernels) have += "\n  " + k.key.toString() + " -> " + k.qualifiedName() + " (" + k.site.str() + ")";
-        throw CodegenError(op.site.str() + ": error: selective build: " + programsOf(selection) + " calls " + name +
+        throw CodegenError(op.site.str() + ": error: selective build: " + programsOf(selection) + " calls " + form +
                            " with kernel key " + describeKey(key) + ", which no kernel here has and " + name +
                            " has no default kernel (`arg_meta: null`); " +
                            (have.empty() ? "its entry lists no kernels" : "its kernels are:" + have));

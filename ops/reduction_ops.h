@@ -17,22 +17,8 @@
 //
 // The declarations are generated from backends/devices/cpu/reduction_ops.yaml into the build tree
 // (switchyard/ops/reduction/Functions.h); see Note [The aten:: operators are generated from
-// their kernel YAML] in ops/CMakeLists.txt. What each one does:
-//   sum(self, dtype = nullopt), sum_out     the sum of every element (0-dim); Bool and integral
-//                                           inputs sum to Long unless `dtype` says otherwise
-//   sum(self, dim, keepdim = false, dtype = nullopt), sum_out
-//                                           the sum over `dim` (every dim when None or empty)
-//   mean(self, dtype = nullopt), mean_out   the mean of every element (0-dim); floating dtypes only
-//   mean(self, dim, keepdim = false, dtype = nullopt), mean_out   the mean over `dim`
-//   amax(self, dim = {}, keepdim = false), amax_out
-//                                           the maximum over `dim` (every dim when empty); NaN wins
-//   argmax(self, dim = nullopt, keepdim = false), argmax_out
-//                                           the (first) index of the maximum along `dim`, or in the
-//                                           flattened tensor when dim is None; NaN counts as the
-//                                           maximum. Long
-//   _softmax, _log_softmax (self, dim, half_to_float) and their _out forms: the kernels' entry points
-//   softmax, log_softmax (self, dim, dtype = nullopt) and their _out forms: self converted to
-//                                           `dtype` when given, then _softmax / _log_softmax
+// their kernel YAML] in ops/CMakeLists.txt. `switchyard ops` lists the operators and `switchyard
+// ops NAME` shows one's schema and kernels.
 #pragma once
 
 #include <cstdint>

@@ -14,27 +14,9 @@
 //
 // The declarations are generated from backends/devices/cpu/shape_ops.yaml into the build tree
 // (switchyard/ops/shape/Functions.h); see Note [The aten:: operators are generated from
-// their kernel YAML] in ops/CMakeLists.txt. What each one does:
-//   view(self, size)            the same elements in `size` (one entry may be -1, inferred); an error
-//                               when the strides do not allow it without copying (use reshape)
-//   reshape(self, shape)        a view when the strides allow one, else a contiguous copy
-//   permute(self, dims)         dimension i of the result is dimension dims[i] of self
-//   transpose(self, dim0, dim1) swaps two dimensions
-//   unsqueeze(self, dim)        inserts a size-1 dimension at `dim` (in [-dim()-1, dim()])
-//   squeeze(self)               drops every size-1 dimension; squeeze(self, dim) drops `dim` if its
-//                               size is 1 (else a plain alias); squeeze(self, dims) each listed one
-//   expand(self, size)          broadcasts size-1 dimensions to `size` (stride 0, no copy); -1 keeps a size
-//   slice(self, dim = 0, start = nullopt, end = nullopt, step = 1)
-//                               elements start, start+step, ... before end along `dim`; Python slicing
-//                               rules (negative bounds count from the end, out-of-range bounds are
-//                               clamped), step > 0
-//   select(self, dim, index)    the slice at `index` along `dim`, with that dimension removed
-//   contiguous(self)            self when already laid out as memory_format asks, else a copy that is
-//   clone(self), clone_out      a copy in new memory; by default (Preserve) with self's strides when
-//                               self is dense, else contiguous
-//   cat(tensors, dim = 0), cat_out   concatenation along `dim`, with dtype promotion across the inputs
-//   copy_(self, src, non_blocking = false)   writes `src` (broadcast to self's shape, converted to
-//                               self's dtype and device) into `self` and returns `self`
+// their kernel YAML] in ops/CMakeLists.txt. `switchyard ops` lists the operators and `switchyard
+// ops NAME` shows one's schema and kernels; what each computes is described beside its kernel
+// (backends/devices/cpu/view_ops.cpp, cat_ops.cpp, copy.cpp).
 #pragma once
 
 #include <cstdint>

@@ -8,11 +8,10 @@
 //   sy::Tensor h = sy::ops::hardtanh(x, 0, 6);       // relu6; the bounds never change x's dtype
 //   sy::Tensor d = sy::ops::clamp(x, lo_tensor);     // Tensor bounds, broadcast with x
 //
-// The operators: abs and neg (same dtype as the input; neg of Bool is an error); acos, cos, exp,
-// log, rsqrt, sin, sqrt, tanh (integral and bool inputs give Float; in place they need a floating
-// self); sigmoid, relu (keeps integral dtypes), gelu (approximate "none" or "tanh"; Float and
-// Double only); hardtanh (clamp in self's own dtype); clamp with Scalar or Tensor bounds. Each has
-// its functional, in-place (name_) and out= (name_out) form.
+// Each operator has its out= form (name_out) and, where PyTorch has them, its functional and
+// in-place (name_) forms, all three run by one kernel. `switchyard ops` lists the operators and
+// `switchyard ops NAME` shows one's schema and kernels; what each computes is described beside its
+// kernel (backends/devices/cpu/unary_ops.cpp, activation_ops.cpp).
 //
 // The declarations are generated from backends/devices/cpu/unary_ops.yaml into the build tree
 // (switchyard/ops/unary/Functions.h); see Note [The aten:: operators are generated from

@@ -12,16 +12,8 @@
 //
 // The declarations are generated from backends/devices/cpu/view_copy_ops.yaml into the build tree
 // (switchyard/ops/view_copy/Functions.h); see Note [The aten:: operators are generated from
-// their kernel YAML] in ops/CMakeLists.txt. What each operator does:
-//   view_copy_out(out, self, size)           view(self, size), copied
-//   permute_copy_out(out, self, dims)        permute(self, dims), copied
-//   expand_copy_out(out, self, size)         expand(self, size), copied (every broadcast element written)
-//   squeeze_copy_out(out, self, dim)         squeeze(self, dim) (a list of dims), copied
-//   unsqueeze_copy_out(out, self, dim)       unsqueeze(self, dim), copied
-//   alias_copy_out(out, self)                self, copied
-//   select_copy_out(out, self, dim, index)   select(self, dim, index), copied
-//   slice_copy_out(out, self, dim, start, end, step)   slice(...), copied
-//   transpose_copy_out(out, self, dim0, dim1)          transpose(self, dim0, dim1), copied
+// their kernel YAML] in ops/CMakeLists.txt. `switchyard ops` lists the operators; each name_copy_out
+// is the view `name` (ops/shape_ops.h), copied.
 #pragma once
 
 #include <cstdint>

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "switchyard/dispatcher/kernel_context.h"
 #include "switchyard/switchyard.h"
 
 namespace sy::testing {
@@ -95,6 +96,21 @@ template <class Fn>
   }
   return ::testing::AssertionFailure() << "raised no sy::Error (expected " << kind << " containing \"" << substring
                                        << "\")";
+}
+
+// ---- Calling a kernel without the dispatcher -----------------------------------------------------
+
+// The out kernel `kernel` (a portable CPU kernel, say) called directly in its functional form as
+// the operator `op`: with an undefined out tensor, which it allocates (See Note [Functional and
+// in-place forms call the out kernel] in dispatcher/derived_kernels.h).
+//
+//   const Tensor expected = functionalCall(cpu::exp_out_cpu, "aten::exp", x);
+template <class Kernel, class... Args>
+Tensor functionalCall(Kernel&& kernel, const char* op, const Args&... args) {
+  const KernelContext ctx{op, OutputForm::Functional};
+  Tensor out;
+  kernel(args..., out, ctx);
+  return out;
 }
 
 // ---- Making tensors ------------------------------------------------------------------------------

@@ -34,7 +34,8 @@ TEST_F(KernelYamlRules, GenerateKernelDeclarationsWithTheCpuKernelsTypes) {
   GeneratedFiles files = generate(library, OperatorSelection{});
   EXPECT_THAT(files.native_functions_h, HasSubstr("namespace my::native {"));
   EXPECT_THAT(files.native_functions_h,
-              HasSubstr("::sy::Tensor& scale_out(const ::sy::Tensor& self, double factor, ::sy::Tensor& out);"));
+              HasSubstr("::sy::Tensor& scale_out(const ::sy::Tensor& self, double factor, ::sy::Tensor& out, "
+                        "const ::sy::KernelContext& ctx);"));
   EXPECT_THAT(files.register_schema_cpp, HasSubstr("SY_LIBRARY_FRAGMENT(my, m)"));
   EXPECT_THAT(files.register_kernels_cpp, HasSubstr("kKeys[] = {\"default\"}"));
   EXPECT_THAT(files.functions_h, HasSubstr("::sy::Tensor& scale_out(::sy::Tensor& out, const ::sy::Tensor& self, double factor);"));
@@ -150,14 +151,19 @@ TEST_F(OwnedOperatorYaml, RegistersDefaultKernelsOnTheKeyWithTheYamlLine) {
               HasSubstr("m.def(\"aten::abs_(Tensor(a!) self) -> Tensor(a!)\", ::sy::SourceLocation{\"kernels.yaml\", 4});"));
   EXPECT_THAT(files.register_operators_cpp,
               HasSubstr("SY_LIBRARY_IMPL(aten, CPU, m) {\n"
-                        "  m.impl(\"aten::abs\", SY_FN(::sy::cpu::native::abs_cpu), ::sy::SourceLocation{\"kernels.yaml\", 3});"));
+                        "  m.impl(\"aten::abs\", ::sy::withContext<&::sy::cpu::native::abs_cpu, &kContext_aten__abs>(), "
+                        "::sy::SourceLocation{\"kernels.yaml\", 3});"));
+  // The context names the operator and the form the kernel runs in (dispatcher/kernel_context.h).
+  EXPECT_THAT(files.register_operators_cpp,
+              HasSubstr("constexpr ::sy::KernelContext kContext_aten__abs_{\"aten::abs_\", ::sy::OutputForm::InPlace};"));
   // No partial kernel registry for default kernels, and one translation unit for everything.
   EXPECT_THAT(files.register_operators_cpp, ::testing::Not(HasSubstr("PartialKernelRegistry")));
   EXPECT_EQ(files.register_kernels_cpp, "");
   EXPECT_THAT(files.native_functions_h, HasSubstr("namespace sy::cpu::native {"));
   // Protected visibility: see Note [Owned kernels bind directly inside their library].
   EXPECT_THAT(files.native_functions_h,
-              HasSubstr("SY_NATIVE_KERNEL ::sy::Tensor& abs_out_cpu(const ::sy::Tensor& self, ::sy::Tensor& out);"));
+              HasSubstr("SY_NATIVE_KERNEL ::sy::Tensor& abs_out_cpu(const ::sy::Tensor& self, ::sy::Tensor& out, "
+                        "const ::sy::KernelContext& ctx);"));
 }
 
 TEST_F(OwnedOperatorYaml, NamesHelpersAsAtDoesWithCachedHandles) {
@@ -228,8 +234,8 @@ TEST_F(OwnedOperatorYaml, LeaveTheHelperOfAManualCppBindingToHandWrittenCode) {
                                         "  kernels: [{arg_meta: null, kernel_name: sy::cpu::fill_value_cpu}]\n"),
                                   OperatorSelection{});
   EXPECT_THAT(files.register_operators_cpp, HasSubstr("m.def(\"aten::fill.Value(Tensor self, Scalar value=0) -> Tensor\""));
-  EXPECT_THAT(files.register_operators_cpp, HasSubstr("m.impl(\"aten::fill.Value\", SY_FN(::sy::cpu::native::fill_value_cpu)"));
-  EXPECT_THAT(files.native_functions_h, HasSubstr("fill_value_cpu(const ::sy::Tensor& self, const ::sy::Scalar& value);"));
+  EXPECT_THAT(files.register_operators_cpp, HasSubstr("m.impl(\"aten::fill.Value\", ::sy::withContext<&::sy::cpu::native::fill_value_cpu, "));
+  EXPECT_THAT(files.native_functions_h, HasSubstr("fill_value_cpu(const ::sy::Tensor& self, const ::sy::Scalar& value, const ::sy::KernelContext& ctx);"));
   EXPECT_THAT(files.functions_h, HasSubstr("::sy::Tensor fill(const ::sy::Tensor& self, const ::sy::Scalar& value);"));
   EXPECT_THAT(files.functions_h, ::testing::Not(HasSubstr("fill.Value")));
   EXPECT_THAT(files.functions_cpp, ::testing::Not(HasSubstr("handle_fill_Value")));
@@ -247,7 +253,8 @@ TEST_F(OwnedOperatorYaml, TakeOptionalDimListsAsOptionalIntArrayRef) {
   EXPECT_THAT(files.functions_cpp, HasSubstr("staticTypedHandle<::sy::Tensor(const ::sy::Tensor&, ::std::optional<::sy::IntArrayRef>, bool)>"));
   EXPECT_THAT(files.functions_cpp, HasSubstr("return handle_sum_dim_IntList.call(self, dim.get(), keepdim); }"));
   EXPECT_THAT(files.native_functions_h,
-              HasSubstr("sum_dim_cpu(const ::sy::Tensor& self, ::std::optional<::sy::IntArrayRef> dim, bool keepdim);"));
+              HasSubstr("sum_dim_cpu(const ::sy::Tensor& self, ::std::optional<::sy::IntArrayRef> dim, bool keepdim, "
+                        "const ::sy::KernelContext& ctx);"));
 }
 
 TEST_F(OwnedOperatorYaml, RejectAManualCppBindingThatIsNotABooleanOrHasNoHelper) {

@@ -2,9 +2,14 @@
 // the generated schema, registrations and helpers, called through the dispatcher.
 #include "Functions.h"
 
+#include <cmath>
+#include <string>
+#include <vector>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "switchyard/dispatcher/partial_kernels.h"
+#include "sytest_new/Functions.h"
 #include "sytest_owned/Functions.h"
 #include "switchyard/switchyard.h"
 
@@ -121,6 +126,62 @@ TEST(YamlOwnedOperators, CallTheirKernelsThroughTheGeneratedHelpers) {
   EXPECT_EQ(&result, &out);
   EXPECT_EQ(out.sizes(), x.sizes());
   EXPECT_EQ(out.data_ptr<float>()[0], 9.0f);
+}
+
+// new_operator.yaml + new_operator_kernel.cpp: one entry and one kernel make the operator's three
+// forms and their helpers (NewOperator.IsOneYamlEntryAndOneKernelOfAtMostEightLines counts them).
+std::vector<float> expm1Of(std::vector<float> values) {
+  for (float& v : values) v = std::expm1(v);
+  return values;
+}
+
+std::vector<float> floatsOf(const sy::Tensor& t) {
+  const sy::Tensor dense = sy::ops::contiguous(t);
+  return std::vector<float>(dense.data_ptr<float>(), dense.data_ptr<float>() + dense.numel());
+}
+
+TEST(YamlNewOperator, DefinesTheFunctionalInPlaceAndOutFormsFromOneEntry) {
+  sy::Dispatcher& d = sy::Dispatcher::singleton();
+  EXPECT_EQ(d.findSchemaOrThrow("sytest_new::expm1", "").schema().toString(), "sytest_new::expm1(Tensor self) -> Tensor");
+  EXPECT_EQ(d.findSchemaOrThrow("sytest_new::expm1_", "").schema().toString(),
+            "sytest_new::expm1_(Tensor(a!) self) -> Tensor(a!)");
+  EXPECT_EQ(d.findSchemaOrThrow("sytest_new::expm1", "out").schema().toString(),
+            "sytest_new::expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)");
+  // Each is registered on the CPU key from the entry's YAML lines.
+  EXPECT_THAT(d.findSchemaOrThrow("sytest_new::expm1_", "").dumpComputedTable(), HasSubstr("tests/codegen/new_operator.yaml:8"));
+}
+
+TEST(YamlNewOperator, ComputesEachFormWithTheOneKernel) {
+  const std::vector<float> values = {-2.0f, -1e-4f, 0.0f, 0.5f, 3.0f};
+  const sy::Tensor x = sy::tensor<float>(values, {5});
+  EXPECT_EQ(floatsOf(sytest_new::ops::expm1(x)), expm1Of(values));
+  // An integral input computes in Float, as every floating unary operator does.
+  EXPECT_EQ(sytest_new::ops::expm1(sy::tensor<int64_t>({0, 1}, {2})).scalar_type(), sy::ScalarType::Float);
+  sy::Tensor out = sy::empty({0});
+  sy::Tensor& written = sytest_new::ops::expm1_out(out, x);
+  EXPECT_EQ(&written, &out);
+  EXPECT_EQ(floatsOf(out), expm1Of(values));
+  sy::Tensor y = sy::ops::clone(x);
+  sy::Tensor& in_place = sytest_new::ops::expm1_(y);
+  EXPECT_EQ(&in_place, &y);
+  EXPECT_EQ(floatsOf(y), expm1Of(values));
+}
+
+TEST(YamlNewOperator, NamesTheFormTheCallerCalledInItsErrors) {
+  sy::Tensor counts = sy::tensor<int64_t>({1, 2}, {2});
+  sy::Tensor int_out = sy::empty({2}, sy::ScalarType::Long);
+  auto messageOf = [](auto&& call) -> std::string {
+    try {
+      call();
+    } catch (const sy::Error& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  EXPECT_THAT(messageOf([&] { sytest_new::ops::expm1_(counts); }),
+              HasSubstr("sytest_new::expm1_: result type Float can't be cast to the desired output type Long"));
+  EXPECT_THAT(messageOf([&] { sytest_new::ops::expm1_out(int_out, counts); }),
+              HasSubstr("sytest_new::expm1.out: result type Float can't be cast to the desired output type Long"));
 }
 
 }  // namespace

@@ -16,12 +16,12 @@ void fill(sy::Tensor& out, const sy::Tensor& like, T value) {
 
 int every_type_calls = 0;
 
-sy::Tensor& scale_out_float(const sy::Tensor& self, double factor, sy::Tensor& out) {
+sy::Tensor& scale_out_float(const sy::Tensor& self, double factor, sy::Tensor& out, const sy::KernelContext&) {
   fill<float>(out, self, static_cast<float>(100 + factor));
   return out;
 }
 
-sy::Tensor& scale_out(const sy::Tensor& self, double factor, sy::Tensor& out) {
+sy::Tensor& scale_out(const sy::Tensor& self, double factor, sy::Tensor& out, const sy::KernelContext&) {
   if (out.dtype() == sy::ScalarType::Double) {
     fill<double>(out, self, 200 + factor);
   } else {
@@ -30,7 +30,7 @@ sy::Tensor& scale_out(const sy::Tensor& self, double factor, sy::Tensor& out) {
   return out;
 }
 
-sy::Tensor& mul_out_1d(const sy::Tensor& self, const sy::Tensor& other, sy::Tensor& out) {
+sy::Tensor& mul_out_1d(const sy::Tensor& self, const sy::Tensor& other, sy::Tensor& out, const sy::KernelContext&) {
   if (out.dtype() == sy::ScalarType::Double) {
     fill<double>(out, self, -1);
   } else {
@@ -44,7 +44,7 @@ void every_type_out(const sy::Tensor&, const std::optional<sy::Tensor>&, sy::Ten
                     const std::vector<double>&, bool, std::optional<bool>, const std::vector<bool>&, std::string_view,
                     std::optional<std::string_view>, const sy::Scalar&, const std::optional<sy::Scalar>&, sy::ScalarType,
                     std::optional<sy::ScalarType>, sy::MemoryFormat, std::optional<sy::MemoryFormat>, sy::Device,
-                    std::optional<sy::Device>, sy::Tensor&) {
+                    std::optional<sy::Device>, sy::Tensor&, const sy::KernelContext&) {
   ++every_type_calls;
 }
 

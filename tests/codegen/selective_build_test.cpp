@@ -196,7 +196,7 @@ TEST_F(SelectiveBuild, FailsWhenAProgramCallsAnOperatorOfTheOwnedNamespaceThatNo
   selection.kernel_keys["custom::scale.out"] = {"v1/6;0|6;0"};
   selection.programs = {"model.pte"};
   // custom:: is not this library's namespace: another library provides it.
-  EXPECT_THAT(generate(library, selection).register_operators_cpp, HasSubstr("SY_FN(::sel::native::mul_out)"));
+  EXPECT_THAT(generate(library, selection).register_operators_cpp, HasSubstr("::sy::withContext<&::sel::native::mul_out, "));
   selection.kernel_keys["aten::add.out"] = {"v1/6;0|6;0|6;0"};
   try {
     generate(library, selection);

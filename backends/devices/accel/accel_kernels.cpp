@@ -1,25 +1,26 @@
-// The native Accel kernels: the subset of aten:: operators the Accel backend implements itself.
-// Everything else reaches the boxed CPU fallback (backends/devices/accel/accel_cpu_fallback.h).
+// The native Accel kernels: the subset of aten:: operators the Accel backend implements itself (the
+// registrations at the bottom; `switchyard ops NAME` shows who serves an operator). Everything else
+// reaches the boxed CPU fallback (backends/devices/accel/accel_cpu_fallback.h). copy_ copies
+// CPU<->Accel and Accel<->Accel, with any dtype conversion.
 //
-// Native: empty.memory_format, add.Tensor, add.out, add_.Tensor, mul.Tensor, mul.out, mul_.Tensor,
-// copy_ (CPU<->Accel and Accel<->Accel, any dtype conversion), mm, mm.out, relu, relu.out, relu_,
-// _to_copy.
-//
-// Each kernel has exactly the CPU kernel's C++ signature (the dispatcher keeps one per operator).
-// They compute by mapping Accel buffers to host views for the duration of the call and running the
-// CPU loops on them, which is what a real subset backend's "compile and run" step stands in for
-// here. Results are Accel tensors; out= results are written only after the computation succeeded,
-// so a failing kernel leaves the caller's out tensor untouched.
+// Each kernel has the operator's C++ signature (the dispatcher keeps one per operator) with the
+// operator's context last (dispatcher/kernel_context.h). They compute by mapping Accel buffers to
+// host views for the duration of the call and running the CPU operators on them, which is what a
+// real subset backend's "compile and run" step stands in for here. Results are Accel tensors; out=
+// results are written only after the computation succeeded, so a failing kernel leaves the
+// caller's out tensor untouched.
 #include "switchyard/backends/devices/accel/accel_stats.h"
 #include "switchyard/backends/devices/accel/accel_tensor.h"
-#include "switchyard/backends/devices/cpu/binary_kernels.h"
 #include "switchyard/backends/devices/cpu/kernels.h"
-#include "switchyard/backends/devices/cpu/linalg_kernels.h"
 #include "switchyard/backends/devices/cpu/shape_kernels.h"
-#include "switchyard/backends/devices/cpu/unary_kernels.h"
+#include "switchyard/dispatcher/derived_kernels.h"
 #include "switchyard/dispatcher/library.h"
 #include "switchyard/ivalue/checked_size.h"
 #include "switchyard/ivalue/tensor_factories.h"
+#include "switchyard/ops/binary_ops.h"
+#include "switchyard/ops/linalg_ops.h"
+#include "switchyard/ops/shape_ops.h"
+#include "switchyard/ops/unary_ops.h"
 
 namespace sy::accel {
 namespace {
@@ -61,121 +62,142 @@ Tensor empty_memory_format_accel(IntArrayRef size, std::optional<ScalarType> dty
   SY_ERROR(kEmptyOp, ": memory_format Preserve is not supported (empty has no input whose format to preserve)");
 }
 
-// ---- Arithmetic ----------------------------------------------------------------------------------
+// ---- Arithmetic, linear algebra and activations ----------------------------------------------------
+//
+// Each computes with the operator itself (sy::ops) on host views of its Accel operands, which are
+// CPU tensors, so the call reaches the CPU kernel; `ctx.op` names the operator for the statistics
+// and the device checks.
 
-Tensor add_accel(const Tensor& self, const Tensor& other, const Scalar& alpha) {
-  checkSameDevice("aten::add.Tensor", {&self, &other});
-  detail::recordNativeCall("aten::add.Tensor");
-  return toAccel(cpu::add_cpu(hostOperand(self), hostOperand(other), alpha));
+Tensor add_accel(const Tensor& self, const Tensor& other, const Scalar& alpha, const KernelContext& ctx) {
+  checkSameDevice(ctx.op, {&self, &other});
+  detail::recordNativeCall(ctx.op);
+  return toAccel(ops::add(hostOperand(self), hostOperand(other), alpha));
 }
 
-Tensor& add_out_accel(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out) {
-  checkSameDevice("aten::add.out", {&self, &other}, {&out});
-  detail::recordNativeCall("aten::add.out");
-  return outViaHost(out, [&](Tensor& host_out) {
-    cpu::add_out_cpu(hostOperand(self), hostOperand(other), alpha, host_out);
-  });
+Tensor& add_out_accel(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out,
+                      const KernelContext& ctx) {
+  checkSameDevice(ctx.op, {&self, &other}, {&out});
+  detail::recordNativeCall(ctx.op);
+  return outViaHost(out,
+                    [&](Tensor& host_out) { ops::add_out(host_out, hostOperand(self), hostOperand(other), alpha); });
 }
 
-Tensor& add_inplace_accel(Tensor& self, const Tensor& other, const Scalar& alpha) {
-  checkSameDevice("aten::add_.Tensor", {&other}, {&self});
-  detail::recordNativeCall("aten::add_.Tensor");
+Tensor& add_inplace_accel(Tensor& self, const Tensor& other, const Scalar& alpha, const KernelContext& ctx) {
+  checkSameDevice(ctx.op, {&other}, {&self});
+  detail::recordNativeCall(ctx.op);
   // In place on the host view: the shape cannot change, and other may alias self (x.add_(x)).
   Tensor view = hostView(self);
-  cpu::add_inplace_cpu(view, hostOperand(other), alpha);
+  ops::add_(view, hostOperand(other), alpha);
   return self;
 }
 
-Tensor mul_accel(const Tensor& self, const Tensor& other) {
-  checkSameDevice("aten::mul.Tensor", {&self, &other});
-  detail::recordNativeCall("aten::mul.Tensor");
-  return toAccel(cpu::mul_cpu(hostOperand(self), hostOperand(other)));
+Tensor mul_accel(const Tensor& self, const Tensor& other, const KernelContext& ctx) {
+  checkSameDevice(ctx.op, {&self, &other});
+  detail::recordNativeCall(ctx.op);
+  return toAccel(ops::mul(hostOperand(self), hostOperand(other)));
 }
 
-Tensor& mul_out_accel(const Tensor& self, const Tensor& other, Tensor& out) {
-  checkSameDevice("aten::mul.out", {&self, &other}, {&out});
-  detail::recordNativeCall("aten::mul.out");
-  return outViaHost(out, [&](Tensor& host_out) { cpu::mul_out_cpu(hostOperand(self), hostOperand(other), host_out); });
+Tensor& mul_out_accel(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) {
+  checkSameDevice(ctx.op, {&self, &other}, {&out});
+  detail::recordNativeCall(ctx.op);
+  return outViaHost(out, [&](Tensor& host_out) { ops::mul_out(host_out, hostOperand(self), hostOperand(other)); });
 }
 
-Tensor& mul_inplace_accel(Tensor& self, const Tensor& other) {
-  checkSameDevice("aten::mul_.Tensor", {&other}, {&self});
-  detail::recordNativeCall("aten::mul_.Tensor");
+Tensor& mul_inplace_accel(Tensor& self, const Tensor& other, const KernelContext& ctx) {
+  checkSameDevice(ctx.op, {&other}, {&self});
+  detail::recordNativeCall(ctx.op);
   Tensor view = hostView(self);
-  cpu::mul_inplace_cpu(view, hostOperand(other));
+  ops::mul_(view, hostOperand(other));
+  return self;
+}
+
+Tensor mm_accel(const Tensor& self, const Tensor& mat2, const KernelContext& ctx) {
+  checkSameDevice(ctx.op, {&self, &mat2});
+  detail::recordNativeCall(ctx.op);
+  return toAccel(ops::mm(hostOperand(self), hostOperand(mat2)));
+}
+
+Tensor& mm_out_accel(const Tensor& self, const Tensor& mat2, Tensor& out, const KernelContext& ctx) {
+  checkSameDevice(ctx.op, {&self, &mat2}, {&out});
+  detail::recordNativeCall(ctx.op);
+  return outViaHost(out, [&](Tensor& host_out) { ops::mm_out(host_out, hostOperand(self), hostOperand(mat2)); });
+}
+
+Tensor relu_accel(const Tensor& self, const KernelContext& ctx) {
+  detail::recordNativeCall(ctx.op);
+  return toAccel(ops::relu(hostView(self)));
+}
+
+Tensor& relu_out_accel(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  checkSameDevice(ctx.op, {&self}, {&out});
+  detail::recordNativeCall(ctx.op);
+  return outViaHost(out, [&](Tensor& host_out) { ops::relu_out(host_out, hostOperand(self)); });
+}
+
+Tensor& relu_inplace_accel(Tensor& self, const KernelContext& ctx) {
+  detail::recordNativeCall(ctx.op);
+  Tensor view = hostView(self);
+  ops::relu_(view);
   return self;
 }
 
 // ---- Transfers -----------------------------------------------------------------------------------
 
 // Reached whenever either side is Accel (Accel outranks CPU). The host views make it an ordinary
-// CPU copy, which already broadcasts, converts dtypes and stages overlapping memory.
-Tensor& copy_accel(Tensor& self, const Tensor& src, bool non_blocking) {
-  detail::recordNativeCall("aten::copy_");
-  SY_CHECK(self.defined() && src.defined(), "aten::copy_: ", self.defined() ? "src" : "self",
-           " is an undefined tensor");
+// CPU copy, which already broadcasts, converts dtypes and stages overlapping memory: the CPU kernel
+// is called directly, with this operator's context.
+Tensor& copy_accel(Tensor& self, const Tensor& src, bool non_blocking, const KernelContext& ctx) {
+  detail::recordNativeCall(ctx.op);
+  SY_CHECK(self.defined() && src.defined(), ctx.op, ": ", self.defined() ? "src" : "self", " is an undefined tensor");
   Tensor host_self = hostOperand(self);
-  cpu::copy_cpu(host_self, hostOperand(src), non_blocking);
+  cpu::copy_cpu(host_self, hostOperand(src), non_blocking, ctx);
   return self;
 }
 
 // The CPU kernel is device-generic (it allocates with aten::empty and copies with aten::copy_, both
-// dispatched, so they land on the Accel kernels above); Accel just counts the call.
+// dispatched, so they land on the Accel kernels above), so it is called directly, with this
+// operator's context; Accel just counts the call.
 Tensor to_copy_accel(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Layout> layout,
                      std::optional<Device> device, std::optional<bool> pin_memory, bool non_blocking,
-                     std::optional<MemoryFormat> memory_format) {
-  detail::recordNativeCall("aten::_to_copy");
-  return cpu::to_copy_cpu(self, dtype, layout, device, pin_memory, non_blocking, memory_format);
-}
-
-// ---- Linear algebra and activations --------------------------------------------------------------
-
-Tensor mm_accel(const Tensor& self, const Tensor& mat2) {
-  checkSameDevice("aten::mm", {&self, &mat2});
-  detail::recordNativeCall("aten::mm");
-  return toAccel(cpu::mm_cpu(hostOperand(self), hostOperand(mat2)));
-}
-
-Tensor& mm_out_accel(const Tensor& self, const Tensor& mat2, Tensor& out) {
-  checkSameDevice("aten::mm.out", {&self, &mat2}, {&out});
-  detail::recordNativeCall("aten::mm.out");
-  return outViaHost(out, [&](Tensor& host_out) { cpu::mm_out_cpu(hostOperand(self), hostOperand(mat2), host_out); });
-}
-
-Tensor relu_accel(const Tensor& self) {
-  detail::recordNativeCall("aten::relu");
-  return toAccel(cpu::relu_cpu(hostView(self)));
-}
-
-Tensor& relu_out_accel(const Tensor& self, Tensor& out) {
-  checkSameDevice("aten::relu.out", {&self}, {&out});
-  detail::recordNativeCall("aten::relu.out");
-  return outViaHost(out, [&](Tensor& host_out) { cpu::relu_out_cpu(hostOperand(self), host_out); });
-}
-
-Tensor& relu_inplace_accel(Tensor& self) {
-  detail::recordNativeCall("aten::relu_");
-  Tensor view = hostView(self);
-  cpu::relu_inplace_cpu(view);
-  return self;
+                     std::optional<MemoryFormat> memory_format, const KernelContext& ctx) {
+  detail::recordNativeCall(ctx.op);
+  return cpu::to_copy_cpu(self, dtype, layout, device, pin_memory, non_blocking, memory_format, ctx);
 }
 
 }  // namespace
 }  // namespace sy::accel
 
+// The operators Accel runs natively, each kernel told its operator's name (dispatcher/derived_kernels.h).
 SY_LIBRARY_IMPL(aten, Accel, m) {
-  m.impl("empty.memory_format", SY_FN(sy::accel::empty_memory_format_accel));
-  m.impl("add.Tensor", SY_FN(sy::accel::add_accel));
-  m.impl("add.out", SY_FN(sy::accel::add_out_accel));
-  m.impl("add_.Tensor", SY_FN(sy::accel::add_inplace_accel));
-  m.impl("mul.Tensor", SY_FN(sy::accel::mul_accel));
-  m.impl("mul.out", SY_FN(sy::accel::mul_out_accel));
-  m.impl("mul_.Tensor", SY_FN(sy::accel::mul_inplace_accel));
-  m.impl("copy_", SY_FN(sy::accel::copy_accel));
-  m.impl("_to_copy", SY_FN(sy::accel::to_copy_accel));
-  m.impl("mm", SY_FN(sy::accel::mm_accel));
-  m.impl("mm.out", SY_FN(sy::accel::mm_out_accel));
-  m.impl("relu", SY_FN(sy::accel::relu_accel));
-  m.impl("relu.out", SY_FN(sy::accel::relu_out_accel));
-  m.impl("relu_", SY_FN(sy::accel::relu_inplace_accel));
+  using namespace sy::accel;
+  using sy::KernelContext;
+  using sy::OutputForm;
+  using sy::withContext;
+  static constexpr KernelContext kAdd{"aten::add.Tensor", OutputForm::Functional};
+  static constexpr KernelContext kAddOut{"aten::add.out", OutputForm::Out};
+  static constexpr KernelContext kAddInPlace{"aten::add_.Tensor", OutputForm::InPlace};
+  static constexpr KernelContext kMul{"aten::mul.Tensor", OutputForm::Functional};
+  static constexpr KernelContext kMulOut{"aten::mul.out", OutputForm::Out};
+  static constexpr KernelContext kMulInPlace{"aten::mul_.Tensor", OutputForm::InPlace};
+  static constexpr KernelContext kCopy{"aten::copy_", OutputForm::InPlace};
+  static constexpr KernelContext kToCopy{"aten::_to_copy", OutputForm::Functional};
+  static constexpr KernelContext kMm{"aten::mm", OutputForm::Functional};
+  static constexpr KernelContext kMmOut{"aten::mm.out", OutputForm::Out};
+  static constexpr KernelContext kRelu{"aten::relu", OutputForm::Functional};
+  static constexpr KernelContext kReluOut{"aten::relu.out", OutputForm::Out};
+  static constexpr KernelContext kReluInPlace{"aten::relu_", OutputForm::InPlace};
+  m.impl("empty.memory_format", SY_FN(empty_memory_format_accel));
+  m.impl(kAdd.op, withContext<&add_accel, &kAdd>());
+  m.impl(kAddOut.op, withContext<&add_out_accel, &kAddOut>());
+  m.impl(kAddInPlace.op, withContext<&add_inplace_accel, &kAddInPlace>());
+  m.impl(kMul.op, withContext<&mul_accel, &kMul>());
+  m.impl(kMulOut.op, withContext<&mul_out_accel, &kMulOut>());
+  m.impl(kMulInPlace.op, withContext<&mul_inplace_accel, &kMulInPlace>());
+  m.impl(kCopy.op, withContext<&copy_accel, &kCopy>());
+  m.impl(kToCopy.op, withContext<&to_copy_accel, &kToCopy>());
+  m.impl(kMm.op, withContext<&mm_accel, &kMm>());
+  m.impl(kMmOut.op, withContext<&mm_out_accel, &kMmOut>());
+  m.impl(kRelu.op, withContext<&relu_accel, &kRelu>());
+  m.impl(kReluOut.op, withContext<&relu_out_accel, &kReluOut>());
+  m.impl(kReluInPlace.op, withContext<&relu_inplace_accel, &kReluInPlace>());
 }

@@ -6,6 +6,16 @@
 #include "switchyard/ivalue/tensor_factories.h"
 
 namespace sy::accel {
+namespace {
+
+// `src` written into the CPU tensor `dst` by aten::copy_'s CPU kernel, called directly: the host
+// views are the backend's own plumbing, not operator calls a profiler or a mode should see.
+void hostCopy(Tensor dst, const Tensor& src) {
+  static constexpr KernelContext kCopy{"aten::copy_", OutputForm::InPlace};
+  cpu::copy_cpu(dst, src, /*non_blocking=*/false, kCopy);
+}
+
+}  // namespace
 
 bool isAccel(const Tensor& t) { return t.defined() && t.device().type == DeviceType::Accel; }
 
@@ -26,15 +36,14 @@ Tensor hostOperand(const Tensor& t) { return isAccel(t) ? hostView(t) : t; }
 
 Tensor toCpu(const Tensor& accel) {
   Tensor out = sy::empty(accel.sizes(), TensorOptions(accel.scalar_type()));
-  cpu::copy_cpu(out, hostView(accel), /*non_blocking=*/false);
+  hostCopy(out, hostView(accel));
   return out;
 }
 
 Tensor toAccel(const Tensor& cpu) {
   SY_CHECK(cpu.defined() && cpu.is_cpu(), "Accel toAccel: expected a CPU tensor");
   Tensor out = sy::empty(cpu.sizes(), TensorOptions(cpu.scalar_type()).device(kAccel));
-  Tensor view = hostView(out);
-  cpu::copy_cpu(view, cpu, /*non_blocking=*/false);
+  hostCopy(hostView(out), cpu);
   return out;
 }
 
@@ -56,8 +65,7 @@ void resizeAccel(const Tensor& accel, IntArrayRef sizes) {
 
 void copyInto(const Tensor& dst, const Tensor& cpu_value) {
   if (!sameSizes(dst.sizes(), cpu_value.sizes())) resizeAccel(dst, cpu_value.sizes());
-  Tensor view = hostView(dst);
-  cpu::copy_cpu(view, cpu_value, /*non_blocking=*/false);
+  hostCopy(hostView(dst), cpu_value);
 }
 
 bool isCpuScalar(const Tensor& t) { return t.defined() && t.is_cpu() && t.dim() == 0; }

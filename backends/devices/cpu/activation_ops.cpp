@@ -1,5 +1,5 @@
 // Activation operators on the CPU: sigmoid, relu, gelu, hardtanh and clamp (Scalar and Tensor
-// bounds), each functional, out= and in-place.
+// bounds), each one kernel serving its functional, out= and in-place forms (unary_kernels.h).
 //
 // Semantics, as PyTorch unless noted:
 // - sigmoid: 1 / (1 + exp(-x)); integral and bool inputs compute in Float. Saturates to 0 and 1
@@ -31,9 +31,7 @@ namespace sy::cpu {
 namespace {
 
 using unary::applying;
-using unary::checkedFloatingResult;
-using unary::unaryInto;
-using unary::unaryNew;
+using unary::unaryOp;
 
 constexpr unsigned kNumericDtypes = kIntegralDtypes | kFloatingDtypes;
 
@@ -255,11 +253,14 @@ ClampTensorPlan planClampTensor(const char* op, const Tensor& self, const std::o
   return plan;
 }
 
-// clamp.Tensor into `out` (named `out_name` in errors). In place, the broadcast shape must be
-// self's own: self cannot grow to hold the result.
-Tensor& clampTensorInto(const char* op, const ClampTensorPlan& plan, const Tensor& self,
-                        const std::optional<Tensor>& min, const std::optional<Tensor>& max, Tensor& out,
-                        const char* out_name, bool in_place) {
+// clamp.Tensor in the form `ctx` names: the functional form allocates `out`; in place, the
+// broadcast shape must be self's own: self cannot grow to hold the result.
+Tensor& clampTensorInto(const KernelContext& ctx, const ClampTensorPlan& plan, const Tensor& self,
+                        const std::optional<Tensor>& min, const std::optional<Tensor>& max, Tensor& out) {
+  const char* op = ctx.op;
+  const bool in_place = ctx.form == OutputForm::InPlace;
+  const char* out_name = in_place ? "self" : "out";
+  if (ctx.form == OutputForm::Functional) out = ops::empty(plan.shape, TensorOptions(plan.result).device(kCPU));
   checkOnCPU(op, out_name, out);
   checkCanCastToOutput(op, plan.result, out);
   SY_CHECK(!in_place || sameSizes(plan.shape, self.sizes()), op, ": output with shape ", formatSizes(self.sizes()),
@@ -294,100 +295,38 @@ Tensor& clampTensorInto(const char* op, const ClampTensorPlan& plan, const Tenso
 
 }  // namespace
 
-// ---- The kernels (registered from backends/devices/cpu/unary_ops.yaml) ---------------------------------------------
+// ---- The kernels (registered from backends/devices/cpu/unary_ops.yaml) ---------------------------
 
 namespace native {
 
-Tensor sigmoid_cpu(const Tensor& self) {
-  constexpr const char* op = "aten::sigmoid";
-  return unaryNew<kFloatingDtypes>(op, self, checkedFloatingResult(op, self), applying(Sigmoid{}));
-}
-Tensor& sigmoid_out_cpu(const Tensor& self, Tensor& out) {
-  constexpr const char* op = "aten::sigmoid.out";
-  return unaryInto<kFloatingDtypes>(op, self, checkedFloatingResult(op, self), out, "out", applying(Sigmoid{}));
-}
-Tensor& sigmoid_inplace_cpu(Tensor& self) {
-  constexpr const char* op = "aten::sigmoid_";
-  return unaryInto<kFloatingDtypes>(op, self, checkedFloatingResult(op, self), self, "self", applying(Sigmoid{}));
+Tensor& sigmoid_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return floatingUnary(ctx, self, out, Sigmoid{});
 }
 
-Tensor relu_cpu(const Tensor& self) {
-  constexpr const char* op = "aten::relu";
-  return unaryNew<kNumericDtypes>(op, self, reluResult(op, self), applying(Relu{}));
-}
-Tensor& relu_out_cpu(const Tensor& self, Tensor& out) {
-  constexpr const char* op = "aten::relu.out";
-  return unaryInto<kNumericDtypes>(op, self, reluResult(op, self), out, "out", applying(Relu{}));
-}
-Tensor& relu_inplace_cpu(Tensor& self) {
-  constexpr const char* op = "aten::relu_";
-  return unaryInto<kNumericDtypes>(op, self, reluResult(op, self), self, "self", applying(Relu{}));
+Tensor& relu_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return unaryOp<kNumericDtypes>(ctx, self, reluResult(ctx.op, self), out, applying(Relu{}));
 }
 
-Tensor gelu_cpu(const Tensor& self, std::string_view approximate) {
-  constexpr const char* op = "aten::gelu";
-  return withGelu(op, approximate, [&](auto fn) -> Tensor {
-    return unaryNew<kFloatingDtypes>(op, self, geluResult(op, self), applying(fn));
-  });
-}
-Tensor& gelu_out_cpu(const Tensor& self, std::string_view approximate, Tensor& out) {
-  constexpr const char* op = "aten::gelu.out";
-  return withGelu(op, approximate, [&](auto fn) -> Tensor& {
-    return unaryInto<kFloatingDtypes>(op, self, geluResult(op, self), out, "out", applying(fn));
-  });
-}
-Tensor& gelu_inplace_cpu(Tensor& self, std::string_view approximate) {
-  constexpr const char* op = "aten::gelu_";
-  return withGelu(op, approximate, [&](auto fn) -> Tensor& {
-    return unaryInto<kFloatingDtypes>(op, self, geluResult(op, self), self, "self", applying(fn));
+Tensor& gelu_out_cpu(const Tensor& self, std::string_view approximate, Tensor& out, const KernelContext& ctx) {
+  return withGelu(ctx.op, approximate, [&](auto fn) -> Tensor& {
+    return unaryOp<kFloatingDtypes>(ctx, self, geluResult(ctx.op, self), out, applying(fn));
   });
 }
 
-Tensor hardtanh_cpu(const Tensor& self, const Scalar& min_val, const Scalar& max_val) {
-  constexpr const char* op = "aten::hardtanh";
-  const HardtanhBounds b = hardtanhBounds(op, self, min_val, max_val);
-  return unaryNew<kNumericDtypes>(op, self, b.result, clampScalarBody(b.min, b.max));
-}
-Tensor& hardtanh_out_cpu(const Tensor& self, const Scalar& min_val, const Scalar& max_val, Tensor& out) {
-  constexpr const char* op = "aten::hardtanh.out";
-  const HardtanhBounds b = hardtanhBounds(op, self, min_val, max_val);
-  return unaryInto<kNumericDtypes>(op, self, b.result, out, "out", clampScalarBody(b.min, b.max));
-}
-Tensor& hardtanh_inplace_cpu(Tensor& self, const Scalar& min_val, const Scalar& max_val) {
-  constexpr const char* op = "aten::hardtanh_";
-  const HardtanhBounds b = hardtanhBounds(op, self, min_val, max_val);
-  return unaryInto<kNumericDtypes>(op, self, b.result, self, "self", clampScalarBody(b.min, b.max));
+Tensor& hardtanh_out_cpu(const Tensor& self, const Scalar& min_val, const Scalar& max_val, Tensor& out,
+                         const KernelContext& ctx) {
+  const HardtanhBounds b = hardtanhBounds(ctx.op, self, min_val, max_val);
+  return unaryOp<kNumericDtypes>(ctx, self, b.result, out, clampScalarBody(b.min, b.max));
 }
 
-Tensor clamp_cpu(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
-  constexpr const char* op = "aten::clamp";
-  return unaryNew<kAllDtypes>(op, self, clampScalarResult(op, self, min, max), clampScalarBody(min, max));
-}
 Tensor& clamp_out_cpu(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max,
-                      Tensor& out) {
-  constexpr const char* op = "aten::clamp.out";
-  return unaryInto<kAllDtypes>(op, self, clampScalarResult(op, self, min, max), out, "out", clampScalarBody(min, max));
-}
-Tensor& clamp_inplace_cpu(Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
-  constexpr const char* op = "aten::clamp_";
-  return unaryInto<kAllDtypes>(op, self, clampScalarResult(op, self, min, max), self, "self",
-                               clampScalarBody(min, max));
+                      Tensor& out, const KernelContext& ctx) {
+  return unaryOp<kAllDtypes>(ctx, self, clampScalarResult(ctx.op, self, min, max), out, clampScalarBody(min, max));
 }
 
-Tensor clamp_tensor_cpu(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
-  constexpr const char* op = "aten::clamp.Tensor";
-  const ClampTensorPlan plan = planClampTensor(op, self, min, max);
-  Tensor out = ops::empty(plan.shape, TensorOptions(plan.result).device(kCPU));
-  return clampTensorInto(op, plan, self, min, max, out, "out", /*in_place=*/false);
-}
 Tensor& clamp_tensor_out_cpu(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max,
-                             Tensor& out) {
-  constexpr const char* op = "aten::clamp.Tensor_out";
-  return clampTensorInto(op, planClampTensor(op, self, min, max), self, min, max, out, "out", /*in_place=*/false);
-}
-Tensor& clamp_tensor_inplace_cpu(Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
-  constexpr const char* op = "aten::clamp_.Tensor";
-  return clampTensorInto(op, planClampTensor(op, self, min, max), self, min, max, self, "self", /*in_place=*/true);
+                             Tensor& out, const KernelContext& ctx) {
+  return clampTensorInto(ctx, planClampTensor(ctx.op, self, min, max), self, min, max, out);
 }
 
 }  // namespace native

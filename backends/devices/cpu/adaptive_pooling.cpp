@@ -103,8 +103,14 @@ Tensor& adaptiveAvgPoolInto(const char* op, const AdaptiveGeometry& g, const Ten
   return out;
 }
 
-Tensor& adaptiveAvgPoolOut(const char* op, const Tensor& self, IntArrayRef output_size, Tensor& out) {
+// The functional form's `out` arrives undefined and is allocated here.
+Tensor& adaptiveAvgPoolOut(const KernelContext& ctx, const Tensor& self, IntArrayRef output_size, Tensor& out) {
+  const char* op = ctx.op;
   const AdaptiveGeometry g = checkAdaptivePool2d(op, self, output_size);
+  if (ctx.form == OutputForm::Functional) {
+    out = ops::empty(g.outputSizes(), TensorOptions(self.scalar_type()).device(kCPU));
+    return adaptiveAvgPoolInto(op, g, self, out);
+  }
   checkOnCPU(op, "out", out);
   checkCanCastToOutput(op, self.scalar_type(), out);
   resizeOutput(out, g.outputSizes());
@@ -117,20 +123,14 @@ Tensor& adaptiveAvgPoolOut(const char* op, const Tensor& self, IntArrayRef outpu
 // The kernels backends/devices/cpu/nn_ops.yaml binds (declared by the generated switchyard/ops/nn/NativeFunctions.h).
 namespace native {
 
-Tensor _adaptive_avg_pool2d_cpu(const Tensor& self, IntArrayRef output_size) {
-  constexpr const char* op = "aten::_adaptive_avg_pool2d";
-  const AdaptiveGeometry g = checkAdaptivePool2d(op, self, output_size);
-  Tensor out = ops::empty(g.outputSizes(), TensorOptions(self.scalar_type()).device(kCPU));
-  adaptiveAvgPoolInto(op, g, self, out);
-  return out;
+Tensor& _adaptive_avg_pool2d_out_cpu(const Tensor& self, IntArrayRef output_size, Tensor& out,
+                                     const KernelContext& ctx) {
+  return adaptiveAvgPoolOut(ctx, self, output_size, out);
 }
 
-Tensor& _adaptive_avg_pool2d_out_cpu(const Tensor& self, IntArrayRef output_size, Tensor& out) {
-  return adaptiveAvgPoolOut("aten::_adaptive_avg_pool2d.out", self, output_size, out);
-}
-
-Tensor& adaptive_avg_pool2d_out_cpu(const Tensor& self, IntArrayRef output_size, Tensor& out) {
-  return adaptiveAvgPoolOut("aten::adaptive_avg_pool2d.out", self, output_size, out);
+Tensor& adaptive_avg_pool2d_out_cpu(const Tensor& self, IntArrayRef output_size, Tensor& out,
+                                    const KernelContext& ctx) {
+  return adaptiveAvgPoolOut(ctx, self, output_size, out);
 }
 
 }  // namespace native

@@ -1,5 +1,6 @@
 // Binary arithmetic elementwise operators on the CPU: add and sub (self ± alpha * other), mul,
-// maximum and minimum, in every form PyTorch has (functional, out=, Scalar, in-place).
+// maximum and minimum, with a Tensor or a Scalar `other`: one kernel per overload, the out
+// variant's, which also serves the functional and in-place forms PyTorch has.
 //
 // All broadcast their inputs (PyTorch rules) and compute in PyTorch's result type (see
 // ResultTypeBuilder): Int + Float is Float, an Int tensor + 3 stays Int, an Int tensor + 2.5 is
@@ -91,12 +92,14 @@ void checkSubtractable(const char* op, ScalarType self, ScalarType other) {
 
 enum class Arithmetic { Add, Sub, Mul, Maximum, Minimum };
 
-// One arithmetic operator, any form: `operands` come from binaryOperands (a Scalar operand
-// already wrapped), `out` is the fresh result, the caller's out= or the in-place self.
+// One arithmetic operator, in the form `ctx` names: `operands` come from binaryOperands (a Scalar
+// operand already wrapped), `out` is allocated here (functional), the caller's out= or self (in place).
 template <Arithmetic kOp>
-Tensor& arithmeticInto(const char* op, const Tensor& self, const BinaryOperands& operands, const Scalar& alpha,
-                       Tensor& out, OutputRole role) {
+Tensor& arithmeticInto(const KernelContext& ctx, const Tensor& self, const BinaryOperands& operands,
+                       const Scalar& alpha, Tensor& out) {
+  const char* op = ctx.op;
   const ScalarType result = operands.result;
+  const OutputRole role = binaryOutputFor(ctx, self, operands.other, result, out);
   if constexpr (kOp == Arithmetic::Sub) checkSubtractable(op, self.scalar_type(), operands.other_dtype);
   if constexpr (kOp == Arithmetic::Add || kOp == Arithmetic::Sub) checkAlpha(op, result, alpha);
   const BinaryInputs inputs = prepareBinaryOutput(op, self, operands.other, out, result, role);
@@ -129,118 +132,48 @@ Tensor& arithmeticInto(const char* op, const Tensor& self, const BinaryOperands&
   return out;
 }
 
-// The functional form: one dispatched allocation, then the out= implementation called directly.
-template <Arithmetic kOp>
-Tensor arithmetic(const char* op, const Tensor& self, const BinaryOperands& operands, const Scalar& alpha = 1) {
-  Tensor out = allocateBinaryResult(op, self, operands.other, operands.result);
-  arithmeticInto<kOp>(op, self, operands, alpha, out, OutputRole::Out);
-  return out;
+// An arithmetic kernel with a Tensor or a Scalar `other`.
+template <Arithmetic kOp, class Other>
+Tensor& arithmetic(const KernelContext& ctx, const Tensor& self, const Other& other, const Scalar& alpha, Tensor& out) {
+  return arithmeticInto<kOp>(ctx, self, binaryOperands(ctx.op, self, other), alpha, out);
 }
 
 }  // namespace
 
-// ---- The kernels (registered from backends/devices/cpu/binary_ops.yaml) --------------------------------------
+// ---- The kernels (registered from backends/devices/cpu/binary_ops.yaml) --------------------------
 
 namespace native {
 
-// ---- add ----
-
-Tensor add_cpu(const Tensor& self, const Tensor& other, const Scalar& alpha) {
-  constexpr const char* op = "aten::add.Tensor";
-  return arithmetic<Arithmetic::Add>(op, self, binaryOperands(op, self, other), alpha);
+Tensor& add_out_cpu(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out,
+                    const KernelContext& ctx) {
+  return arithmetic<Arithmetic::Add>(ctx, self, other, alpha, out);
 }
-Tensor& add_out_cpu(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out) {
-  constexpr const char* op = "aten::add.out";
-  return arithmeticInto<Arithmetic::Add>(op, self, binaryOperands(op, self, other), alpha, out, OutputRole::Out);
-}
-Tensor add_scalar_cpu(const Tensor& self, const Scalar& other, const Scalar& alpha) {
-  constexpr const char* op = "aten::add.Scalar";
-  return arithmetic<Arithmetic::Add>(op, self, binaryOperands(op, self, other), alpha);
-}
-Tensor& add_scalar_out_cpu(const Tensor& self, const Scalar& other, const Scalar& alpha, Tensor& out) {
-  constexpr const char* op = "aten::add.Scalar_out";
-  return arithmeticInto<Arithmetic::Add>(op, self, binaryOperands(op, self, other), alpha, out, OutputRole::Out);
-}
-Tensor& add_inplace_cpu(Tensor& self, const Tensor& other, const Scalar& alpha) {
-  constexpr const char* op = "aten::add_.Tensor";
-  return arithmeticInto<Arithmetic::Add>(op, self, binaryOperands(op, self, other), alpha, self, OutputRole::InPlace);
-}
-Tensor& add_scalar_inplace_cpu(Tensor& self, const Scalar& other, const Scalar& alpha) {
-  constexpr const char* op = "aten::add_.Scalar";
-  return arithmeticInto<Arithmetic::Add>(op, self, binaryOperands(op, self, other), alpha, self, OutputRole::InPlace);
+Tensor& add_scalar_out_cpu(const Tensor& self, const Scalar& other, const Scalar& alpha, Tensor& out,
+                           const KernelContext& ctx) {
+  return arithmetic<Arithmetic::Add>(ctx, self, other, alpha, out);
 }
 
-// ---- sub ----
-
-Tensor sub_cpu(const Tensor& self, const Tensor& other, const Scalar& alpha) {
-  constexpr const char* op = "aten::sub.Tensor";
-  return arithmetic<Arithmetic::Sub>(op, self, binaryOperands(op, self, other), alpha);
+Tensor& sub_out_cpu(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out,
+                    const KernelContext& ctx) {
+  return arithmetic<Arithmetic::Sub>(ctx, self, other, alpha, out);
 }
-Tensor& sub_out_cpu(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out) {
-  constexpr const char* op = "aten::sub.out";
-  return arithmeticInto<Arithmetic::Sub>(op, self, binaryOperands(op, self, other), alpha, out, OutputRole::Out);
-}
-Tensor sub_scalar_cpu(const Tensor& self, const Scalar& other, const Scalar& alpha) {
-  constexpr const char* op = "aten::sub.Scalar";
-  return arithmetic<Arithmetic::Sub>(op, self, binaryOperands(op, self, other), alpha);
-}
-Tensor& sub_scalar_out_cpu(const Tensor& self, const Scalar& other, const Scalar& alpha, Tensor& out) {
-  constexpr const char* op = "aten::sub.Scalar_out";
-  return arithmeticInto<Arithmetic::Sub>(op, self, binaryOperands(op, self, other), alpha, out, OutputRole::Out);
-}
-Tensor& sub_inplace_cpu(Tensor& self, const Tensor& other, const Scalar& alpha) {
-  constexpr const char* op = "aten::sub_.Tensor";
-  return arithmeticInto<Arithmetic::Sub>(op, self, binaryOperands(op, self, other), alpha, self, OutputRole::InPlace);
-}
-Tensor& sub_scalar_inplace_cpu(Tensor& self, const Scalar& other, const Scalar& alpha) {
-  constexpr const char* op = "aten::sub_.Scalar";
-  return arithmeticInto<Arithmetic::Sub>(op, self, binaryOperands(op, self, other), alpha, self, OutputRole::InPlace);
+Tensor& sub_scalar_out_cpu(const Tensor& self, const Scalar& other, const Scalar& alpha, Tensor& out,
+                           const KernelContext& ctx) {
+  return arithmetic<Arithmetic::Sub>(ctx, self, other, alpha, out);
 }
 
-// ---- mul ----
-
-Tensor mul_cpu(const Tensor& self, const Tensor& other) {
-  constexpr const char* op = "aten::mul.Tensor";
-  return arithmetic<Arithmetic::Mul>(op, self, binaryOperands(op, self, other));
+Tensor& mul_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) {
+  return arithmetic<Arithmetic::Mul>(ctx, self, other, 1, out);
 }
-Tensor& mul_out_cpu(const Tensor& self, const Tensor& other, Tensor& out) {
-  constexpr const char* op = "aten::mul.out";
-  return arithmeticInto<Arithmetic::Mul>(op, self, binaryOperands(op, self, other), 1, out, OutputRole::Out);
-}
-Tensor mul_scalar_cpu(const Tensor& self, const Scalar& other) {
-  constexpr const char* op = "aten::mul.Scalar";
-  return arithmetic<Arithmetic::Mul>(op, self, binaryOperands(op, self, other));
-}
-Tensor& mul_scalar_out_cpu(const Tensor& self, const Scalar& other, Tensor& out) {
-  constexpr const char* op = "aten::mul.Scalar_out";
-  return arithmeticInto<Arithmetic::Mul>(op, self, binaryOperands(op, self, other), 1, out, OutputRole::Out);
-}
-Tensor& mul_inplace_cpu(Tensor& self, const Tensor& other) {
-  constexpr const char* op = "aten::mul_.Tensor";
-  return arithmeticInto<Arithmetic::Mul>(op, self, binaryOperands(op, self, other), 1, self, OutputRole::InPlace);
-}
-Tensor& mul_scalar_inplace_cpu(Tensor& self, const Scalar& other) {
-  constexpr const char* op = "aten::mul_.Scalar";
-  return arithmeticInto<Arithmetic::Mul>(op, self, binaryOperands(op, self, other), 1, self, OutputRole::InPlace);
+Tensor& mul_scalar_out_cpu(const Tensor& self, const Scalar& other, Tensor& out, const KernelContext& ctx) {
+  return arithmetic<Arithmetic::Mul>(ctx, self, other, 1, out);
 }
 
-// ---- maximum, minimum ----
-
-Tensor maximum_cpu(const Tensor& self, const Tensor& other) {
-  constexpr const char* op = "aten::maximum";
-  return arithmetic<Arithmetic::Maximum>(op, self, binaryOperands(op, self, other));
+Tensor& maximum_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) {
+  return arithmetic<Arithmetic::Maximum>(ctx, self, other, 1, out);
 }
-Tensor& maximum_out_cpu(const Tensor& self, const Tensor& other, Tensor& out) {
-  constexpr const char* op = "aten::maximum.out";
-  return arithmeticInto<Arithmetic::Maximum>(op, self, binaryOperands(op, self, other), 1, out, OutputRole::Out);
-}
-Tensor minimum_cpu(const Tensor& self, const Tensor& other) {
-  constexpr const char* op = "aten::minimum";
-  return arithmetic<Arithmetic::Minimum>(op, self, binaryOperands(op, self, other));
-}
-Tensor& minimum_out_cpu(const Tensor& self, const Tensor& other, Tensor& out) {
-  constexpr const char* op = "aten::minimum.out";
-  return arithmeticInto<Arithmetic::Minimum>(op, self, binaryOperands(op, self, other), 1, out, OutputRole::Out);
+Tensor& minimum_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) {
+  return arithmetic<Arithmetic::Minimum>(ctx, self, other, 1, out);
 }
 
 }  // namespace native

@@ -29,9 +29,6 @@
 namespace sy::cpu {
 namespace {
 
-constexpr const char* kCatOp = "aten::cat";
-constexpr const char* kCatOutOp = "aten::cat.out";
-
 // PyTorch's legacy rule: a 1-D empty tensor takes part in dtype promotion but not in shape checks.
 bool skippedByCat(const Tensor& t) { return t.dim() == 1 && t.size(0) == 0; }
 
@@ -112,7 +109,7 @@ void writeCat(const char* op, const Tensor& dst, TensorList tensors, int64_t dim
     const Tensor& t = tensors[i];
     if (skippedByCat(t) || t.size(dim) == 0) continue;
     const int64_t length = t.size(dim);
-    const Tensor part = slice_Tensor(dst, dim, offset, offset + length, 1);  // a view; no dispatch
+    const Tensor part = slice_Tensor(dst, dim, offset, offset + length, 1, views::kSliceTensor);  // a view; no dispatch
     copyIntoCPU(op, part, t, "out", tensorArgumentName(i).c_str());
     offset += length;
   }
@@ -147,36 +144,35 @@ Tensor& catInto(const char* op, TensorList tensors, int64_t dim, Tensor& out) {
 // The kernels backends/devices/cpu/shape_ops.yaml (cat, clone) and backends/devices/cpu/creation_ops.yaml (_to_copy) bind.
 namespace native {
 
-Tensor cat_cpu(TensorList tensors, int64_t dim) {
-  const CatPlan plan = planCat(kCatOp, tensors, dim);
-  Tensor out = ops::empty(plan.sizes, TensorOptions(plan.dtype).device(kCPU));
-  writeCat(kCatOp, out, tensors, plan.dim);
-  return out;
+Tensor& cat_out_cpu(TensorList tensors, int64_t dim, Tensor& out, const KernelContext& ctx) {
+  if (ctx.form == OutputForm::Functional) {
+    const CatPlan plan = planCat(ctx.op, tensors, dim);
+    out = ops::empty(plan.sizes, TensorOptions(plan.dtype).device(kCPU));
+    writeCat(ctx.op, out, tensors, plan.dim);
+    return out;
+  }
+  return catInto(ctx.op, tensors, dim, out);
 }
 
-Tensor& cat_out_cpu(TensorList tensors, int64_t dim, Tensor& out) { return catInto(kCatOutOp, tensors, dim, out); }
-
-Tensor clone_cpu(const Tensor& self, std::optional<MemoryFormat> memory_format) {
-  constexpr const char* op = "aten::clone";
+// The functional form's result keeps self's layout (allocateLike), the out= form's is contiguous.
+Tensor& clone_out_cpu(const Tensor& self, std::optional<MemoryFormat> memory_format, Tensor& out,
+                      const KernelContext& ctx) {
+  const char* op = ctx.op;
   checkOnCPU(op, "self", self);
-  Tensor out = allocateLike(op, self, self.scalar_type(), kCPU, memory_format);
+  if (ctx.form == OutputForm::Functional) {
+    out = allocateLike(op, self, self.scalar_type(), kCPU, memory_format);
+  } else {
+    checkOnCPU(op, "out", out);
+    checkMemoryFormatFor(op, self, memory_format);
+    resizeOutput(out, self.sizes());
+  }
   copyIntoCPU(op, out, self, "out", "self");
   return out;
 }
 
-Tensor& clone_out_cpu(const Tensor& self, std::optional<MemoryFormat> memory_format, Tensor& out) {
-  constexpr const char* op = "aten::clone.out";
-  checkOnCPU(op, "self", self);
-  checkOnCPU(op, "out", out);
-  checkMemoryFormatFor(op, self, memory_format);
-  resizeOutput(out, self.sizes());
-  copyIntoCPU(op, out, self, "out", "self");
-  return out;
-}
-
-Tensor& to_copy_out_cpu(const Tensor& self, bool non_blocking, std::optional<MemoryFormat> memory_format,
-                        Tensor& out) {
-  constexpr const char* op = "aten::_to_copy.out";
+Tensor& to_copy_out_cpu(const Tensor& self, bool non_blocking, std::optional<MemoryFormat> memory_format, Tensor& out,
+                        const KernelContext& ctx) {
+  const char* op = ctx.op;
   SY_CHECK(self.defined(), op, ": argument 'self' is an undefined tensor");
   SY_CHECK(out.defined(), op, ": argument 'out' is an undefined tensor");
   checkMemoryFormatFor(op, self, memory_format);
@@ -187,8 +183,8 @@ Tensor& to_copy_out_cpu(const Tensor& self, bool non_blocking, std::optional<Mem
 
 Tensor to_copy_cpu(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Layout> layout,
                    std::optional<Device> device, std::optional<bool> pin_memory, bool non_blocking,
-                   std::optional<MemoryFormat> memory_format) {
-  constexpr const char* op = "aten::_to_copy";
+                   std::optional<MemoryFormat> memory_format, const KernelContext& ctx) {
+  const char* op = ctx.op;
   SY_CHECK(self.defined(), op, ": argument 'self' is an undefined tensor");
   SY_CHECK(!layout.has_value() || *layout == Layout::Strided, op, ": only the Strided layout is supported");
   Tensor out = allocateLike(op, self, dtype.value_or(self.scalar_type()), device.value_or(self.device()),

@@ -1,5 +1,5 @@
-// The elementwise comparisons eq, ne, lt, gt on the CPU, each with a Tensor or Scalar `other`, in
-// functional, out= and in-place forms.
+// The elementwise comparisons eq, ne, lt, gt on the CPU, each with a Tensor or Scalar `other`: one
+// kernel per overload, the out variant's, which also serves the functional and in-place forms.
 //
 // Semantics, as PyTorch: the operands are broadcast and compared in their result type (an Int
 // tensor compared with 2.5 compares in Float, so 2 == 2.5 is false; a Long tensor with a Double
@@ -31,10 +31,13 @@ struct Greater {
   bool operator()(T a, T b) const { return a > b; }
 };
 
-// A comparison in any form: `operands` come from binaryOperands (a Scalar already wrapped), `out`
-// is the fresh Bool result, the caller's out= or the in-place self.
-template <class Compare>
-Tensor& compareInto(const char* op, const Tensor& self, const BinaryOperands& operands, Tensor& out, OutputRole role) {
+// A comparison in the form `ctx` names, with a Tensor or a Scalar `other`: `out` is the fresh Bool
+// result (functional), the caller's out= or self (in place).
+template <class Compare, class Other>
+Tensor& compare(const KernelContext& ctx, const Tensor& self, const Other& other, Tensor& out) {
+  const char* op = ctx.op;
+  const BinaryOperands operands = binaryOperands(op, self, other);
+  const OutputRole role = binaryOutputFor(ctx, self, operands.other, ScalarType::Bool, out);
   // Bool converts to every dtype, so out= needs no cast check.
   const BinaryInputs inputs =
       prepareBinaryOutput(op, self, operands.other, out, ScalarType::Bool, role, /*check_cast=*/false);
@@ -46,45 +49,19 @@ Tensor& compareInto(const char* op, const Tensor& self, const BinaryOperands& op
   return out;
 }
 
-// The functional form: one dispatched allocation, then the out= implementation called directly.
-template <class Compare>
-Tensor compare(const char* op, const Tensor& self, const BinaryOperands& operands) {
-  Tensor out = allocateBinaryResult(op, self, operands.other, ScalarType::Bool);
-  compareInto<Compare>(op, self, operands, out, OutputRole::Out);
-  return out;
-}
-
 }  // namespace
 
-// ---- The kernels (registered from backends/devices/cpu/binary_ops.yaml) --------------------------------------
+// ---- The kernels (registered from backends/devices/cpu/binary_ops.yaml) --------------------------
 
 namespace native {
 
-// Six entry points per comparison, differing only in the operator name and the form.
-#define SY_DEFINE_COMPARISON_KERNELS(name, Compare)                                                          \
-  Tensor name##_tensor_cpu(const Tensor& self, const Tensor& other) {                                       \
-    constexpr const char* op = "aten::" #name ".Tensor";                                                    \
-    return compare<Compare>(op, self, binaryOperands(op, self, other));                                     \
-  }                                                                                                          \
-  Tensor& name##_tensor_out_cpu(const Tensor& self, const Tensor& other, Tensor& out) {                     \
-    constexpr const char* op = "aten::" #name ".Tensor_out";                                                \
-    return compareInto<Compare>(op, self, binaryOperands(op, self, other), out, OutputRole::Out);          \
-  }                                                                                                          \
-  Tensor name##_scalar_cpu(const Tensor& self, const Scalar& other) {                                       \
-    constexpr const char* op = "aten::" #name ".Scalar";                                                    \
-    return compare<Compare>(op, self, binaryOperands(op, self, other));                                     \
-  }                                                                                                          \
-  Tensor& name##_scalar_out_cpu(const Tensor& self, const Scalar& other, Tensor& out) {                     \
-    constexpr const char* op = "aten::" #name ".Scalar_out";                                                \
-    return compareInto<Compare>(op, self, binaryOperands(op, self, other), out, OutputRole::Out);          \
-  }                                                                                                          \
-  Tensor& name##_tensor_inplace_cpu(Tensor& self, const Tensor& other) {                                    \
-    constexpr const char* op = "aten::" #name "_.Tensor";                                                   \
-    return compareInto<Compare>(op, self, binaryOperands(op, self, other), self, OutputRole::InPlace);     \
-  }                                                                                                          \
-  Tensor& name##_scalar_inplace_cpu(Tensor& self, const Scalar& other) {                                    \
-    constexpr const char* op = "aten::" #name "_.Scalar";                                                   \
-    return compareInto<Compare>(op, self, binaryOperands(op, self, other), self, OutputRole::InPlace);     \
+// Two kernels per comparison, differing only in the element function.
+#define SY_DEFINE_COMPARISON_KERNELS(name, Compare)                                                               \
+  Tensor& name##_tensor_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) { \
+    return compare<Compare>(ctx, self, other, out);                                                               \
+  }                                                                                                               \
+  Tensor& name##_scalar_out_cpu(const Tensor& self, const Scalar& other, Tensor& out, const KernelContext& ctx) { \
+    return compare<Compare>(ctx, self, other, out);                                                               \
   }
 
 SY_DEFINE_COMPARISON_KERNELS(eq, Equal)

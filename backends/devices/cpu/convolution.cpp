@@ -263,27 +263,20 @@ void runConvolution(const char* op, const ConvGeometry& g, const Tensor& input, 
 // The kernels backends/devices/cpu/nn_ops.yaml binds (declared by the generated switchyard/ops/nn/NativeFunctions.h).
 namespace native {
 
-Tensor convolution_cpu(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, IntArrayRef stride,
-                       IntArrayRef padding, IntArrayRef dilation, bool transposed, IntArrayRef output_padding,
-                       int64_t groups) {
-  constexpr const char* op = "aten::convolution";
-  const Tensor* bias_tensor = presentTensor(bias);
-  const ConvGeometry g = checkConvolution(op, input, weight, bias_tensor, stride, padding, dilation, transposed, groups);
-  Tensor out = ops::empty(g.outputSizes(), TensorOptions(input.scalar_type()).device(kCPU));
-  runConvolution(op, g, input, weight, bias_tensor, out);
-  return out;
-}
-
 Tensor& convolution_out_cpu(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
                             IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, bool transposed,
-                            IntArrayRef output_padding, int64_t groups, Tensor& out) {
-  constexpr const char* op = "aten::convolution.out";
+                            IntArrayRef output_padding, int64_t groups, Tensor& out, const KernelContext& ctx) {
+  const char* op = ctx.op;
   const Tensor* bias_tensor = presentTensor(bias);
   const ConvGeometry g = checkConvolution(op, input, weight, bias_tensor, stride, padding, dilation, transposed, groups);
-  checkOnCPU(op, "out", out);
-  checkCanCastToOutput(op, input.scalar_type(), out);
-  resizeOutput(out, g.outputSizes());
-  checkNoInternalOverlap(op, out, "out");
+  if (ctx.form == OutputForm::Functional) {
+    out = ops::empty(g.outputSizes(), TensorOptions(input.scalar_type()).device(kCPU));
+  } else {
+    checkOnCPU(op, "out", out);
+    checkCanCastToOutput(op, input.scalar_type(), out);
+    resizeOutput(out, g.outputSizes());
+    checkNoInternalOverlap(op, out, "out");
+  }
   runConvolution(op, g, input, weight, bias_tensor, out);
   return out;
 }

@@ -76,12 +76,12 @@ void copyIntoCPU(const char* op, const Tensor& dst, const Tensor& src, const cha
 // The kernel backends/devices/cpu/shape_ops.yaml binds to aten::copy_.
 namespace native {
 
-Tensor& copy_cpu(Tensor& self, const Tensor& src, bool non_blocking) {
-  constexpr const char* op = "aten::copy_";
+Tensor& copy_cpu(Tensor& self, const Tensor& src, bool non_blocking, const KernelContext& ctx) {
+  const char* op = ctx.op;
   SY_CHECK(self.defined() && src.defined(), op, ": ", self.defined() ? "src" : "self", " is an undefined tensor");
   SY_CHECK(self.is_cpu() && src.is_cpu(), op, ": the CPU kernel copies between CPU tensors, but self is on ",
            self.device(), " and src is on ", src.device(),
-           "; the backend that owns the non-CPU memory must register its own aten::copy_");
+           "; the backend that owns the non-CPU memory must register its own ", op);
   checkNoInternalOverlap(op, self);
   copyIntoCPU(op, self, src);
   return self;

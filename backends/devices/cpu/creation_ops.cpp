@@ -287,59 +287,71 @@ Tensor allocateLike(const char* op, const Tensor& self, ScalarType dtype, Device
 namespace native {
 
 Tensor zeros_cpu(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
-                 std::optional<Device> device, std::optional<bool> pin_memory) {
-  return filledFactory("aten::zeros", size, 0, dtype.value_or(ScalarType::Float), layout, device);
+                 std::optional<Device> device, std::optional<bool> pin_memory, const KernelContext& ctx) {
+  return filledFactory(ctx.op, size, 0, dtype.value_or(ScalarType::Float), layout, device);
 }
-Tensor& zeros_out_cpu(IntArrayRef size, Tensor& out) { return filledOut("aten::zeros.out", size, 0, out); }
+Tensor& zeros_out_cpu(IntArrayRef size, Tensor& out, const KernelContext& ctx) {
+  return filledOut(ctx.op, size, 0, out);
+}
 
 Tensor ones_cpu(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
-                std::optional<Device> device, std::optional<bool> pin_memory) {
-  return filledFactory("aten::ones", size, 1, dtype.value_or(ScalarType::Float), layout, device);
+                std::optional<Device> device, std::optional<bool> pin_memory, const KernelContext& ctx) {
+  return filledFactory(ctx.op, size, 1, dtype.value_or(ScalarType::Float), layout, device);
 }
-Tensor& ones_out_cpu(IntArrayRef size, Tensor& out) { return filledOut("aten::ones.out", size, 1, out); }
+Tensor& ones_out_cpu(IntArrayRef size, Tensor& out, const KernelContext& ctx) {
+  return filledOut(ctx.op, size, 1, out);
+}
 
 Tensor full_cpu(IntArrayRef size, const Scalar& fill_value, std::optional<ScalarType> dtype,
-                std::optional<Layout> layout, std::optional<Device> device, std::optional<bool> pin_memory) {
-  return filledFactory("aten::full", size, fill_value, dtype.value_or(dtypeOfFillValue(fill_value)), layout, device);
+                std::optional<Layout> layout, std::optional<Device> device, std::optional<bool> pin_memory,
+                const KernelContext& ctx) {
+  return filledFactory(ctx.op, size, fill_value, dtype.value_or(dtypeOfFillValue(fill_value)), layout, device);
 }
-Tensor& full_out_cpu(IntArrayRef size, const Scalar& fill_value, Tensor& out) {
-  return filledOut("aten::full.out", size, fill_value, out);
+Tensor& full_out_cpu(IntArrayRef size, const Scalar& fill_value, Tensor& out, const KernelContext& ctx) {
+  return filledOut(ctx.op, size, fill_value, out);
 }
 // scalar_tensor is full with no dimensions, except that its dtype defaults to Float.
 Tensor scalar_tensor_cpu(const Scalar& s, std::optional<ScalarType> dtype, std::optional<Layout> layout,
-                         std::optional<Device> device, std::optional<bool> pin_memory) {
-  return filledFactory("aten::scalar_tensor", {}, s, dtype.value_or(ScalarType::Float), layout, device);
+                         std::optional<Device> device, std::optional<bool> pin_memory, const KernelContext& ctx) {
+  return filledFactory(ctx.op, {}, s, dtype.value_or(ScalarType::Float), layout, device);
 }
-Tensor& scalar_tensor_out_cpu(const Scalar& s, Tensor& out) { return filledOut("aten::scalar_tensor.out", {}, s, out); }
+Tensor& scalar_tensor_out_cpu(const Scalar& s, Tensor& out, const KernelContext& ctx) {
+  return filledOut(ctx.op, {}, s, out);
+}
 
 Tensor arange_cpu(const Scalar& end, std::optional<ScalarType> dtype, std::optional<Layout> layout,
-                  std::optional<Device> device, std::optional<bool> pin_memory) {
-  return arangeFactory("aten::arange", 0, end, 1, dtype, layout, device);
+                  std::optional<Device> device, std::optional<bool> pin_memory, const KernelContext& ctx) {
+  return arangeFactory(ctx.op, 0, end, 1, dtype, layout, device);
 }
 Tensor arange_start_cpu(const Scalar& start, const Scalar& end, std::optional<ScalarType> dtype,
-                        std::optional<Layout> layout, std::optional<Device> device, std::optional<bool> pin_memory) {
-  return arangeFactory("aten::arange.start", start, end, 1, dtype, layout, device);
+                        std::optional<Layout> layout, std::optional<Device> device, std::optional<bool> pin_memory,
+                        const KernelContext& ctx) {
+  return arangeFactory(ctx.op, start, end, 1, dtype, layout, device);
 }
 Tensor arange_start_step_cpu(const Scalar& start, const Scalar& end, const Scalar& step,
                              std::optional<ScalarType> dtype, std::optional<Layout> layout,
-                             std::optional<Device> device, std::optional<bool> pin_memory) {
-  return arangeFactory("aten::arange.start_step", start, end, step, dtype, layout, device);
+                             std::optional<Device> device, std::optional<bool> pin_memory, const KernelContext& ctx) {
+  return arangeFactory(ctx.op, start, end, step, dtype, layout, device);
 }
-Tensor& arange_out_cpu(const Scalar& end, Tensor& out) { return arangeOut("aten::arange.out", 0, end, 1, out); }
-Tensor& arange_start_out_cpu(const Scalar& start, const Scalar& end, const Scalar& step, Tensor& out) {
-  return arangeOut("aten::arange.start_out", start, end, step, out);
+Tensor& arange_out_cpu(const Scalar& end, Tensor& out, const KernelContext& ctx) {
+  return arangeOut(ctx.op, 0, end, 1, out);
+}
+Tensor& arange_start_out_cpu(const Scalar& start, const Scalar& end, const Scalar& step, Tensor& out,
+                             const KernelContext& ctx) {
+  return arangeOut(ctx.op, start, end, step, out);
 }
 
 Tensor empty_like_cpu(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Layout> layout,
                       std::optional<Device> device, std::optional<bool> pin_memory,
-                      std::optional<MemoryFormat> memory_format) {
-  constexpr const char* op = "aten::empty_like";
+                      std::optional<MemoryFormat> memory_format, const KernelContext& ctx) {
+  const char* op = ctx.op;
   checkOnCPU(op, "self", self);
   checkStridedLayout(op, layout);
   return allocateLike(op, self, dtype.value_or(self.scalar_type()), device.value_or(self.device()), memory_format);
 }
-Tensor& empty_like_out_cpu(const Tensor& self, std::optional<MemoryFormat> memory_format, Tensor& out) {
-  constexpr const char* op = "aten::empty_like.out";
+Tensor& empty_like_out_cpu(const Tensor& self, std::optional<MemoryFormat> memory_format, Tensor& out,
+                           const KernelContext& ctx) {
+  const char* op = ctx.op;
   checkOnCPU(op, "self", self);
   checkOnCPU(op, "out", out);
   checkMemoryFormatFor(op, self, memory_format);
@@ -349,30 +361,32 @@ Tensor& empty_like_out_cpu(const Tensor& self, std::optional<MemoryFormat> memor
 
 Tensor zeros_like_cpu(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Layout> layout,
                       std::optional<Device> device, std::optional<bool> pin_memory,
-                      std::optional<MemoryFormat> memory_format) {
-  return filledLike("aten::zeros_like", self, 0, dtype, layout, device, memory_format);
+                      std::optional<MemoryFormat> memory_format, const KernelContext& ctx) {
+  return filledLike(ctx.op, self, 0, dtype, layout, device, memory_format);
 }
-Tensor& zeros_like_out_cpu(const Tensor& self, std::optional<MemoryFormat> memory_format, Tensor& out) {
-  return filledLikeOut("aten::zeros_like.out", self, 0, memory_format, out);
+Tensor& zeros_like_out_cpu(const Tensor& self, std::optional<MemoryFormat> memory_format, Tensor& out,
+                           const KernelContext& ctx) {
+  return filledLikeOut(ctx.op, self, 0, memory_format, out);
 }
 
 Tensor ones_like_cpu(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Layout> layout,
                      std::optional<Device> device, std::optional<bool> pin_memory,
-                     std::optional<MemoryFormat> memory_format) {
-  return filledLike("aten::ones_like", self, 1, dtype, layout, device, memory_format);
+                     std::optional<MemoryFormat> memory_format, const KernelContext& ctx) {
+  return filledLike(ctx.op, self, 1, dtype, layout, device, memory_format);
 }
-Tensor& ones_like_out_cpu(const Tensor& self, std::optional<MemoryFormat> memory_format, Tensor& out) {
-  return filledLikeOut("aten::ones_like.out", self, 1, memory_format, out);
+Tensor& ones_like_out_cpu(const Tensor& self, std::optional<MemoryFormat> memory_format, Tensor& out,
+                          const KernelContext& ctx) {
+  return filledLikeOut(ctx.op, self, 1, memory_format, out);
 }
 
 Tensor full_like_cpu(const Tensor& self, const Scalar& fill_value, std::optional<ScalarType> dtype,
                      std::optional<Layout> layout, std::optional<Device> device, std::optional<bool> pin_memory,
-                     std::optional<MemoryFormat> memory_format) {
-  return filledLike("aten::full_like", self, fill_value, dtype, layout, device, memory_format);
+                     std::optional<MemoryFormat> memory_format, const KernelContext& ctx) {
+  return filledLike(ctx.op, self, fill_value, dtype, layout, device, memory_format);
 }
 Tensor& full_like_out_cpu(const Tensor& self, const Scalar& fill_value, std::optional<MemoryFormat> memory_format,
-                          Tensor& out) {
-  return filledLikeOut("aten::full_like.out", self, fill_value, memory_format, out);
+                          Tensor& out, const KernelContext& ctx) {
+  return filledLikeOut(ctx.op, self, fill_value, memory_format, out);
 }
 
 }  // namespace native

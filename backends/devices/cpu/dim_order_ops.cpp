@@ -73,13 +73,13 @@ Tensor& copyInDimOrder(const char* op, const Tensor& self, std::optional<IntArra
 namespace native {
 
 Tensor& to_dim_order_copy_out_cpu(const Tensor& self, bool non_blocking, std::optional<IntArrayRef> dim_order,
-                                  Tensor& out) {
-  return copyInDimOrder("dim_order_ops::_to_dim_order_copy.out", self, dim_order, out);
+                                  Tensor& out, const KernelContext& ctx) {
+  return copyInDimOrder(ctx.op, self, dim_order, out);
 }
 
 Tensor& clone_dim_order_out_cpu(const Tensor& self, bool non_blocking, std::optional<IntArrayRef> dim_order,
-                                Tensor& out) {
-  constexpr const char* op = "dim_order_ops::_clone_dim_order.out";
+                                Tensor& out, const KernelContext& ctx) {
+  const char* op = ctx.op;
   SY_CHECK(!self.defined() || !out.defined() || out.scalar_type() == self.scalar_type(), op,
            ": expected 'out' to have self's dtype ", self.scalar_type(), " but got ", out.scalar_type(),
            " (a clone copies; use _to_dim_order_copy to convert)");

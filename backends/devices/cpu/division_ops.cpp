@@ -1,5 +1,6 @@
-// aten::div on the CPU, in every form PyTorch has: Tensor or Scalar divisor, functional, out= and
-// in-place, with rounding_mode None (true division), 'trunc' or 'floor'.
+// aten::div on the CPU: Tensor or Scalar divisor, with rounding_mode None (true division), 'trunc'
+// or 'floor'; one kernel per overload, the out variant's, which also serves the functional and
+// in-place forms.
 //
 // Semantics, as PyTorch:
 // - True division computes in the result type promoted to floating: Int / Int is Float, Long /
@@ -78,11 +79,14 @@ T floatingFloorQuotient(T a, T b) {
   return floored;
 }
 
-// div in any form: `operands` come from binaryOperands (a Scalar divisor already wrapped), `out`
-// is the fresh result, the caller's out= or the in-place self.
-Tensor& divideInto(const char* op, const Tensor& self, const BinaryOperands& operands, Rounding rounding, Tensor& out,
-                   OutputRole role) {
+// div in the form `ctx` names, with a Tensor or a Scalar divisor: `out` is allocated here
+// (functional), the caller's out= or self (in place).
+template <class Other>
+Tensor& divide(const KernelContext& ctx, const Tensor& self, const Other& other, Rounding rounding, Tensor& out) {
+  const char* op = ctx.op;
+  const BinaryOperands operands = binaryOperands(op, self, other);
   const ScalarType compute = rounding == Rounding::kNone ? promotedToFloating(operands.result) : operands.result;
+  const OutputRole role = binaryOutputFor(ctx, self, operands.other, compute, out);
   SY_CHECK(compute != ScalarType::Bool, op, ": rounding_mode='", roundingName(rounding),
            "' is not supported for Bool inputs (self is ", self.scalar_type(), ", other is ", operands.other_dtype,
            ")");
@@ -107,83 +111,25 @@ Tensor& divideInto(const char* op, const Tensor& self, const BinaryOperands& ope
   return out;
 }
 
-// The functional form: one dispatched allocation, then the out= implementation called directly.
-Tensor divide(const char* op, const Tensor& self, const BinaryOperands& operands, Rounding rounding) {
-  const ScalarType compute = rounding == Rounding::kNone ? promotedToFloating(operands.result) : operands.result;
-  Tensor out = allocateBinaryResult(op, self, operands.other, compute);
-  divideInto(op, self, operands, rounding, out, OutputRole::Out);
-  return out;
-}
-
 }  // namespace
 
-// ---- The kernels (registered from backends/devices/cpu/binary_ops.yaml) --------------------------------------
+// ---- The kernels (registered from backends/devices/cpu/binary_ops.yaml) --------------------------
 
 namespace native {
 
-// ---- Tensor divisor ----
-
-Tensor div_cpu(const Tensor& self, const Tensor& other) {
-  constexpr const char* op = "aten::div.Tensor";
-  return divide(op, self, binaryOperands(op, self, other), Rounding::kNone);
-}
-Tensor& div_out_cpu(const Tensor& self, const Tensor& other, Tensor& out) {
-  constexpr const char* op = "aten::div.out";
-  return divideInto(op, self, binaryOperands(op, self, other), Rounding::kNone, out, OutputRole::Out);
-}
-Tensor div_mode_cpu(const Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode) {
-  constexpr const char* op = "aten::div.Tensor_mode";
-  const Rounding rounding = parseRoundingMode(op, rounding_mode);
-  return divide(op, self, binaryOperands(op, self, other), rounding);
+Tensor& div_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) {
+  return divide(ctx, self, other, Rounding::kNone, out);
 }
 Tensor& div_out_mode_cpu(const Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode,
-                         Tensor& out) {
-  constexpr const char* op = "aten::div.out_mode";
-  const Rounding rounding = parseRoundingMode(op, rounding_mode);
-  return divideInto(op, self, binaryOperands(op, self, other), rounding, out, OutputRole::Out);
+                         Tensor& out, const KernelContext& ctx) {
+  return divide(ctx, self, other, parseRoundingMode(ctx.op, rounding_mode), out);
 }
-
-// ---- Scalar divisor ----
-
-Tensor div_scalar_cpu(const Tensor& self, const Scalar& other) {
-  constexpr const char* op = "aten::div.Scalar";
-  return divide(op, self, binaryOperands(op, self, other), Rounding::kNone);
-}
-Tensor& div_scalar_out_cpu(const Tensor& self, const Scalar& other, Tensor& out) {
-  constexpr const char* op = "aten::div.Scalar_out";
-  return divideInto(op, self, binaryOperands(op, self, other), Rounding::kNone, out, OutputRole::Out);
-}
-Tensor div_scalar_mode_cpu(const Tensor& self, const Scalar& other, std::optional<std::string_view> rounding_mode) {
-  constexpr const char* op = "aten::div.Scalar_mode";
-  const Rounding rounding = parseRoundingMode(op, rounding_mode);
-  return divide(op, self, binaryOperands(op, self, other), rounding);
+Tensor& div_scalar_out_cpu(const Tensor& self, const Scalar& other, Tensor& out, const KernelContext& ctx) {
+  return divide(ctx, self, other, Rounding::kNone, out);
 }
 Tensor& div_scalar_mode_out_cpu(const Tensor& self, const Scalar& other, std::optional<std::string_view> rounding_mode,
-                                Tensor& out) {
-  constexpr const char* op = "aten::div.Scalar_mode_out";
-  const Rounding rounding = parseRoundingMode(op, rounding_mode);
-  return divideInto(op, self, binaryOperands(op, self, other), rounding, out, OutputRole::Out);
-}
-
-// ---- In place ----
-
-Tensor& div_inplace_cpu(Tensor& self, const Tensor& other) {
-  constexpr const char* op = "aten::div_.Tensor";
-  return divideInto(op, self, binaryOperands(op, self, other), Rounding::kNone, self, OutputRole::InPlace);
-}
-Tensor& div_mode_inplace_cpu(Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode) {
-  constexpr const char* op = "aten::div_.Tensor_mode";
-  const Rounding rounding = parseRoundingMode(op, rounding_mode);
-  return divideInto(op, self, binaryOperands(op, self, other), rounding, self, OutputRole::InPlace);
-}
-Tensor& div_scalar_inplace_cpu(Tensor& self, const Scalar& other) {
-  constexpr const char* op = "aten::div_.Scalar";
-  return divideInto(op, self, binaryOperands(op, self, other), Rounding::kNone, self, OutputRole::InPlace);
-}
-Tensor& div_scalar_mode_inplace_cpu(Tensor& self, const Scalar& other, std::optional<std::string_view> rounding_mode) {
-  constexpr const char* op = "aten::div_.Scalar_mode";
-  const Rounding rounding = parseRoundingMode(op, rounding_mode);
-  return divideInto(op, self, binaryOperands(op, self, other), rounding, self, OutputRole::InPlace);
+                                Tensor& out, const KernelContext& ctx) {
+  return divide(ctx, self, other, parseRoundingMode(ctx.op, rounding_mode), out);
 }
 
 }  // namespace native

@@ -2,13 +2,15 @@
 // PyTorch's result types, broadcasting, output checks and resizing, and a strided loop that is a
 // plain pointer loop (vectorisable) whenever the memory layout allows.
 //
-// A binary out= kernel, start to finish:
+// A binary kernel, start to finish (the out variant's, which also serves the functional and in-place
+// forms: See Note [Functional and in-place forms call the out kernel] in dispatcher/derived_kernels.h):
 //
-//   Tensor& mul_out_cpu(const Tensor& self, const Tensor& other, Tensor& out) {
-//     const char* op = "aten::mul.out";
+//   Tensor& mul_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) {
+//     const char* op = ctx.op;
 //     checkBinaryInputs(op, self, other);
 //     const ScalarType result = binaryResultType(self, other);
-//     const BinaryInputs inputs = prepareBinaryOutput(op, self, other, out, result, OutputRole::Out);
+//     const OutputRole role = binaryOutputFor(ctx, self, other, result, out);
+//     const BinaryInputs inputs = prepareBinaryOutput(op, self, other, out, result, role);
 //     runBinaryLoop<kAllDtypes>(op, inputs.self(), inputs.other(), out, result, result,
 //                               [](const LoopGeometry& geometry, auto tag) {
 //       using T = typename decltype(tag)::type;
@@ -39,6 +41,7 @@
 #include "switchyard/backends/devices/cpu/dtype_dispatch.h"
 #include "switchyard/ivalue/load_element.h"
 #include "switchyard/core/macros.h"
+#include "switchyard/dispatcher/kernel_context.h"
 #include "switchyard/ivalue/odometer.h"
 #include "switchyard/ivalue/scalar.h"
 #include "switchyard/ivalue/tensor.h"
@@ -410,8 +413,18 @@ void runBinaryLoop(const char* op, const Tensor& self, const Tensor& other, cons
 }
 
 // The functional form's result, for inputs that passed checkBinaryInputs: one dispatched
-// allocation (aten::empty) of the broadcast shape and dtype `result`. The functional kernel then
-// calls its out= implementation directly, so the operator costs exactly two dispatches.
+// allocation (aten::empty) of the broadcast shape and dtype `result`. The kernel then computes into
+// it as into an out=, so the operator costs exactly two dispatches.
 Tensor allocateBinaryResult(const char* op, const Tensor& self, const Tensor& other, ScalarType result);
+
+// What a binary kernel does first with its `out` in the form `ctx` names (See Note [Functional and
+// in-place forms call the out kernel] in dispatcher/derived_kernels.h): the functional form's `out`
+// arrives undefined and is allocated here (allocateBinaryResult), the in-place form's is `self`,
+// which keeps its shape. Returns the role `out` then has for prepareBinaryOutput.
+inline OutputRole binaryOutputFor(const KernelContext& ctx, const Tensor& self, const Tensor& other, ScalarType result,
+                                  Tensor& out) {
+  if (ctx.form == OutputForm::Functional) out = allocateBinaryResult(ctx.op, self, other, result);
+  return ctx.form == OutputForm::InPlace ? OutputRole::InPlace : OutputRole::Out;
+}
 
 }  // namespace sy::cpu

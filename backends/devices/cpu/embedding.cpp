@@ -95,21 +95,16 @@ Tensor& gatherInto(const char* op, const Tensor& weight, const Tensor& indices, 
 // The kernels backends/devices/cpu/nn_ops.yaml binds (declared by the generated switchyard/ops/nn/NativeFunctions.h).
 namespace native {
 
-// The functional kernel: one dispatched allocation, then the out= implementation called directly.
-Tensor embedding_cpu(const Tensor& weight, const Tensor& indices, int64_t padding_idx, bool scale_grad_by_freq,
-                     bool sparse) {
-  constexpr const char* op = "aten::embedding";
-  checkEmbedding(op, weight, indices);
-  const Tensor dense_indices = checkedDenseIndices(op, weight, indices);
-  Tensor out = ops::empty(embeddingOutputSizes(weight, indices), TensorOptions(weight.scalar_type()).device(kCPU));
-  gatherInto(op, weight, indices, dense_indices, out);
-  return out;
-}
-
+// The functional form: one dispatched allocation, once the indices are checked.
 Tensor& embedding_out_cpu(const Tensor& weight, const Tensor& indices, int64_t padding_idx, bool scale_grad_by_freq,
-                          bool sparse, Tensor& out) {
-  constexpr const char* op = "aten::embedding.out";
+                          bool sparse, Tensor& out, const KernelContext& ctx) {
+  const char* op = ctx.op;
   checkEmbedding(op, weight, indices);
+  if (ctx.form == OutputForm::Functional) {
+    const Tensor dense_indices = checkedDenseIndices(op, weight, indices);
+    out = ops::empty(embeddingOutputSizes(weight, indices), TensorOptions(weight.scalar_type()).device(kCPU));
+    return gatherInto(op, weight, indices, dense_indices, out);
+  }
   checkOnCPU(op, "out", out);
   checkCanCastToOutput(op, weight.scalar_type(), out);
   // The indices are checked before `out` is resized, so a failed call leaves it untouched.

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "switchyard/backends/devices/cpu/kernels.h"
+#include "switchyard/dispatcher/derived_kernels.h"
 #include "switchyard/dispatcher/library.h"
 #include "switchyard/ivalue/checked_size.h"
 #include "switchyard/ivalue/tensor_factories.h"
@@ -15,12 +16,10 @@
 namespace sy::cpu {
 namespace {
 
-constexpr const char* kEmptyOp = "aten::empty.memory_format";
-
-SizesVector channelsLastStrides(IntArrayRef size) {
-  SY_CHECK(size.size() == 4, kEmptyOp, ": memory_format ChannelsLast needs a 4-D size (N, C, H, W), but got ",
+SizesVector channelsLastStrides(const char* op, IntArrayRef size) {
+  SY_CHECK(size.size() == 4, op, ": memory_format ChannelsLast needs a 4-D size (N, C, H, W), but got ",
            formatSizes(size));
-  const auto strides = checkedStridesInDimOrder(kEmptyOp, size, {0, 2, 3, 1});
+  const auto strides = checkedStridesInDimOrder(op, size, {0, 2, 3, 1});
   return SizesVector(strides.begin(), strides.end());
 }
 
@@ -28,28 +27,34 @@ SizesVector channelsLastStrides(IntArrayRef size) {
 
 Tensor empty_memory_format_cpu(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
                                std::optional<Device> device, std::optional<bool> pin_memory,
-                               std::optional<MemoryFormat> memory_format) {
-  checkedNumel(kEmptyOp, size);  // a negative dimension is a ValueError naming the operator
+                               std::optional<MemoryFormat> memory_format, const KernelContext& ctx) {
+  const char* op = ctx.op;
+  checkedNumel(op, size);  // a negative dimension is a ValueError naming the operator
   const Device target = device.value_or(kCPU);
-  SY_CHECK(target.is_cpu(), kEmptyOp, ": the CPU kernel cannot allocate on ", target, "; register an ",
-           kEmptyOp, " kernel for that device's backend");
-  SY_CHECK(!layout.has_value() || *layout == Layout::Strided, kEmptyOp, ": only the Strided layout is supported");
+  SY_CHECK(target.is_cpu(), op, ": the CPU kernel cannot allocate on ", target, "; register an ", op,
+           " kernel for that device's backend");
+  SY_CHECK(!layout.has_value() || *layout == Layout::Strided, op, ": only the Strided layout is supported");
   const ScalarType element_type = dtype.value_or(ScalarType::Float);
-  SY_CHECK(elementSize(element_type) > 0, kEmptyOp, ": cannot allocate a tensor of dtype ", element_type);
+  SY_CHECK(elementSize(element_type) > 0, op, ": cannot allocate a tensor of dtype ", element_type);
   const TensorOptions options = TensorOptions(element_type).device(target);
 
   switch (memory_format.value_or(MemoryFormat::Contiguous)) {
     case MemoryFormat::Contiguous:
       return sy::empty(size, options);
     case MemoryFormat::ChannelsLast:
-      return sy::empty_strided(size, channelsLastStrides(size), options);
+      return sy::empty_strided(size, channelsLastStrides(op, size), options);
     case MemoryFormat::Preserve:
       break;
   }
-  SY_ERROR(kEmptyOp, ": memory_format ", static_cast<int>(*memory_format),
+  SY_ERROR(op, ": memory_format ", static_cast<int>(*memory_format),
            " is not supported (use Contiguous or ChannelsLast; Preserve needs an input tensor to preserve)");
 }
 
 }  // namespace sy::cpu
 
-SY_LIBRARY_IMPL(aten, CPU, m) { m.impl("empty.memory_format", SY_FN(sy::cpu::empty_memory_format_cpu)); }
+// Registered here, beside the kernel, so that the dispatcher's trampoline inlines it: every
+// functional operator allocates through it.
+SY_LIBRARY_IMPL(aten, CPU, m) {
+  static constexpr sy::KernelContext kEmpty{"aten::empty.memory_format", sy::OutputForm::Functional};
+  m.impl(kEmpty.op, sy::withContext<&sy::cpu::empty_memory_format_cpu, &kEmpty>());
+}

@@ -127,13 +127,16 @@ void scatterValueInto(const char* op, int64_t dim, const Tensor& index, const Sc
 
 }  // namespace
 
-// ---- The kernels (registered from backends/devices/cpu/index_ops.yaml) ---------------------------------------
+// ---- The kernels (registered from backends/devices/cpu/index_ops.yaml) ---------------------------
 
 namespace native {
 
-Tensor& gather_out_cpu(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad, Tensor& out) {
-  constexpr const char* op = "aten::gather.out";
+Tensor& gather_out_cpu(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad, Tensor& out,
+                       const KernelContext& ctx) {
+  const char* op = ctx.op;
   const int64_t d = checkIndexArguments(op, self, dim, index);
+  if (ctx.form == OutputForm::Functional)
+    out = ops::empty(index.sizes(), TensorOptions(self.scalar_type()).device(kCPU));
   checkOutDtype(op, self, out);
   // See Note [An out= that is also an input keeps the input's values].
   const Tensor source = unaffectedByResizeOf(out, self);
@@ -150,17 +153,12 @@ Tensor& gather_out_cpu(const Tensor& self, int64_t dim, const Tensor& index, boo
   return out;
 }
 
-Tensor gather_cpu(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad) {
-  constexpr const char* op = "aten::gather";
+Tensor& scatter_value_out_cpu(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value, Tensor& out,
+                              const KernelContext& ctx) {
+  const char* op = ctx.op;
   const int64_t d = checkIndexArguments(op, self, dim, index);
-  Tensor out = ops::empty(index.sizes(), TensorOptions(self.scalar_type()).device(kCPU));
-  gatherInto(op, self, d, index, out);
-  return out;
-}
-
-Tensor& scatter_value_out_cpu(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value, Tensor& out) {
-  constexpr const char* op = "aten::scatter.value_out";
-  const int64_t d = checkIndexArguments(op, self, dim, index);
+  if (ctx.form == OutputForm::Functional)
+    out = ops::empty(self.sizes(), TensorOptions(self.scalar_type()).device(kCPU));
   checkOutDtype(op, self, out);
   const Tensor source = unaffectedByResizeOf(out, self);
   const Tensor positions = unaffectedByResizeOf(out, index);
@@ -175,15 +173,6 @@ Tensor& scatter_value_out_cpu(const Tensor& self, int64_t dim, const Tensor& ind
   copyIntoCPU(op, staged, source, "result", "self");
   scatterValueInto(op, d, positions, value, staged);
   copyIntoCPU(op, out, staged, "out", "result");
-  return out;
-}
-
-Tensor scatter_value_cpu(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
-  constexpr const char* op = "aten::scatter.value";
-  const int64_t d = checkIndexArguments(op, self, dim, index);
-  Tensor out = ops::empty(self.sizes(), TensorOptions(self.scalar_type()).device(kCPU));
-  copyIntoCPU(op, out, self, "out", "self");
-  scatterValueInto(op, d, index, value, out);
   return out;
 }
 

@@ -14,6 +14,7 @@
 
 #include "switchyard/backends/devices/cpu/elementwise.h"
 #include "switchyard/backends/devices/cpu/linalg_kernels.h"
+#include "switchyard/dispatcher/derived_kernels.h"
 #include "switchyard/dispatcher/library.h"
 #include "switchyard/ops/binary_ops.h"
 #include "switchyard/ops/creation_ops.h"
@@ -303,70 +304,46 @@ SizesVector checkLinearArguments(const char* op, const Tensor& input, const Tens
 
 const Tensor* definedOrNull(const std::optional<Tensor>& t) { return t.has_value() && t->defined() ? &*t : nullptr; }
 
+// A product kernel's `out` in the form `ctx` names: allocated with `like`'s dtype (functional), or
+// self, which must already have the result's size (in place), or the caller's out=.
+Tensor& productOutput(const KernelContext& ctx, const Tensor& like, IntArrayRef sizes, Tensor& out) {
+  if (ctx.form == OutputForm::Functional) out = ops::empty(sizes, TensorOptions(like.scalar_type()).device(kCPU));
+  SY_CHECK(ctx.form != OutputForm::InPlace || sameSizes(out.sizes(), sizes), ctx.op, ": 'self' of size ",
+           formatSizes(out.sizes()), " cannot hold the result of size ", formatSizes(sizes), " in place");
+  return out;
+}
+
 }  // namespace
 
 // ---- The kernels (registered from backends/devices/cpu/linalg_ops.yaml) --------------------------------------
 
 namespace native {
 
-Tensor& mm_out_cpu(const Tensor& self, const Tensor& mat2, Tensor& out) {
-  constexpr const char* op = "aten::mm.out";
-  const SizesVector sizes = checkProductOperands(op, "self", self, "mat2", mat2, 2);
-  return productOut(op, nullptr, self, mat2, 0, 1, sizes, out);
+Tensor& mm_out_cpu(const Tensor& self, const Tensor& mat2, Tensor& out, const KernelContext& ctx) {
+  const SizesVector sizes = checkProductOperands(ctx.op, "self", self, "mat2", mat2, 2);
+  return productOut(ctx.op, nullptr, self, mat2, 0, 1, sizes, productOutput(ctx, self, sizes, out));
 }
 
-Tensor mm_cpu(const Tensor& self, const Tensor& mat2) {
-  constexpr const char* op = "aten::mm";
-  const SizesVector sizes = checkProductOperands(op, "self", self, "mat2", mat2, 2);
-  Tensor out = ops::empty(sizes, TensorOptions(self.scalar_type()).device(kCPU));
-  return productOut(op, nullptr, self, mat2, 0, 1, sizes, out);
-}
-
-Tensor& bmm_out_cpu(const Tensor& self, const Tensor& mat2, Tensor& out) {
-  constexpr const char* op = "aten::bmm.out";
-  const SizesVector sizes = checkProductOperands(op, "self", self, "mat2", mat2, 3);
-  return productOut(op, nullptr, self, mat2, 0, 1, sizes, out);
-}
-
-Tensor bmm_cpu(const Tensor& self, const Tensor& mat2) {
-  constexpr const char* op = "aten::bmm";
-  const SizesVector sizes = checkProductOperands(op, "self", self, "mat2", mat2, 3);
-  Tensor out = ops::empty(sizes, TensorOptions(self.scalar_type()).device(kCPU));
-  return productOut(op, nullptr, self, mat2, 0, 1, sizes, out);
+Tensor& bmm_out_cpu(const Tensor& self, const Tensor& mat2, Tensor& out, const KernelContext& ctx) {
+  const SizesVector sizes = checkProductOperands(ctx.op, "self", self, "mat2", mat2, 3);
+  return productOut(ctx.op, nullptr, self, mat2, 0, 1, sizes, productOutput(ctx, self, sizes, out));
 }
 
 Tensor& addmm_out_cpu(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
-                      const Scalar& alpha, Tensor& out) {
-  constexpr const char* op = "aten::addmm.out";
-  const SizesVector sizes = checkProductOperands(op, "mat1", mat1, "mat2", mat2, 2);
-  checkAddmmSelf(op, self, mat1, beta, alpha, sizes);
-  return productOut(op, &self, mat1, mat2, beta, alpha, sizes, out);
-}
-
-Tensor addmm_cpu(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta, const Scalar& alpha) {
-  constexpr const char* op = "aten::addmm";
-  const SizesVector sizes = checkProductOperands(op, "mat1", mat1, "mat2", mat2, 2);
-  checkAddmmSelf(op, self, mat1, beta, alpha, sizes);
-  Tensor out = ops::empty(sizes, TensorOptions(self.scalar_type()).device(kCPU));
-  return productOut(op, &self, mat1, mat2, beta, alpha, sizes, out);
-}
-
-Tensor& addmm__cpu(Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta, const Scalar& alpha) {
-  constexpr const char* op = "aten::addmm_";
-  const SizesVector sizes = checkProductOperands(op, "mat1", mat1, "mat2", mat2, 2);
-  checkAddmmSelf(op, self, mat1, beta, alpha, sizes);
-  SY_CHECK(sameSizes(self.sizes(), sizes), op, ": 'self' of size ", formatSizes(self.sizes()),
-           " cannot hold the result of size ", formatSizes(sizes), " in place");
-  return productOut(op, &self, mat1, mat2, beta, alpha, sizes, self);
+                      const Scalar& alpha, Tensor& out, const KernelContext& ctx) {
+  const SizesVector sizes = checkProductOperands(ctx.op, "mat1", mat1, "mat2", mat2, 2);
+  checkAddmmSelf(ctx.op, self, mat1, beta, alpha, sizes);
+  return productOut(ctx.op, &self, mat1, mat2, beta, alpha, sizes, productOutput(ctx, self, sizes, out));
 }
 
 }  // namespace native
 
 // ---- linear: composite kernels, registered by hand on CompositeImplicit / CompositeExplicit -------
 
-Tensor linear_composite(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias_opt) {
+Tensor linear_composite(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias_opt,
+                        const KernelContext& ctx) {
   const Tensor* bias = definedOrNull(bias_opt);
-  const SizesVector out_sizes = checkLinearArguments("aten::linear", input, weight, bias);
+  const SizesVector out_sizes = checkLinearArguments(ctx.op, input, weight, bias);
   const Tensor input2d = asMatrix(input);
   const Tensor weight_t = transposedView(weight);
   // A bias of at most one dim broadcasts over the rows of the 2-D product, so addmm fuses it.
@@ -378,23 +355,23 @@ Tensor linear_composite(const Tensor& input, const Tensor& weight, const std::op
 }
 
 Tensor& linear_out_composite(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias_opt,
-                             Tensor& out) {
-  constexpr const char* op = "aten::linear.out";
+                             Tensor& out, const KernelContext& ctx) {
+  const char* op = ctx.op;
   const Tensor* bias = definedOrNull(bias_opt);
   const SizesVector out_sizes = checkLinearArguments(op, input, weight, bias);
   SY_CHECK(out.defined(), op, ": argument 'out' is an undefined tensor");
   SY_CHECK(out.scalar_type() == input.scalar_type(), op, ": expected 'out' to have dtype ", input.scalar_type(),
            " (the dtype of the inputs) but got ", out.scalar_type());
   if (out.is_same(input) || out.is_same(weight) || (bias != nullptr && out.is_same(*bias))) {
-    // out is also an input: compute aside, then write.
-    const Tensor result = linear_composite(input, weight, bias_opt);
+    // out is also an input: compute aside (the arguments are checked), then write.
+    const Tensor result = linear_composite(input, weight, bias_opt, ctx);
     if (!sameSizes(out.sizes(), out_sizes)) out.resize_(out_sizes);
     ops::copy_(out, result);
     return out;
   }
   if (!sameSizes(out.sizes(), out_sizes)) out.resize_(out_sizes);
   if (!out.is_contiguous()) {
-    ops::copy_(out, linear_composite(input, weight, bias_opt));
+    ops::copy_(out, linear_composite(input, weight, bias_opt, ctx));
     return out;
   }
   // The product is written straight into out, seen as a [rows, out_features] matrix.
@@ -416,6 +393,12 @@ Tensor& linear_out_composite(const Tensor& input, const Tensor& weight, const st
 
 }  // namespace sy::cpu
 
-SY_LIBRARY_IMPL(aten, CompositeImplicit, m) { m.impl("linear", SY_FN(sy::cpu::linear_composite)); }
+SY_LIBRARY_IMPL(aten, CompositeImplicit, m) {
+  static constexpr sy::KernelContext kLinear{"aten::linear", sy::OutputForm::Functional};
+  m.impl(kLinear.op, sy::withContext<&sy::cpu::linear_composite, &kLinear>());
+}
 
-SY_LIBRARY_IMPL(aten, CompositeExplicit, m) { m.impl("linear.out", SY_FN(sy::cpu::linear_out_composite)); }
+SY_LIBRARY_IMPL(aten, CompositeExplicit, m) {
+  static constexpr sy::KernelContext kLinearOut{"aten::linear.out", sy::OutputForm::Out};
+  m.impl(kLinearOut.op, sy::withContext<&sy::cpu::linear_out_composite, &kLinearOut>());
+}

@@ -144,31 +144,24 @@ void runLayerNorm(const char* op, const LayerNormShape& shape, const Tensor& inp
 // The kernels backends/devices/cpu/nn_ops.yaml binds (declared by the generated switchyard/ops/nn/NativeFunctions.h).
 namespace native {
 
-// The functional kernel allocates its three results (one dispatched aten::empty each) and calls the
-// out= implementation directly.
-std::tuple<Tensor, Tensor, Tensor> native_layer_norm_cpu(const Tensor& input, IntArrayRef normalized_shape,
-                                                         const std::optional<Tensor>& weight,
-                                                         const std::optional<Tensor>& bias, double eps) {
-  constexpr const char* op = "aten::native_layer_norm";
-  const Tensor* weight_tensor = presentTensor(weight);
-  const Tensor* bias_tensor = presentTensor(bias);
-  const LayerNormShape shape = checkLayerNorm(op, input, normalized_shape, weight_tensor, bias_tensor);
-  const TensorOptions options = TensorOptions(input.scalar_type()).device(kCPU);
-  Tensor out = ops::empty(input.sizes(), options);
-  Tensor means = ops::empty(shape.stats_sizes, options);
-  Tensor rstds = ops::empty(shape.stats_sizes, options);
-  runLayerNorm(op, shape, input, weight_tensor, bias_tensor, eps, out, means, rstds);
-  return {out, means, rstds};
-}
-
+// The functional form allocates the three results (one dispatched aten::empty each).
 std::tuple<Tensor&, Tensor&, Tensor&> native_layer_norm_out_cpu(const Tensor& input, IntArrayRef normalized_shape,
                                                                 const std::optional<Tensor>& weight,
                                                                 const std::optional<Tensor>& bias, double eps,
-                                                                Tensor& out0, Tensor& out1, Tensor& out2) {
-  constexpr const char* op = "aten::native_layer_norm.out";
+                                                                Tensor& out0, Tensor& out1, Tensor& out2,
+                                                                const KernelContext& ctx) {
+  const char* op = ctx.op;
   const Tensor* weight_tensor = presentTensor(weight);
   const Tensor* bias_tensor = presentTensor(bias);
   const LayerNormShape shape = checkLayerNorm(op, input, normalized_shape, weight_tensor, bias_tensor);
+  if (ctx.form == OutputForm::Functional) {
+    const TensorOptions options = TensorOptions(input.scalar_type()).device(kCPU);
+    out0 = ops::empty(input.sizes(), options);
+    out1 = ops::empty(shape.stats_sizes, options);
+    out2 = ops::empty(shape.stats_sizes, options);
+    runLayerNorm(op, shape, input, weight_tensor, bias_tensor, eps, out0, out1, out2);
+    return {out0, out1, out2};
+  }
   const char* names[] = {"out0", "out1", "out2"};
   const Tensor* outs[] = {&out0, &out1, &out2};
   for (int k = 0; k < 3; ++k) {

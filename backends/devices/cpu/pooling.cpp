@@ -327,15 +327,17 @@ Tensor& avgPoolInto(const char* op, const PoolGeometry& g, const Tensor& self, b
   return out;
 }
 
-Tensor allocatePoolResult(const PoolGeometry& g, const Tensor& self) {
-  return ops::empty(g.outputSizes(), TensorOptions(self.scalar_type()).device(kCPU));
-}
-
-void prepareOut(const char* op, const PoolGeometry& g, const Tensor& self, const Tensor& out) {
-  checkOnCPU(op, "out", out);
-  checkCanCastToOutput(op, self.scalar_type(), out);
+// `out` in the form `ctx` names: allocated with self's dtype (functional, one dispatched aten::empty),
+// or the caller's out=, checked and resized.
+void prepareOut(const KernelContext& ctx, const PoolGeometry& g, const Tensor& self, Tensor& out) {
+  if (ctx.form == OutputForm::Functional) {
+    out = ops::empty(g.outputSizes(), TensorOptions(self.scalar_type()).device(kCPU));
+    return;
+  }
+  checkOnCPU(ctx.op, "out", out);
+  checkCanCastToOutput(ctx.op, self.scalar_type(), out);
   resizeOutput(out, g.outputSizes());
-  checkNoInternalOverlap(op, out, "out");
+  checkNoInternalOverlap(ctx.op, out, "out");
 }
 
 }  // namespace
@@ -343,69 +345,41 @@ void prepareOut(const char* op, const PoolGeometry& g, const Tensor& self, const
 // The kernels backends/devices/cpu/nn_ops.yaml binds (declared by the generated switchyard/ops/nn/NativeFunctions.h).
 namespace native {
 
-// The functional kernels call the out= implementation directly, so each costs two dispatches
-// (itself and its aten::empty).
-Tensor max_pool2d_cpu(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
-                      IntArrayRef dilation, bool ceil_mode) {
-  constexpr const char* op = "aten::max_pool2d";
-  const PoolGeometry g = checkPool2d(op, self, kernel_size, stride, padding, dilation, ceil_mode);
-  Tensor out = allocatePoolResult(g, self);
-  maxPoolInto(op, g, self, out);
-  return out;
-}
-
 Tensor& max_pool2d_out_cpu(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
-                           IntArrayRef dilation, bool ceil_mode, Tensor& out) {
-  constexpr const char* op = "aten::max_pool2d.out";
-  const PoolGeometry g = checkPool2d(op, self, kernel_size, stride, padding, dilation, ceil_mode);
-  prepareOut(op, g, self, out);
-  return maxPoolInto(op, g, self, out);
-}
-
-std::tuple<Tensor, Tensor> max_pool2d_with_indices_cpu(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
-                                                       IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {
-  constexpr const char* op = "aten::max_pool2d_with_indices";
-  const PoolGeometry g = checkPool2d(op, self, kernel_size, stride, padding, dilation, ceil_mode);
-  Tensor out = allocatePoolResult(g, self);
-  Tensor indices = ops::empty(g.outputSizes(), TensorOptions(ScalarType::Long).device(kCPU));
-  maxPoolWithIndicesInto(op, g, self, out, indices);
-  return {out, indices};
+                           IntArrayRef dilation, bool ceil_mode, Tensor& out, const KernelContext& ctx) {
+  const PoolGeometry g = checkPool2d(ctx.op, self, kernel_size, stride, padding, dilation, ceil_mode);
+  prepareOut(ctx, g, self, out);
+  return maxPoolInto(ctx.op, g, self, out);
 }
 
 std::tuple<Tensor&, Tensor&> max_pool2d_with_indices_out_cpu(const Tensor& self, IntArrayRef kernel_size,
                                                              IntArrayRef stride, IntArrayRef padding,
                                                              IntArrayRef dilation, bool ceil_mode, Tensor& out,
-                                                             Tensor& indices) {
-  constexpr const char* op = "aten::max_pool2d_with_indices.out";
+                                                             Tensor& indices, const KernelContext& ctx) {
+  const char* op = ctx.op;
   const PoolGeometry g = checkPool2d(op, self, kernel_size, stride, padding, dilation, ceil_mode);
-  checkOnCPU(op, "indices", indices);
-  SY_CHECK(indices.scalar_type() == ScalarType::Long, op, ": expected 'indices' to have dtype Long but got ",
-           indices.scalar_type());
-  prepareOut(op, g, self, out);
-  resizeOutput(indices, g.outputSizes());
-  checkNoInternalOverlap(op, indices, "indices");
+  if (ctx.form == OutputForm::Functional) {
+    prepareOut(ctx, g, self, out);
+    indices = ops::empty(g.outputSizes(), TensorOptions(ScalarType::Long).device(kCPU));
+  } else {
+    checkOnCPU(op, "indices", indices);
+    SY_CHECK(indices.scalar_type() == ScalarType::Long, op, ": expected 'indices' to have dtype Long but got ",
+             indices.scalar_type());
+    prepareOut(ctx, g, self, out);
+    resizeOutput(indices, g.outputSizes());
+    checkNoInternalOverlap(op, indices, "indices");
+  }
   maxPoolWithIndicesInto(op, g, self, out, indices);
   return {out, indices};
 }
 
-Tensor avg_pool2d_cpu(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
-                      bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor_override) {
-  constexpr const char* op = "aten::avg_pool2d";
-  const PoolGeometry g = checkPool2d(op, self, kernel_size, stride, padding, {1, 1}, ceil_mode);
-  checkAvgPool(op, g, divisor_override);
-  Tensor out = allocatePoolResult(g, self);
-  avgPoolInto(op, g, self, count_include_pad, divisor_override, out);
-  return out;
-}
-
 Tensor& avg_pool2d_out_cpu(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
-                           bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor_override,
-                           Tensor& out) {
-  constexpr const char* op = "aten::avg_pool2d.out";
-  const PoolGeometry g = checkPool2d(op, self, kernel_size, stride, padding, {1, 1}, ceil_mode);
-  checkAvgPool(op, g, divisor_override);
-  prepareOut(op, g, self, out);
-  return avgPoolInto(op, g, self, count_include_pad, divisor_override, out);
+                           bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor_override, Tensor& out,
+                           const KernelContext& ctx) {
+  const PoolGeometry g = checkPool2d(ctx.op, self, kernel_size, stride, padding, {1, 1}, ceil_mode);
+  checkAvgPool(ctx.op, g, divisor_override);
+  prepareOut(ctx, g, self, out);
+  return avgPoolInto(ctx.op, g, self, count_include_pad, divisor_override, out);
 }
 
 }  // namespace native

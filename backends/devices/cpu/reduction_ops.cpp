@@ -217,8 +217,18 @@ void checkMeanDtype(const char* op, const Tensor& self, std::optional<ScalarType
 }
 
 // The whole out= operation of sum and mean; `op` names the operator in errors.
-Tensor& sumInto(const char* op, SumKind kind, const Tensor& self, std::optional<IntArrayRef> dims, bool keepdim,
-                std::optional<ScalarType> dtype, Tensor& out) {
+// sum or mean in the form `ctx` names: the functional form allocates `out` (one dispatched
+// aten::empty, of `dtype` or sum's default for self) and then computes into it as into an out=.
+Tensor& sumInto(const KernelContext& ctx, SumKind kind, const Tensor& self, std::optional<IntArrayRef> dims,
+                bool keepdim, std::optional<ScalarType> dtype, Tensor& out) {
+  const char* op = ctx.op;
+  if (ctx.form == OutputForm::Functional) {
+    checkOnCPU(op, "self", self);
+    if (kind == SumKind::kMean) checkMeanDtype(op, self, dtype);
+    const ReductionShape shape = reductionShape(op, self, dims, keepdim);
+    const ScalarType result = dtype.value_or(sumDefaultDtype(self.scalar_type()));
+    out = ops::empty(shape.result_sizes, TensorOptions(result).device(kCPU));
+  }
   checkOnCPU(op, "self", self);
   checkOnCPU(op, "out", out);
   if (kind == SumKind::kMean) checkMeanDtype(op, self, dtype);
@@ -266,17 +276,6 @@ Tensor& sumInto(const char* op, SumKind kind, const Tensor& self, std::optional<
 }
 
 // The functional forms: one dispatched allocation, then the out= implementation called directly.
-Tensor sumFunctional(const char* op, SumKind kind, const Tensor& self, std::optional<IntArrayRef> dims, bool keepdim,
-                     std::optional<ScalarType> dtype) {
-  checkOnCPU(op, "self", self);
-  if (kind == SumKind::kMean) checkMeanDtype(op, self, dtype);
-  const ReductionShape shape = reductionShape(op, self, dims, keepdim);
-  const ScalarType result = dtype.value_or(sumDefaultDtype(self.scalar_type()));
-  Tensor out = ops::empty(shape.result_sizes, TensorOptions(result).device(kCPU));
-  sumInto(op, kind, self, dims, keepdim, dtype, out);
-  return out;
-}
-
 // ---- amax --------------------------------------------------------------------------------------
 
 // PyTorch's rule: a max over nothing has no value.
@@ -290,7 +289,16 @@ void checkNonEmptyReduction(const char* op, const Tensor& self, const ReductionS
   }
 }
 
-Tensor& amaxInto(const char* op, const Tensor& self, IntArrayRef dims, bool keepdim, Tensor& out) {
+// amax in the form `ctx` names: the functional form allocates `out` (self's dtype) once the
+// reduction is known to have values.
+Tensor& amaxInto(const KernelContext& ctx, const Tensor& self, IntArrayRef dims, bool keepdim, Tensor& out) {
+  const char* op = ctx.op;
+  if (ctx.form == OutputForm::Functional) {
+    checkOnCPU(op, "self", self);
+    const ReductionShape shape = reductionShape(op, self, dims, keepdim);
+    checkNonEmptyReduction(op, self, shape, !dims.empty());
+    out = ops::empty(shape.result_sizes, TensorOptions(self.scalar_type()).device(kCPU));
+  }
   checkOnCPU(op, "self", self);
   checkOnCPU(op, "out", out);
   checkKnownDtype(op, "self", self.scalar_type());
@@ -318,46 +326,24 @@ Tensor& amaxInto(const char* op, const Tensor& self, IntArrayRef dims, bool keep
 // The kernels backends/devices/cpu/reduction_ops.yaml binds.
 namespace native {
 
-Tensor sum_cpu(const Tensor& self, std::optional<ScalarType> dtype) {
-  return sumFunctional("aten::sum", SumKind::kSum, self, std::nullopt, false, dtype);
-}
-Tensor& sum_out_cpu(const Tensor& self, std::optional<ScalarType> dtype, Tensor& out) {
-  return sumInto("aten::sum.out", SumKind::kSum, self, std::nullopt, false, dtype, out);
-}
-Tensor sum_dim_IntList_cpu(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim,
-                           std::optional<ScalarType> dtype) {
-  return sumFunctional("aten::sum.dim_IntList", SumKind::kSum, self, dim, keepdim, dtype);
+Tensor& sum_out_cpu(const Tensor& self, std::optional<ScalarType> dtype, Tensor& out, const KernelContext& ctx) {
+  return sumInto(ctx, SumKind::kSum, self, std::nullopt, false, dtype, out);
 }
 Tensor& sum_IntList_out_cpu(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim,
-                            std::optional<ScalarType> dtype, Tensor& out) {
-  return sumInto("aten::sum.IntList_out", SumKind::kSum, self, dim, keepdim, dtype, out);
+                            std::optional<ScalarType> dtype, Tensor& out, const KernelContext& ctx) {
+  return sumInto(ctx, SumKind::kSum, self, dim, keepdim, dtype, out);
 }
 
-Tensor mean_cpu(const Tensor& self, std::optional<ScalarType> dtype) {
-  return sumFunctional("aten::mean", SumKind::kMean, self, std::nullopt, false, dtype);
-}
-Tensor& mean_dtype_out_cpu(const Tensor& self, std::optional<ScalarType> dtype, Tensor& out) {
-  return sumInto("aten::mean.dtype_out", SumKind::kMean, self, std::nullopt, false, dtype, out);
-}
-Tensor mean_dim_cpu(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim, std::optional<ScalarType> dtype) {
-  return sumFunctional("aten::mean.dim", SumKind::kMean, self, dim, keepdim, dtype);
+Tensor& mean_dtype_out_cpu(const Tensor& self, std::optional<ScalarType> dtype, Tensor& out, const KernelContext& ctx) {
+  return sumInto(ctx, SumKind::kMean, self, std::nullopt, false, dtype, out);
 }
 Tensor& mean_out_cpu(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim, std::optional<ScalarType> dtype,
-                     Tensor& out) {
-  return sumInto("aten::mean.out", SumKind::kMean, self, dim, keepdim, dtype, out);
+                     Tensor& out, const KernelContext& ctx) {
+  return sumInto(ctx, SumKind::kMean, self, dim, keepdim, dtype, out);
 }
 
-Tensor amax_cpu(const Tensor& self, IntArrayRef dim, bool keepdim) {
-  constexpr const char* op = "aten::amax";
-  checkOnCPU(op, "self", self);
-  const ReductionShape shape = reductionShape(op, self, dim, keepdim);
-  checkNonEmptyReduction(op, self, shape, !dim.empty());
-  Tensor out = ops::empty(shape.result_sizes, TensorOptions(self.scalar_type()).device(kCPU));
-  amaxInto(op, self, dim, keepdim, out);
-  return out;
-}
-Tensor& amax_out_cpu(const Tensor& self, IntArrayRef dim, bool keepdim, Tensor& out) {
-  return amaxInto("aten::amax.out", self, dim, keepdim, out);
+Tensor& amax_out_cpu(const Tensor& self, IntArrayRef dim, bool keepdim, Tensor& out, const KernelContext& ctx) {
+  return amaxInto(ctx, self, dim, keepdim, out);
 }
 
 }  // namespace native

@@ -119,7 +119,14 @@ ArgmaxShape argmaxShape(const char* op, const Tensor& self, std::optional<int64_
   return shape;
 }
 
-Tensor& argmaxInto(const char* op, const Tensor& self, std::optional<int64_t> dim, bool keepdim, Tensor& out) {
+// argmax in the form `ctx` names: the functional form allocates `out` (Long) first.
+Tensor& argmaxInto(const KernelContext& ctx, const Tensor& self, std::optional<int64_t> dim, bool keepdim,
+                   Tensor& out) {
+  const char* op = ctx.op;
+  if (ctx.form == OutputForm::Functional) {
+    checkOnCPU(op, "self", self);
+    out = ops::empty(argmaxShape(op, self, dim, keepdim).result_sizes, TensorOptions(ScalarType::Long).device(kCPU));
+  }
   checkOnCPU(op, "self", self);
   checkOnCPU(op, "out", out);
   SY_DISPATCH_ALL_TYPES(self.scalar_type(), op, "self", [](auto) {});
@@ -226,8 +233,16 @@ void checkSoftmaxArguments(const char* op, const Tensor& self, bool half_to_floa
   SY_DISPATCH_FLOATING_TYPES(self.scalar_type(), op, "self", [](auto) {});
 }
 
+// softmax or log_softmax in the form `ctx` names: the functional form allocates `out` (self's
+// dtype and shape, one dispatched aten::empty) once the arguments are checked.
 template <Variant kVariant>
-Tensor& softmaxInto(const char* op, const Tensor& self, int64_t dim, bool half_to_float, Tensor& out) {
+Tensor& softmaxInto(const KernelContext& ctx, const Tensor& self, int64_t dim, bool half_to_float, Tensor& out) {
+  const char* op = ctx.op;
+  if (ctx.form == OutputForm::Functional) {
+    checkSoftmaxArguments(op, self, half_to_float);
+    wrapDim(dim, self.dim(), op);
+    out = ops::empty(self.sizes(), TensorOptions(self.scalar_type()).device(kCPU));
+  }
   checkSoftmaxArguments(op, self, half_to_float);
   checkOnCPU(op, "out", out);
   SY_CHECK(out.scalar_type() == self.scalar_type(), op, ": expected 'out' to have the dtype of 'self' (",
@@ -256,16 +271,6 @@ Tensor& softmaxInto(const char* op, const Tensor& self, int64_t dim, bool half_t
   return out;
 }
 
-// One dispatched allocation, then the out= implementation called directly.
-template <Variant kVariant>
-Tensor softmaxFunctional(const char* op, const Tensor& self, int64_t dim, bool half_to_float) {
-  checkSoftmaxArguments(op, self, half_to_float);
-  wrapDim(dim, self.dim(), op);
-  Tensor out = ops::empty(self.sizes(), TensorOptions(self.scalar_type()).device(kCPU));
-  softmaxInto<kVariant>(op, self, dim, half_to_float, out);
-  return out;
-}
-
 // self converted to `dtype` on its own device, through the dispatcher (these kernels are composite).
 Tensor convertedForComposite(const Tensor& self, std::optional<ScalarType> dtype) {
   if (!dtype.has_value() || self.scalar_type() == *dtype) return self;
@@ -279,29 +284,17 @@ Tensor convertedForComposite(const Tensor& self, std::optional<ScalarType> dtype
 // The kernels backends/devices/cpu/reduction_ops.yaml binds.
 namespace native {
 
-Tensor argmax_cpu(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
-  constexpr const char* op = "aten::argmax";
-  checkOnCPU(op, "self", self);
-  const ArgmaxShape shape = argmaxShape(op, self, dim, keepdim);
-  Tensor out = ops::empty(shape.result_sizes, TensorOptions(ScalarType::Long).device(kCPU));
-  argmaxInto(op, self, dim, keepdim, out);
-  return out;
-}
-Tensor& argmax_out_cpu(const Tensor& self, std::optional<int64_t> dim, bool keepdim, Tensor& out) {
-  return argmaxInto("aten::argmax.out", self, dim, keepdim, out);
+Tensor& argmax_out_cpu(const Tensor& self, std::optional<int64_t> dim, bool keepdim, Tensor& out,
+                       const KernelContext& ctx) {
+  return argmaxInto(ctx, self, dim, keepdim, out);
 }
 
-Tensor _softmax_cpu(const Tensor& self, int64_t dim, bool half_to_float) {
-  return softmaxFunctional<Variant::Softmax>("aten::_softmax", self, dim, half_to_float);
+Tensor& _softmax_out_cpu(const Tensor& self, int64_t dim, bool half_to_float, Tensor& out, const KernelContext& ctx) {
+  return softmaxInto<Variant::Softmax>(ctx, self, dim, half_to_float, out);
 }
-Tensor& _softmax_out_cpu(const Tensor& self, int64_t dim, bool half_to_float, Tensor& out) {
-  return softmaxInto<Variant::Softmax>("aten::_softmax.out", self, dim, half_to_float, out);
-}
-Tensor _log_softmax_cpu(const Tensor& self, int64_t dim, bool half_to_float) {
-  return softmaxFunctional<Variant::LogSoftmax>("aten::_log_softmax", self, dim, half_to_float);
-}
-Tensor& _log_softmax_out_cpu(const Tensor& self, int64_t dim, bool half_to_float, Tensor& out) {
-  return softmaxInto<Variant::LogSoftmax>("aten::_log_softmax.out", self, dim, half_to_float, out);
+Tensor& _log_softmax_out_cpu(const Tensor& self, int64_t dim, bool half_to_float, Tensor& out,
+                             const KernelContext& ctx) {
+  return softmaxInto<Variant::LogSoftmax>(ctx, self, dim, half_to_float, out);
 }
 
 }  // namespace native

@@ -1,26 +1,25 @@
-// The CPU kernels of the elementwise unary operators (abs, neg, exp, log, sqrt, rsqrt, sin, cos,
-// tanh, acos) and of the activations (sigmoid, relu, gelu, hardtanh, clamp), plus the driver they share.
+// The CPU kernels of the elementwise unary operators and of the activations, and the driver they
+// share, which a new elementwise operator's kernel is written with:
 //
-// Callers normally go through sy::ops::* (ops/unary_ops.h); these are for code that must reach
-// the CPU kernel without dispatching:
+//   Tensor& expm1_out(const Tensor& self, Tensor& out, const sy::KernelContext& ctx) {
+//     return sy::cpu::floatingUnary(ctx, self, out, [](auto x) { return std::expm1(x); });
+//   }
 //
-//   sy::Tensor out = sy::empty({2, 3});
-//   sy::cpu::exp_out_cpu(x, out);
-//   sy::cpu::relu_inplace_cpu(x);
+// One kernel per operator: its out variant's, which the generator also registers as the
+// functional and in-place forms (See Note [Functional and in-place forms call the out kernel] in
+// dispatcher/derived_kernels.h). Callers go through sy::ops::*; the declarations are generated
+// (switchyard/ops/unary/NativeFunctions.h, from backends/devices/cpu/unary_ops.yaml) and the
+// definitions are in unary_ops.cpp and activation_ops.cpp.
 //
-// Each signature is exactly the operator's C++ signature (the dispatcher requires every kernel and
-// every typed handle of an operator to agree): schema order, so out= comes last; in-place kernels
-// take `Tensor& self`. They are declared by the generated switchyard/ops/unary/NativeFunctions.h
-// (from backends/devices/cpu/unary_ops.yaml) and defined in unary_ops.cpp and activation_ops.cpp.
-//
-// The driver at the bottom (unaryInto / unaryNew) is the whole life of a unary kernel apart from
-// the per-element function: argument checks, result dtype, out= resizing, conversion, aliasing.
+// The driver (unaryOp) is the whole life of a unary kernel apart from the per-element function:
+// argument checks, result dtype, allocation, out= resizing, conversion, aliasing.
 #pragma once
 
 #include <optional>
 #include <string_view>
 
 #include "switchyard/backends/devices/cpu/elementwise.h"
+#include "switchyard/dispatcher/kernel_context.h"
 #include "switchyard/ivalue/scalar.h"
 #include "switchyard/ivalue/tensor.h"
 #include "switchyard/ops/creation_ops.h"
@@ -28,10 +27,8 @@
 
 namespace sy::cpu {
 
-// ---- Kernels ------------------------------------------------------------------------------------
-
 // The kernels' declarations are generated from backends/devices/cpu/unary_ops.yaml, in sy::cpu::native (a kernel_name
-// sy::cpu::abs_cpu binds sy::cpu::native::abs_cpu, as in ExecuTorch); sy::cpu::abs_cpu names them too.
+// sy::cpu::abs_out_cpu binds sy::cpu::native::abs_out_cpu, as in ExecuTorch); sy::cpu::abs_out_cpu names them too.
 using namespace native;
 
 // ---- The shared unary driver -------------------------------------------------------------------
@@ -86,19 +83,24 @@ Tensor& unaryInto(const char* op, const Tensor& self, ScalarType result, Tensor&
   return out;
 }
 
-// The functional form: one dispatched allocation (sy::ops::empty) of self's shape in `result`,
-// then unaryInto called directly, so the operator costs exactly two dispatches.
+// The functional form's result: one dispatched allocation (sy::ops::empty) of self's shape in
+// `result`, so the operator costs exactly two dispatches.
 inline Tensor allocateResult(const Tensor& self, ScalarType result) {
   return ops::empty(self.sizes(), TensorOptions(result).device(kCPU));
 }
 
+// A unary kernel in the form `ctx` names: the functional form allocates `out` (undefined until
+// then) with `result` and self's shape, the in-place form writes `out`, which is `self`, and names
+// it so in errors, the out= form checks and resizes the caller's `out`.
 template <unsigned Allowed, class Body>
-Tensor unaryNew(const char* op, const Tensor& self, ScalarType result, Body&& body) {
-  checkInput(op, self);
-  checkDtypeIn<Allowed>(op, "self", result);
-  Tensor out = allocateResult(self, result);
-  unaryInto<Allowed>(op, self, result, out, "out", std::forward<Body>(body));
-  return out;
+Tensor& unaryOp(const KernelContext& ctx, const Tensor& self, ScalarType result, Tensor& out, Body&& body) {
+  if (ctx.form == OutputForm::Functional) {
+    checkInput(ctx.op, self);
+    checkDtypeIn<Allowed>(ctx.op, "self", result);
+    out = allocateResult(self, result);
+  }
+  return unaryInto<Allowed>(ctx.op, self, result, out, ctx.form == OutputForm::InPlace ? "self" : "out",
+                            std::forward<Body>(body));
 }
 
 // A loop body applying the stateless functor `fn` (fn(x) for an element x of type T) to every
@@ -112,4 +114,21 @@ auto applying(Fn fn) {
 }
 
 }  // namespace unary
+
+// A floating unary kernel, fn(x) per element (exp, log, sqrt, ...): Float and Double keep their
+// dtype, Bool, Int and Long compute in Float (so in place they need a floating self).
+template <class Fn>
+Tensor& floatingUnary(const KernelContext& ctx, const Tensor& self, Tensor& out, Fn fn) {
+  return unary::unaryOp<kFloatingDtypes>(ctx, self, unary::checkedFloatingResult(ctx.op, self), out,
+                                         unary::applying(fn));
+}
+
+// A unary kernel whose result keeps self's dtype (abs, neg, relu), fn(x) per element; `Allowed`
+// says which dtypes fn has.
+template <unsigned Allowed, class Fn>
+Tensor& sameDtypeUnary(const KernelContext& ctx, const Tensor& self, Tensor& out, Fn fn) {
+  unary::checkInput(ctx.op, self);
+  return unary::unaryOp<Allowed>(ctx, self, self.scalar_type(), out, unary::applying(fn));
+}
+
 }  // namespace sy::cpu

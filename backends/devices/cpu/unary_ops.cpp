@@ -1,6 +1,6 @@
-// Elementwise unary operators on the CPU: abs and neg (the result keeps the input's dtype) and the
-// floating functions exp, log, sqrt, rsqrt, sin, cos, tanh, acos; each functional, out= and
-// in-place. Also the definitions behind the unary driver (unary_kernels.h).
+// Elementwise unary operators on the CPU: those whose result keeps the input's dtype and the
+// floating functions. Each is one kernel, its out variant's, which also serves the functional and
+// in-place forms (unary_kernels.h).
 //
 // Semantics, as PyTorch:
 // - Floating functions: Float and Double inputs keep their dtype; Bool, Int and Long inputs are
@@ -13,8 +13,8 @@
 // - An out= tensor of another dtype receives the result converted, if canCast(result, out) allows;
 //   an out= of the wrong shape is resized; out may be the input itself.
 //
-// Adding an operator: its three entries in backends/devices/cpu/unary_ops.yaml (schemas and kernel names), and here
-// a functor and three one-line kernels in namespace native, whose declarations the generator wrote
+// Adding an operator: its `.out` entry in backends/devices/cpu/unary_ops.yaml (with `functional:`
+// and `inplace:`), and here its kernel in namespace native, whose declaration the generator wrote
 // (switchyard/ops/unary/NativeFunctions.h) and whose registrations it makes.
 #include <cmath>
 #include <type_traits>
@@ -24,11 +24,6 @@
 namespace sy::cpu {
 
 namespace {
-
-using unary::applying;
-using unary::checkedFloatingResult;
-using unary::unaryInto;
-using unary::unaryNew;
 
 // ---- Element functions ---------------------------------------------------------------------------
 
@@ -94,33 +89,6 @@ struct Acos {
   T operator()(T x) const { return std::acos(x); }
 };
 
-// ---- The two families ----------------------------------------------------------------------------
-
-template <class Fn>
-Tensor floatingOp(const char* op, const Tensor& self, Fn fn) {
-  return unaryNew<kFloatingDtypes>(op, self, checkedFloatingResult(op, self), applying(fn));
-}
-template <class Fn>
-Tensor& floatingOpOut(const char* op, const Tensor& self, Tensor& out, Fn fn) {
-  return unaryInto<kFloatingDtypes>(op, self, checkedFloatingResult(op, self), out, "out", applying(fn));
-}
-template <class Fn>
-Tensor& floatingOpInplace(const char* op, Tensor& self, Fn fn) {
-  return unaryInto<kFloatingDtypes>(op, self, checkedFloatingResult(op, self), self, "self", applying(fn));
-}
-
-// abs and neg: the result has the input's dtype; `Allowed` says which dtypes the function has.
-template <unsigned Allowed, class Fn>
-Tensor sameDtypeOp(const char* op, const Tensor& self, Fn fn) {
-  unary::checkInput(op, self);
-  return unaryNew<Allowed>(op, self, self.scalar_type(), applying(fn));
-}
-template <unsigned Allowed, class Fn>
-Tensor& sameDtypeOpInto(const char* op, const Tensor& self, Tensor& out, const char* out_name, Fn fn) {
-  unary::checkInput(op, self);
-  return unaryInto<Allowed>(op, self, self.scalar_type(), out, out_name, applying(fn));
-}
-
 // Negating a bool has no arithmetic meaning; PyTorch points at the operator that was likely meant.
 void rejectBoolNegation(const char* op, const Tensor& self) {
   unary::checkInput(op, self);
@@ -133,60 +101,41 @@ constexpr unsigned kNumericDtypes = kIntegralDtypes | kFloatingDtypes;
 
 }  // namespace
 
-// ---- The kernels (registered from backends/devices/cpu/unary_ops.yaml) ---------------------------------------------
+// ---- The kernels (registered from backends/devices/cpu/unary_ops.yaml) ---------------------------
 
 namespace native {
 
-Tensor abs_cpu(const Tensor& self) { return sameDtypeOp<kAllDtypes>("aten::abs", self, Abs{}); }
-Tensor& abs_out_cpu(const Tensor& self, Tensor& out) {
-  return sameDtypeOpInto<kAllDtypes>("aten::abs.out", self, out, "out", Abs{});
+Tensor& abs_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return sameDtypeUnary<kAllDtypes>(ctx, self, out, Abs{});
 }
-Tensor& abs_inplace_cpu(Tensor& self) { return sameDtypeOpInto<kAllDtypes>("aten::abs_", self, self, "self", Abs{}); }
-
-Tensor neg_cpu(const Tensor& self) {
-  rejectBoolNegation("aten::neg", self);
-  return sameDtypeOp<kNumericDtypes>("aten::neg", self, Neg{});
+Tensor& neg_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  rejectBoolNegation(ctx.op, self);
+  return sameDtypeUnary<kNumericDtypes>(ctx, self, out, Neg{});
 }
-Tensor& neg_out_cpu(const Tensor& self, Tensor& out) {
-  rejectBoolNegation("aten::neg.out", self);
-  return sameDtypeOpInto<kNumericDtypes>("aten::neg.out", self, out, "out", Neg{});
+Tensor& exp_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return floatingUnary(ctx, self, out, Exp{});
 }
-Tensor& neg_inplace_cpu(Tensor& self) {
-  rejectBoolNegation("aten::neg_", self);
-  return sameDtypeOpInto<kNumericDtypes>("aten::neg_", self, self, "self", Neg{});
+Tensor& log_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return floatingUnary(ctx, self, out, Log{});
 }
-
-Tensor exp_cpu(const Tensor& self) { return floatingOp("aten::exp", self, Exp{}); }
-Tensor& exp_out_cpu(const Tensor& self, Tensor& out) { return floatingOpOut("aten::exp.out", self, out, Exp{}); }
-Tensor& exp_inplace_cpu(Tensor& self) { return floatingOpInplace("aten::exp_", self, Exp{}); }
-
-Tensor log_cpu(const Tensor& self) { return floatingOp("aten::log", self, Log{}); }
-Tensor& log_out_cpu(const Tensor& self, Tensor& out) { return floatingOpOut("aten::log.out", self, out, Log{}); }
-Tensor& log_inplace_cpu(Tensor& self) { return floatingOpInplace("aten::log_", self, Log{}); }
-
-Tensor sqrt_cpu(const Tensor& self) { return floatingOp("aten::sqrt", self, Sqrt{}); }
-Tensor& sqrt_out_cpu(const Tensor& self, Tensor& out) { return floatingOpOut("aten::sqrt.out", self, out, Sqrt{}); }
-Tensor& sqrt_inplace_cpu(Tensor& self) { return floatingOpInplace("aten::sqrt_", self, Sqrt{}); }
-
-Tensor rsqrt_cpu(const Tensor& self) { return floatingOp("aten::rsqrt", self, Rsqrt{}); }
-Tensor& rsqrt_out_cpu(const Tensor& self, Tensor& out) { return floatingOpOut("aten::rsqrt.out", self, out, Rsqrt{}); }
-Tensor& rsqrt_inplace_cpu(Tensor& self) { return floatingOpInplace("aten::rsqrt_", self, Rsqrt{}); }
-
-Tensor sin_cpu(const Tensor& self) { return floatingOp("aten::sin", self, Sin{}); }
-Tensor& sin_out_cpu(const Tensor& self, Tensor& out) { return floatingOpOut("aten::sin.out", self, out, Sin{}); }
-Tensor& sin_inplace_cpu(Tensor& self) { return floatingOpInplace("aten::sin_", self, Sin{}); }
-
-Tensor cos_cpu(const Tensor& self) { return floatingOp("aten::cos", self, Cos{}); }
-Tensor& cos_out_cpu(const Tensor& self, Tensor& out) { return floatingOpOut("aten::cos.out", self, out, Cos{}); }
-Tensor& cos_inplace_cpu(Tensor& self) { return floatingOpInplace("aten::cos_", self, Cos{}); }
-
-Tensor tanh_cpu(const Tensor& self) { return floatingOp("aten::tanh", self, Tanh{}); }
-Tensor& tanh_out_cpu(const Tensor& self, Tensor& out) { return floatingOpOut("aten::tanh.out", self, out, Tanh{}); }
-Tensor& tanh_inplace_cpu(Tensor& self) { return floatingOpInplace("aten::tanh_", self, Tanh{}); }
-
-Tensor acos_cpu(const Tensor& self) { return floatingOp("aten::acos", self, Acos{}); }
-Tensor& acos_out_cpu(const Tensor& self, Tensor& out) { return floatingOpOut("aten::acos.out", self, out, Acos{}); }
-Tensor& acos_inplace_cpu(Tensor& self) { return floatingOpInplace("aten::acos_", self, Acos{}); }
+Tensor& sqrt_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return floatingUnary(ctx, self, out, Sqrt{});
+}
+Tensor& rsqrt_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return floatingUnary(ctx, self, out, Rsqrt{});
+}
+Tensor& sin_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return floatingUnary(ctx, self, out, Sin{});
+}
+Tensor& cos_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return floatingUnary(ctx, self, out, Cos{});
+}
+Tensor& tanh_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return floatingUnary(ctx, self, out, Tanh{});
+}
+Tensor& acos_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return floatingUnary(ctx, self, out, Acos{});
+}
 
 }  // namespace native
 }  // namespace sy::cpu

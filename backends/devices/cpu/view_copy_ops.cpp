@@ -26,7 +26,8 @@ namespace {
 // Checks the arguments, builds the view with `make_view` (its errors prefixed with `op`) and copies
 // it into `out`.
 template <class MakeView>
-Tensor& copyOfView(const char* op, const Tensor& self, Tensor& out, MakeView&& make_view) {
+Tensor& copyOfView(const KernelContext& ctx, const Tensor& self, Tensor& out, MakeView&& make_view) {
+  const char* op = ctx.op;
   checkOnCPU(op, "self", self);
   checkOnCPU(op, "out", out);
   SY_CHECK(out.scalar_type() == self.scalar_type(), op, ": expected 'out' to have self's dtype ", self.scalar_type(),
@@ -54,13 +55,13 @@ namespace native {
 // bytes, without making the view: a TensorImpl, which a method must not allocate while it executes
 // (tests/program/program_allocation_test.cpp). Any other self or out takes the general path, with the
 // same results and errors.
-Tensor& view_copy_out_cpu(const Tensor& self, IntArrayRef size, Tensor& out) {
-  constexpr const char* op = "aten::view_copy.out";
+Tensor& view_copy_out_cpu(const Tensor& self, IntArrayRef size, Tensor& out, const KernelContext& ctx) {
+  const char* op = ctx.op;
   if (self.defined() && out.defined() && self.device().is_cpu() && out.device().is_cpu() &&
       self.scalar_type() == out.scalar_type() && self.is_contiguous() && !sameMemory(out, self)) {
     SizesVector shape;
     try {
-      shape = inferSize("aten::view", size, self.numel());
+      shape = inferSize(views::kView.op, size, self.numel());
     } catch (const Error& e) {
       ::sy::detail::throwError(e.kind(), str(op, ": ", e.what()));
     }
@@ -70,41 +71,42 @@ Tensor& view_copy_out_cpu(const Tensor& self, IntArrayRef size, Tensor& out) {
       return out;
     }
   }
-  return copyOfView(op, self, out, [&] { return view(self, size); });
+  return copyOfView(ctx, self, out, [&] { return view(self, size, views::kView); });
 }
 
-Tensor& permute_copy_out_cpu(const Tensor& self, IntArrayRef dims, Tensor& out) {
-  return copyOfView("aten::permute_copy.out", self, out, [&] { return permute(self, dims); });
+Tensor& permute_copy_out_cpu(const Tensor& self, IntArrayRef dims, Tensor& out, const KernelContext& ctx) {
+  return copyOfView(ctx, self, out, [&] { return permute(self, dims, views::kPermute); });
 }
 
-Tensor& expand_copy_out_cpu(const Tensor& self, IntArrayRef size, bool implicit, Tensor& out) {
-  return copyOfView("aten::expand_copy.out", self, out, [&] { return expand(self, size, implicit); });
+Tensor& expand_copy_out_cpu(const Tensor& self, IntArrayRef size, bool implicit, Tensor& out,
+                            const KernelContext& ctx) {
+  return copyOfView(ctx, self, out, [&] { return expand(self, size, implicit, views::kExpand); });
 }
 
-Tensor& squeeze_copy_dims_out_cpu(const Tensor& self, IntArrayRef dim, Tensor& out) {
-  return copyOfView("aten::squeeze_copy.dims_out", self, out, [&] { return squeeze_dims(self, dim); });
+Tensor& squeeze_copy_dims_out_cpu(const Tensor& self, IntArrayRef dim, Tensor& out, const KernelContext& ctx) {
+  return copyOfView(ctx, self, out, [&] { return squeeze_dims(self, dim, views::kSqueezeDims); });
 }
 
-Tensor& unsqueeze_copy_out_cpu(const Tensor& self, int64_t dim, Tensor& out) {
-  return copyOfView("aten::unsqueeze_copy.out", self, out, [&] { return unsqueeze(self, dim); });
+Tensor& unsqueeze_copy_out_cpu(const Tensor& self, int64_t dim, Tensor& out, const KernelContext& ctx) {
+  return copyOfView(ctx, self, out, [&] { return unsqueeze(self, dim, views::kUnsqueeze); });
 }
 
-Tensor& alias_copy_out_cpu(const Tensor& self, Tensor& out) {
-  return copyOfView("aten::alias_copy.out", self, out, [&] { return self; });
+Tensor& alias_copy_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return copyOfView(ctx, self, out, [&] { return self; });
 }
 
-Tensor& select_copy_int_out_cpu(const Tensor& self, int64_t dim, int64_t index, Tensor& out) {
-  return copyOfView("aten::select_copy.int_out", self, out, [&] { return select_int(self, dim, index); });
+Tensor& select_copy_int_out_cpu(const Tensor& self, int64_t dim, int64_t index, Tensor& out, const KernelContext& ctx) {
+  return copyOfView(ctx, self, out, [&] { return select_int(self, dim, index, views::kSelectInt); });
 }
 
 Tensor& slice_copy_Tensor_out_cpu(const Tensor& self, int64_t dim, std::optional<int64_t> start,
-                                  std::optional<int64_t> end, int64_t step, Tensor& out) {
-  return copyOfView("aten::slice_copy.Tensor_out", self, out,
-                    [&] { return slice_Tensor(self, dim, start, end, step); });
+                                  std::optional<int64_t> end, int64_t step, Tensor& out, const KernelContext& ctx) {
+  return copyOfView(ctx, self, out, [&] { return slice_Tensor(self, dim, start, end, step, views::kSliceTensor); });
 }
 
-Tensor& transpose_copy_int_out_cpu(const Tensor& self, int64_t dim0, int64_t dim1, Tensor& out) {
-  return copyOfView("aten::transpose_copy.int_out", self, out, [&] { return transpose_int(self, dim0, dim1); });
+Tensor& transpose_copy_int_out_cpu(const Tensor& self, int64_t dim0, int64_t dim1, Tensor& out,
+                                   const KernelContext& ctx) {
+  return copyOfView(ctx, self, out, [&] { return transpose_int(self, dim0, dim1, views::kTransposeInt); });
 }
 
 }  // namespace native

@@ -23,6 +23,7 @@
 #include "switchyard/backends/devices/cpu/shape_kernels.h"
 #include "switchyard/ivalue/checked_size.h"
 #include "switchyard/ivalue/wrap_dim.h"
+#include "switchyard/dispatcher/derived_kernels.h"
 #include "switchyard/dispatcher/library.h"
 #include "switchyard/ops/shape_ops.h"
 
@@ -139,8 +140,8 @@ SizesVector inferSize(const char* op, IntArrayRef shape, int64_t numel) {
   return result;
 }
 
-Tensor view(const Tensor& self, IntArrayRef size) {
-  constexpr const char* op = "aten::view";
+Tensor view(const Tensor& self, IntArrayRef size, const KernelContext& ctx) {
+  const char* op = ctx.op;
   checkDefined(op, self);
   const SizesVector shape = inferSize(op, size, self.numel());
   const std::optional<SizesVector> strides = viewStrides(self.sizes(), self.strides(), shape, self.numel());
@@ -151,8 +152,8 @@ Tensor view(const Tensor& self, IntArrayRef size) {
   return makeView(self, shape, *strides, self.storage_offset());
 }
 
-Tensor reshape(const Tensor& self, IntArrayRef shape) {
-  constexpr const char* op = "aten::reshape";
+Tensor reshape(const Tensor& self, IntArrayRef shape, const KernelContext& ctx) {
+  const char* op = ctx.op;
   checkDefined(op, self);
   const SizesVector target = inferSize(op, shape, self.numel());
   if (std::optional<SizesVector> strides = viewStrides(self.sizes(), self.strides(), target, self.numel())) {
@@ -164,8 +165,8 @@ Tensor reshape(const Tensor& self, IntArrayRef shape) {
   return copy;
 }
 
-Tensor permute(const Tensor& self, IntArrayRef dims) {
-  constexpr const char* op = "aten::permute";
+Tensor permute(const Tensor& self, IntArrayRef dims, const KernelContext& ctx) {
+  const char* op = ctx.op;
   checkDefined(op, self);
   const int64_t ndim = self.dim();
   SY_CHECK(static_cast<int64_t>(dims.size()) == ndim, op,
@@ -185,8 +186,8 @@ Tensor permute(const Tensor& self, IntArrayRef dims) {
   return makeView(self, sizes, strides, self.storage_offset());
 }
 
-Tensor transpose_int(const Tensor& self, int64_t dim0, int64_t dim1) {
-  constexpr const char* op = "aten::transpose.int";
+Tensor transpose_int(const Tensor& self, int64_t dim0, int64_t dim1, const KernelContext& ctx) {
+  const char* op = ctx.op;
   checkDefined(op, self);
   const int64_t d0 = wrapDim(dim0, self.dim(), op, "dim0");
   const int64_t d1 = wrapDim(dim1, self.dim(), op, "dim1");
@@ -198,8 +199,8 @@ Tensor transpose_int(const Tensor& self, int64_t dim0, int64_t dim1) {
   return makeView(self, sizes, strides, self.storage_offset());
 }
 
-Tensor unsqueeze(const Tensor& self, int64_t dim) {
-  constexpr const char* op = "aten::unsqueeze";
+Tensor unsqueeze(const Tensor& self, int64_t dim, const KernelContext& ctx) {
+  const char* op = ctx.op;
   checkDefined(op, self);
   const int64_t ndim = self.dim();
   const int64_t d = wrapDim(dim, ndim + 1, op, "dim", /*wrap_scalar=*/false);
@@ -212,8 +213,8 @@ Tensor unsqueeze(const Tensor& self, int64_t dim) {
   return makeView(self, sizes, strides, self.storage_offset());
 }
 
-Tensor squeeze(const Tensor& self) {
-  checkDefined("aten::squeeze", self);
+Tensor squeeze(const Tensor& self, const KernelContext& ctx) {
+  checkDefined(ctx.op, self);
   SizesVector sizes, strides;
   for (int64_t d = 0; d < self.dim(); ++d) {
     if (self.size(d) == 1) continue;
@@ -223,8 +224,8 @@ Tensor squeeze(const Tensor& self) {
   return makeView(self, sizes, strides, self.storage_offset());
 }
 
-Tensor squeeze_dim(const Tensor& self, int64_t dim) {
-  constexpr const char* op = "aten::squeeze.dim";
+Tensor squeeze_dim(const Tensor& self, int64_t dim, const KernelContext& ctx) {
+  const char* op = ctx.op;
   checkDefined(op, self);
   const int64_t d = wrapDim(dim, self.dim(), op, "dim");
   // A dimension other than 1 (or a 0-dim tensor's pretend one) is left alone, as in PyTorch.
@@ -236,8 +237,8 @@ Tensor squeeze_dim(const Tensor& self, int64_t dim) {
   return makeView(self, sizes, strides, self.storage_offset());
 }
 
-Tensor squeeze_dims(const Tensor& self, IntArrayRef dim) {
-  constexpr const char* op = "aten::squeeze.dims";
+Tensor squeeze_dims(const Tensor& self, IntArrayRef dim, const KernelContext& ctx) {
+  const char* op = ctx.op;
   checkDefined(op, self);
   const int64_t ndim = self.dim();
   absl::InlinedVector<bool, 8> listed(static_cast<size_t>(ndim > 0 ? ndim : 1), false);
@@ -258,8 +259,8 @@ Tensor squeeze_dims(const Tensor& self, IntArrayRef dim) {
 
 // `implicit` only tells PyTorch's tracer that the expansion came from broadcasting; the view is
 // the same either way.
-Tensor expand(const Tensor& self, IntArrayRef size, bool implicit) {
-  constexpr const char* op = "aten::expand";
+Tensor expand(const Tensor& self, IntArrayRef size, bool implicit, const KernelContext& ctx) {
+  const char* op = ctx.op;
   checkDefined(op, self);
   const int64_t ndim = static_cast<int64_t>(size.size());
   const int64_t self_ndim = self.dim();
@@ -297,8 +298,8 @@ Tensor expand(const Tensor& self, IntArrayRef size, bool implicit) {
 }
 
 Tensor slice_Tensor(const Tensor& self, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
-                    int64_t step) {
-  constexpr const char* op = "aten::slice.Tensor";
+                    int64_t step, const KernelContext& ctx) {
+  const char* op = ctx.op;
   checkDefined(op, self);
   SY_CHECK(self.dim() > 0, op, ": slice() cannot be applied to a 0-dim tensor.");
   const int64_t d = wrapDim(dim, self.dim(), op, "dim", /*wrap_scalar=*/false);
@@ -324,8 +325,8 @@ Tensor slice_Tensor(const Tensor& self, int64_t dim, std::optional<int64_t> star
   return makeView(self, sizes, strides, offset);
 }
 
-Tensor select_int(const Tensor& self, int64_t dim, int64_t index) {
-  constexpr const char* op = "aten::select.int";
+Tensor select_int(const Tensor& self, int64_t dim, int64_t index, const KernelContext& ctx) {
+  const char* op = ctx.op;
   checkDefined(op, self);
   SY_CHECK(self.dim() > 0, op, ": select() cannot be applied to a 0-dim tensor.");
   const int64_t d = wrapDim(dim, self.dim(), op, "dim", /*wrap_scalar=*/false);
@@ -341,8 +342,8 @@ Tensor select_int(const Tensor& self, int64_t dim, int64_t index) {
   return makeView(self, sizes, strides, offset);
 }
 
-Tensor contiguous(const Tensor& self, MemoryFormat memory_format) {
-  constexpr const char* op = "aten::contiguous";
+Tensor contiguous(const Tensor& self, MemoryFormat memory_format, const KernelContext& ctx) {
+  const char* op = ctx.op;
   checkDefined(op, self);
   switch (memory_format) {
     case MemoryFormat::Contiguous:
@@ -357,22 +358,43 @@ Tensor contiguous(const Tensor& self, MemoryFormat memory_format) {
   SY_ERROR(op, ": preserve memory format is unsupported by the contiguous operator");
 }
 
+// The contexts the view kernels are registered with (below); the *_copy kernels pass them when they
+// call a view directly.
+namespace views {
+extern const KernelContext kView{"aten::view", OutputForm::Functional};
+extern const KernelContext kReshape{"aten::reshape", OutputForm::Functional};
+extern const KernelContext kPermute{"aten::permute", OutputForm::Functional};
+extern const KernelContext kTransposeInt{"aten::transpose.int", OutputForm::Functional};
+extern const KernelContext kUnsqueeze{"aten::unsqueeze", OutputForm::Functional};
+extern const KernelContext kSqueeze{"aten::squeeze", OutputForm::Functional};
+extern const KernelContext kSqueezeDim{"aten::squeeze.dim", OutputForm::Functional};
+extern const KernelContext kSqueezeDims{"aten::squeeze.dims", OutputForm::Functional};
+extern const KernelContext kExpand{"aten::expand", OutputForm::Functional};
+extern const KernelContext kSliceTensor{"aten::slice.Tensor", OutputForm::Functional};
+extern const KernelContext kSelectInt{"aten::select.int", OutputForm::Functional};
+extern const KernelContext kContiguous{"aten::contiguous", OutputForm::Functional};
+}  // namespace views
+
 }  // namespace sy::cpu
 
 SY_LIBRARY_IMPL(aten, CompositeExplicit, m) {
-  m.impl("view", SY_FN(sy::cpu::view));
-  m.impl("permute", SY_FN(sy::cpu::permute));
-  m.impl("transpose.int", SY_FN(sy::cpu::transpose_int));
-  m.impl("unsqueeze", SY_FN(sy::cpu::unsqueeze));
-  m.impl("squeeze", SY_FN(sy::cpu::squeeze));
-  m.impl("squeeze.dim", SY_FN(sy::cpu::squeeze_dim));
-  m.impl("squeeze.dims", SY_FN(sy::cpu::squeeze_dims));
-  m.impl("expand", SY_FN(sy::cpu::expand));
-  m.impl("slice.Tensor", SY_FN(sy::cpu::slice_Tensor));
-  m.impl("select.int", SY_FN(sy::cpu::select_int));
+  using namespace sy::cpu;
+  using sy::withContext;
+  m.impl(views::kView.op, withContext<&view, &views::kView>());
+  m.impl(views::kPermute.op, withContext<&permute, &views::kPermute>());
+  m.impl(views::kTransposeInt.op, withContext<&transpose_int, &views::kTransposeInt>());
+  m.impl(views::kUnsqueeze.op, withContext<&unsqueeze, &views::kUnsqueeze>());
+  m.impl(views::kSqueeze.op, withContext<&squeeze, &views::kSqueeze>());
+  m.impl(views::kSqueezeDim.op, withContext<&squeeze_dim, &views::kSqueezeDim>());
+  m.impl(views::kSqueezeDims.op, withContext<&squeeze_dims, &views::kSqueezeDims>());
+  m.impl(views::kExpand.op, withContext<&expand, &views::kExpand>());
+  m.impl(views::kSliceTensor.op, withContext<&slice_Tensor, &views::kSliceTensor>());
+  m.impl(views::kSelectInt.op, withContext<&select_int, &views::kSelectInt>());
 }
 
 SY_LIBRARY_IMPL(aten, CompositeImplicit, m) {
-  m.impl("reshape", SY_FN(sy::cpu::reshape));
-  m.impl("contiguous", SY_FN(sy::cpu::contiguous));
+  using namespace sy::cpu;
+  using sy::withContext;
+  m.impl(views::kReshape.op, withContext<&reshape, &views::kReshape>());
+  m.impl(views::kContiguous.op, withContext<&contiguous, &views::kContiguous>());
 }

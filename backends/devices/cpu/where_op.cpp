@@ -28,9 +28,14 @@ SizesVector whereShape(const char* op, const Tensor& condition, const Tensor& se
   return broadcastShapes(op, {{"condition", condition.sizes()}, {"self", self.sizes()}, {"other", other.sizes()}});
 }
 
-// Every form ends here, with checked operands (Scalars already wrapped) and their result type.
-Tensor& selectInto(const char* op, const Tensor& condition, const Tensor& self, const Tensor& other, ScalarType result,
-                   Tensor& out) {
+// Every overload ends here, with checked operands (Scalars already wrapped) and their result type;
+// the functional form's `out` arrives undefined and is allocated first.
+Tensor& selectInto(const KernelContext& ctx, const Tensor& condition, const Tensor& self, const Tensor& other,
+                   ScalarType result, Tensor& out) {
+  const char* op = ctx.op;
+  if (ctx.form == OutputForm::Functional) {
+    out = ops::empty(whereShape(op, condition, self, other), TensorOptions(result).device(kCPU));
+  }
   checkOnCPU(op, "out", out);
   SY_CHECK(out.scalar_type() == result, op, ": Expected out type to be ", result, " but got ", out.scalar_type());
   // See Note [An out= that is also an input keeps the input's values].
@@ -51,56 +56,48 @@ Tensor& selectInto(const char* op, const Tensor& condition, const Tensor& self, 
   return out;
 }
 
-// The functional forms: one dispatched allocation, then selectInto called directly.
-Tensor select(const char* op, const Tensor& condition, const Tensor& self, const Tensor& other, ScalarType result) {
-  Tensor out = ops::empty(whereShape(op, condition, self, other), TensorOptions(result).device(kCPU));
-  selectInto(op, condition, self, other, result, out);
+// The overloads with a Scalar, which have only a functional form.
+Tensor select(const KernelContext& ctx, const Tensor& condition, const Tensor& self, const Tensor& other,
+              ScalarType result) {
+  Tensor out;
+  selectInto(ctx, condition, self, other, result, out);
   return out;
 }
 
 }  // namespace
 
-// ---- The kernels (registered from backends/devices/cpu/binary_ops.yaml) --------------------------------------
+// ---- The kernels (registered from backends/devices/cpu/binary_ops.yaml) --------------------------
 
 namespace native {
 
-Tensor where_self_cpu(const Tensor& condition, const Tensor& self, const Tensor& other) {
-  constexpr const char* op = "aten::where.self";
-  checkCondition(op, condition);
-  checkValues(op, "self", self);
-  checkValues(op, "other", other);
-  return select(op, condition, self, other, binaryResultType(self, other));
+Tensor& where_self_out_cpu(const Tensor& condition, const Tensor& self, const Tensor& other, Tensor& out,
+                           const KernelContext& ctx) {
+  checkCondition(ctx.op, condition);
+  checkValues(ctx.op, "self", self);
+  checkValues(ctx.op, "other", other);
+  return selectInto(ctx, condition, self, other, binaryResultType(self, other), out);
 }
 
-Tensor& where_self_out_cpu(const Tensor& condition, const Tensor& self, const Tensor& other, Tensor& out) {
-  constexpr const char* op = "aten::where.self_out";
-  checkCondition(op, condition);
-  checkValues(op, "self", self);
-  checkValues(op, "other", other);
-  return selectInto(op, condition, self, other, binaryResultType(self, other), out);
-}
-
-Tensor where_scalar_self_cpu(const Tensor& condition, const Scalar& self, const Tensor& other) {
-  constexpr const char* op = "aten::where.ScalarSelf";
-  checkCondition(op, condition);
-  checkValues(op, "other", other);
+Tensor where_scalar_self_cpu(const Tensor& condition, const Scalar& self, const Tensor& other,
+                             const KernelContext& ctx) {
+  checkCondition(ctx.op, condition);
+  checkValues(ctx.op, "other", other);
   const ScalarType result = ResultTypeBuilder().add(self).add(other).result();
-  return select(op, condition, scalarTensor(self, result), other, result);
+  return select(ctx, condition, scalarTensor(self, result), other, result);
 }
 
-Tensor where_scalar_other_cpu(const Tensor& condition, const Tensor& self, const Scalar& other) {
-  constexpr const char* op = "aten::where.ScalarOther";
-  checkCondition(op, condition);
-  checkValues(op, "self", self);
+Tensor where_scalar_other_cpu(const Tensor& condition, const Tensor& self, const Scalar& other,
+                              const KernelContext& ctx) {
+  checkCondition(ctx.op, condition);
+  checkValues(ctx.op, "self", self);
   const ScalarType result = ResultTypeBuilder().add(self).add(other).result();
-  return select(op, condition, self, scalarTensor(other, result), result);
+  return select(ctx, condition, self, scalarTensor(other, result), result);
 }
 
-Tensor where_scalar_cpu(const Tensor& condition, const Scalar& self, const Scalar& other) {
-  constexpr const char* op = "aten::where.Scalar";
-  checkCondition(op, condition);
+Tensor where_scalar_cpu(const Tensor& condition, const Scalar& self, const Scalar& other, const KernelContext& ctx) {
+  checkCondition(ctx.op, condition);
   const ScalarType result = ResultTypeBuilder().add(self).add(other).result();
-  return select(op, condition, scalarTensor(self, result), scalarTensor(other, result), result);
+  return select(ctx, condition, scalarTensor(self, result), scalarTensor(other, result), result);
 }
 
 }  // namespace native

@@ -198,13 +198,17 @@ std::optional<ProductPlan> planLinear(const Tensor& input, const Tensor& weight,
 
 namespace native {
 
-Tensor& mm_out(const Tensor& self, const Tensor& mat2, Tensor& out) { return productOut<2>(self, mat2, out); }
-Tensor mm(const Tensor& self, const Tensor& mat2) { return product<2>(self, mat2); }
-Tensor& bmm_out(const Tensor& self, const Tensor& mat2, Tensor& out) { return productOut<3>(self, mat2, out); }
-Tensor bmm(const Tensor& self, const Tensor& mat2) { return product<3>(self, mat2); }
+Tensor& mm_out(const Tensor& self, const Tensor& mat2, Tensor& out, const KernelContext& ctx) {
+  return productOut<2>(self, mat2, out);
+}
+Tensor mm(const Tensor& self, const Tensor& mat2, const KernelContext& ctx) { return product<2>(self, mat2); }
+Tensor& bmm_out(const Tensor& self, const Tensor& mat2, Tensor& out, const KernelContext& ctx) {
+  return productOut<3>(self, mat2, out);
+}
+Tensor bmm(const Tensor& self, const Tensor& mat2, const KernelContext& ctx) { return product<3>(self, mat2); }
 
 Tensor& addmm_out(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta, const Scalar& alpha,
-                  Tensor& out) {
+                  Tensor& out, const KernelContext& ctx) {
   const std::optional<ProductPlan> p = planProduct(mat1, mat2, 2);
   const std::optional<Addend> addend = p ? addmmAddend(self, *p, beta, alpha) : std::nullopt;
   if (!addend || !prepareProductOut(out, *p, mat1, mat2, *addend)) {
@@ -214,7 +218,8 @@ Tensor& addmm_out(const Tensor& self, const Tensor& mat1, const Tensor& mat2, co
   return out;
 }
 
-Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta, const Scalar& alpha) {
+Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta, const Scalar& alpha,
+             const KernelContext& ctx) {
   const std::optional<ProductPlan> p = planProduct(mat1, mat2, 2);
   const std::optional<Addend> addend = p ? addmmAddend(self, *p, beta, alpha) : std::nullopt;
   if (!addend) return continueAfterPartialKernels(SY_BLAS_OPERATOR(Addmm, "aten::addmm", ""), self, mat1, mat2, beta, alpha);
@@ -223,7 +228,8 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const S
   return out;
 }
 
-Tensor& linear_out(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, Tensor& out) {
+Tensor& linear_out(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, Tensor& out,
+                   const KernelContext& ctx) {
   const Tensor* b = cpu::nn_detail::presentTensor(bias);
   const std::optional<ProductPlan> p = planLinear(input, weight, b);
   const Addend addend{b, 1.0};
@@ -234,7 +240,7 @@ Tensor& linear_out(const Tensor& input, const Tensor& weight, const std::optiona
   return out;
 }
 
-Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias) {
+Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, const KernelContext& ctx) {
   const Tensor* b = cpu::nn_detail::presentTensor(bias);
   const std::optional<ProductPlan> p = planLinear(input, weight, b);
   if (!p) return continueAfterPartialKernels(SY_BLAS_OPERATOR(Linear, "aten::linear", ""), input, weight, bias);

@@ -191,7 +191,7 @@ namespace native {
 
 Tensor& convolution_out(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
                         IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, bool transposed,
-                        IntArrayRef output_padding, int64_t groups, Tensor& out) {
+                        IntArrayRef output_padding, int64_t groups, Tensor& out, const KernelContext& ctx) {
   const Tensor* b = cpu::nn_detail::presentTensor(bias);
   const std::optional<Conv> c = planConvolution(input, weight, b, stride, padding, dilation, transposed, groups);
   const bool direct_out = c && isFlatCpuFloat(out) && !cpu::sameMemory(out, input) && !cpu::sameMemory(out, weight) &&
@@ -209,7 +209,7 @@ Tensor& convolution_out(const Tensor& input, const Tensor& weight, const std::op
 
 Tensor convolution(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias, IntArrayRef stride,
                    IntArrayRef padding, IntArrayRef dilation, bool transposed, IntArrayRef output_padding,
-                   int64_t groups) {
+                   int64_t groups, const KernelContext& ctx) {
   const std::optional<Conv> c =
       planConvolution(input, weight, cpu::nn_detail::presentTensor(bias), stride, padding, dilation, transposed, groups);
   if (!c) {

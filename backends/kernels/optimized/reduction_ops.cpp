@@ -140,27 +140,33 @@ Tensor reduceAll(const Tensor& self, Dtype dtype) {
 
 namespace native {
 
-Tensor sum(const Tensor& self, std::optional<ScalarType> dtype) { return reduceAll<false>(self, dtype); }
-Tensor& sum_out(const Tensor& self, std::optional<ScalarType> dtype, Tensor& out) {
+Tensor sum(const Tensor& self, std::optional<ScalarType> dtype, const KernelContext& ctx) {
+  return reduceAll<false>(self, dtype);
+}
+Tensor& sum_out(const Tensor& self, std::optional<ScalarType> dtype, Tensor& out, const KernelContext& ctx) {
   return reduceAllOut<false>(self, dtype, out);
 }
-Tensor sum_dim(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim, std::optional<ScalarType> dtype) {
+Tensor sum_dim(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim, std::optional<ScalarType> dtype,
+               const KernelContext& ctx) {
   return reduceDims<false>(self, dim, keepdim, dtype);
 }
 Tensor& sum_dim_out(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim, std::optional<ScalarType> dtype,
-                    Tensor& out) {
+                    Tensor& out, const KernelContext& ctx) {
   return reduceDimsOut<false>(self, dim, keepdim, dtype, out);
 }
 
-Tensor mean(const Tensor& self, std::optional<ScalarType> dtype) { return reduceAll<true>(self, dtype); }
-Tensor& mean_out(const Tensor& self, std::optional<ScalarType> dtype, Tensor& out) {
+Tensor mean(const Tensor& self, std::optional<ScalarType> dtype, const KernelContext& ctx) {
+  return reduceAll<true>(self, dtype);
+}
+Tensor& mean_out(const Tensor& self, std::optional<ScalarType> dtype, Tensor& out, const KernelContext& ctx) {
   return reduceAllOut<true>(self, dtype, out);
 }
-Tensor mean_dim(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim, std::optional<ScalarType> dtype) {
+Tensor mean_dim(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim, std::optional<ScalarType> dtype,
+                const KernelContext& ctx) {
   return reduceDims<true>(self, dim, keepdim, dtype);
 }
 Tensor& mean_dim_out(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim, std::optional<ScalarType> dtype,
-                     Tensor& out) {
+                     Tensor& out, const KernelContext& ctx) {
   return reduceDimsOut<true>(self, dim, keepdim, dtype, out);
 }
 

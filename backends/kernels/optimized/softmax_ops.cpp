@@ -65,16 +65,16 @@ Tensor rowsFunctional(const Tensor& self, int64_t dim, bool half_to_float) {
 
 namespace native {
 
-Tensor softmax(const Tensor& self, int64_t dim, bool half_to_float) {
+Tensor softmax(const Tensor& self, int64_t dim, bool half_to_float, const KernelContext& ctx) {
   return rowsFunctional<RowFunction::Softmax>(self, dim, half_to_float);
 }
-Tensor& softmax_out(const Tensor& self, int64_t dim, bool half_to_float, Tensor& out) {
+Tensor& softmax_out(const Tensor& self, int64_t dim, bool half_to_float, Tensor& out, const KernelContext& ctx) {
   return rowsOut<RowFunction::Softmax>(self, dim, half_to_float, out);
 }
-Tensor log_softmax(const Tensor& self, int64_t dim, bool half_to_float) {
+Tensor log_softmax(const Tensor& self, int64_t dim, bool half_to_float, const KernelContext& ctx) {
   return rowsFunctional<RowFunction::LogSoftmax>(self, dim, half_to_float);
 }
-Tensor& log_softmax_out(const Tensor& self, int64_t dim, bool half_to_float, Tensor& out) {
+Tensor& log_softmax_out(const Tensor& self, int64_t dim, bool half_to_float, Tensor& out, const KernelContext& ctx) {
   return rowsOut<RowFunction::LogSoftmax>(self, dim, half_to_float, out);
 }
 

@@ -81,33 +81,47 @@ Tensor& unaryInplace(Tensor& self) {
 
 namespace native {
 
-Tensor& exp_out(const Tensor& self, Tensor& out) { return unaryOut<UnaryFunction::Exp>(self, out); }
-Tensor exp(const Tensor& self) { return unaryFunctional<UnaryFunction::Exp>(self); }
-Tensor& exp_(Tensor& self) { return unaryInplace<UnaryFunction::Exp>(self); }
+Tensor& exp_out(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return unaryOut<UnaryFunction::Exp>(self, out);
+}
+Tensor exp(const Tensor& self, const KernelContext& ctx) { return unaryFunctional<UnaryFunction::Exp>(self); }
+Tensor& exp_(Tensor& self, const KernelContext& ctx) { return unaryInplace<UnaryFunction::Exp>(self); }
 
-Tensor& log_out(const Tensor& self, Tensor& out) { return unaryOut<UnaryFunction::Log>(self, out); }
-Tensor log(const Tensor& self) { return unaryFunctional<UnaryFunction::Log>(self); }
-Tensor& log_(Tensor& self) { return unaryInplace<UnaryFunction::Log>(self); }
+Tensor& log_out(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return unaryOut<UnaryFunction::Log>(self, out);
+}
+Tensor log(const Tensor& self, const KernelContext& ctx) { return unaryFunctional<UnaryFunction::Log>(self); }
+Tensor& log_(Tensor& self, const KernelContext& ctx) { return unaryInplace<UnaryFunction::Log>(self); }
 
-Tensor& sin_out(const Tensor& self, Tensor& out) { return unaryOut<UnaryFunction::Sin>(self, out); }
-Tensor sin(const Tensor& self) { return unaryFunctional<UnaryFunction::Sin>(self); }
-Tensor& sin_(Tensor& self) { return unaryInplace<UnaryFunction::Sin>(self); }
+Tensor& sin_out(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return unaryOut<UnaryFunction::Sin>(self, out);
+}
+Tensor sin(const Tensor& self, const KernelContext& ctx) { return unaryFunctional<UnaryFunction::Sin>(self); }
+Tensor& sin_(Tensor& self, const KernelContext& ctx) { return unaryInplace<UnaryFunction::Sin>(self); }
 
-Tensor& cos_out(const Tensor& self, Tensor& out) { return unaryOut<UnaryFunction::Cos>(self, out); }
-Tensor cos(const Tensor& self) { return unaryFunctional<UnaryFunction::Cos>(self); }
-Tensor& cos_(Tensor& self) { return unaryInplace<UnaryFunction::Cos>(self); }
+Tensor& cos_out(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return unaryOut<UnaryFunction::Cos>(self, out);
+}
+Tensor cos(const Tensor& self, const KernelContext& ctx) { return unaryFunctional<UnaryFunction::Cos>(self); }
+Tensor& cos_(Tensor& self, const KernelContext& ctx) { return unaryInplace<UnaryFunction::Cos>(self); }
 
-Tensor& tanh_out(const Tensor& self, Tensor& out) { return unaryOut<UnaryFunction::Tanh>(self, out); }
-Tensor tanh(const Tensor& self) { return unaryFunctional<UnaryFunction::Tanh>(self); }
-Tensor& tanh_(Tensor& self) { return unaryInplace<UnaryFunction::Tanh>(self); }
+Tensor& tanh_out(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return unaryOut<UnaryFunction::Tanh>(self, out);
+}
+Tensor tanh(const Tensor& self, const KernelContext& ctx) { return unaryFunctional<UnaryFunction::Tanh>(self); }
+Tensor& tanh_(Tensor& self, const KernelContext& ctx) { return unaryInplace<UnaryFunction::Tanh>(self); }
 
-Tensor& sigmoid_out(const Tensor& self, Tensor& out) { return unaryOut<UnaryFunction::Sigmoid>(self, out); }
-Tensor sigmoid(const Tensor& self) { return unaryFunctional<UnaryFunction::Sigmoid>(self); }
-Tensor& sigmoid_(Tensor& self) { return unaryInplace<UnaryFunction::Sigmoid>(self); }
+Tensor& sigmoid_out(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return unaryOut<UnaryFunction::Sigmoid>(self, out);
+}
+Tensor sigmoid(const Tensor& self, const KernelContext& ctx) { return unaryFunctional<UnaryFunction::Sigmoid>(self); }
+Tensor& sigmoid_(Tensor& self, const KernelContext& ctx) { return unaryInplace<UnaryFunction::Sigmoid>(self); }
 
-Tensor& acos_out(const Tensor& self, Tensor& out) { return unaryOut<UnaryFunction::Acos>(self, out); }
-Tensor acos(const Tensor& self) { return unaryFunctional<UnaryFunction::Acos>(self); }
-Tensor& acos_(Tensor& self) { return unaryInplace<UnaryFunction::Acos>(self); }
+Tensor& acos_out(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return unaryOut<UnaryFunction::Acos>(self, out);
+}
+Tensor acos(const Tensor& self, const KernelContext& ctx) { return unaryFunctional<UnaryFunction::Acos>(self); }
+Tensor& acos_(Tensor& self, const KernelContext& ctx) { return unaryInplace<UnaryFunction::Acos>(self); }
 
 }  // namespace native
 }  // namespace sy::optimized

@@ -9,6 +9,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "switchyard/backends/devices/cpu/kernels.h"
+#include "switchyard/dispatcher/derived_kernels.h"
 #include "switchyard/switchyard.h"
 #include "test_support.h"
 
@@ -41,10 +42,11 @@ std::vector<float> naiveCat2d(const Tensor& a, const Tensor& b, int64_t dim) {
 int g_empty_calls = 0;
 Tensor countingEmpty(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
                      std::optional<Device> device, std::optional<bool> pin_memory,
-                     std::optional<MemoryFormat> memory_format) {
+                     std::optional<MemoryFormat> memory_format, const KernelContext& ctx) {
   ++g_empty_calls;
-  return cpu::empty_memory_format_cpu(size, dtype, layout, device, pin_memory, memory_format);
+  return cpu::empty_memory_format_cpu(size, dtype, layout, device, pin_memory, memory_format, ctx);
 }
+constexpr KernelContext kCountingEmpty{"aten::empty.memory_format", OutputForm::Functional};
 
 // ---- cat -----------------------------------------------------------------------------------------
 
@@ -158,7 +160,7 @@ TEST(CatOut, AnOutThatIsAlsoAnInputReadsTheOriginalValues) {
 TEST(CatDispatch, FunctionalFormAllocatesOnceThroughTheDispatcher) {
   g_empty_calls = 0;
   Library counting(Library::Impl, "aten", DispatchKey::CPU);
-  counting.impl("empty.memory_format", &countingEmpty);
+  counting.impl("empty.memory_format", withContext<&countingEmpty, &kCountingEmpty>());
   ops::cat({iota({2}), iota({3})});
   EXPECT_EQ(g_empty_calls, 1);
 }
@@ -224,7 +226,7 @@ TEST(CloneOut, ResizesOutConvertsItsDtypeAndReturnsIt) {
 TEST(CloneDispatch, FunctionalFormAllocatesOnceThroughTheDispatcher) {
   g_empty_calls = 0;
   Library counting(Library::Impl, "aten", DispatchKey::CPU);
-  counting.impl("empty.memory_format", &countingEmpty);
+  counting.impl("empty.memory_format", withContext<&countingEmpty, &kCountingEmpty>());
   ops::clone(ops::transpose(iota({2, 3}), 0, 1));
   EXPECT_EQ(g_empty_calls, 1);
 }

@@ -11,6 +11,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "switchyard/backends/devices/cpu/kernels.h"
+#include "switchyard/dispatcher/derived_kernels.h"
 #include "switchyard/switchyard.h"
 #include "test_support.h"
 
@@ -28,15 +29,17 @@ Tensor transposedFloats() { return ops::transpose(tensor<float>({1.5f, -2.5f, 3.
 int g_like_empty_calls = 0;
 int g_copy_calls = 0;
 Tensor countingLikeEmpty(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
-                     std::optional<Device> device, std::optional<bool> pin_memory,
-                     std::optional<MemoryFormat> memory_format) {
+                         std::optional<Device> device, std::optional<bool> pin_memory,
+                         std::optional<MemoryFormat> memory_format, const KernelContext& ctx) {
   ++g_like_empty_calls;
-  return cpu::empty_memory_format_cpu(size, dtype, layout, device, pin_memory, memory_format);
+  return cpu::empty_memory_format_cpu(size, dtype, layout, device, pin_memory, memory_format, ctx);
 }
-Tensor& countingCopy(Tensor& self, const Tensor& src, bool non_blocking) {
+Tensor& countingCopy(Tensor& self, const Tensor& src, bool non_blocking, const KernelContext& ctx) {
   ++g_copy_calls;
-  return cpu::copy_cpu(self, src, non_blocking);
+  return cpu::copy_cpu(self, src, non_blocking, ctx);
 }
+constexpr KernelContext kCountingLikeEmpty{"aten::empty.memory_format", OutputForm::Functional};
+constexpr KernelContext kCountingCopy{"aten::copy_", OutputForm::InPlace};
 
 // ---- empty_like, zeros_like, ones_like, full_like ------------------------------------------------
 
@@ -109,7 +112,7 @@ TEST(CreationLike, RejectsChannelsLastForNonFourDimensionalInputs) {
 TEST(CreationLike, FunctionalFormsAllocateOnceThroughTheDispatcher) {
   g_like_empty_calls = 0;
   Library counting(Library::Impl, "aten", DispatchKey::CPU);
-  counting.impl("empty.memory_format", &countingLikeEmpty);
+  counting.impl("empty.memory_format", withContext<&countingLikeEmpty, &kCountingLikeEmpty>());
   ops::zeros_like(transposedFloats());
   ops::full({3}, 1.5);
   ops::arange(4);
@@ -159,8 +162,8 @@ TEST(CreationToCopy, AllocatesAndCopiesThroughTheDispatcher) {
   g_like_empty_calls = 0;
   g_copy_calls = 0;
   Library counting(Library::Impl, "aten", DispatchKey::CPU);
-  counting.impl("empty.memory_format", &countingLikeEmpty);
-  counting.impl("copy_", &countingCopy);
+  counting.impl("empty.memory_format", withContext<&countingLikeEmpty, &kCountingLikeEmpty>());
+  counting.impl("copy_", withContext<&countingCopy, &kCountingCopy>());
   ops::_to_copy(tensor<float>({1, 2}), ScalarType::Double);
   EXPECT_EQ(g_like_empty_calls, 1);
   EXPECT_EQ(g_copy_calls, 1);

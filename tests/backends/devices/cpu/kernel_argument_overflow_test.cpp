@@ -113,8 +113,9 @@ TEST(KernelArgumentOverflow, CatRefusesSizesThatAddUpPast64Bits) {
 TEST(KernelArgumentOverflow, ChannelsLastRefusesAnEmptySizeWhoseStridesOverflow) {
   const int64_t k2To40 = int64_t{1} << 40;
   EXPECT_THAT(errorMessageOf([&] {
-                cpu::empty_memory_format_cpu({0, k2To40, k2To40, k2To40}, ScalarType::Float, std::nullopt,
-                                             std::nullopt, std::nullopt, MemoryFormat::ChannelsLast);
+                cpu::empty_memory_format_cpu({0, k2To40, k2To40, k2To40}, ScalarType::Float, std::nullopt, std::nullopt,
+                                             std::nullopt, MemoryFormat::ChannelsLast,
+                                             KernelContext{"aten::empty.memory_format", OutputForm::Functional});
               }),
               HasSubstr("aten::empty.memory_format: the strides of size (0, 1099511627776, 1099511627776, "
                         "1099511627776) in dim order (0, 2, 3, 1) do not fit in 64 bits"));

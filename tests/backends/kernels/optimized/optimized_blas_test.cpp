@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "switchyard/backends/devices/cpu/linalg_kernels.h"
 #include "switchyard/backends/kernels/optimized/blas_gemm.h"
+#include "switchyard/dispatcher/derived_kernels.h"
 #include "switchyard/switchyard.h"
 #include "test_support.h"
 
@@ -53,10 +54,11 @@ void expectAgrees(Fn&& fn, const std::string& where) {
 
 // Calls reaching the portable mm.out kernel.
 int g_portable_mm_out_calls = 0;
-Tensor& countingMmOut(const Tensor& self, const Tensor& mat2, Tensor& out) {
+Tensor& countingMmOut(const Tensor& self, const Tensor& mat2, Tensor& out, const KernelContext& ctx) {
   ++g_portable_mm_out_calls;
-  return cpu::native::mm_out_cpu(self, mat2, out);
+  return cpu::mm_out_cpu(self, mat2, out, ctx);
 }
+constexpr KernelContext kCountingMmOut{"aten::mm.out", OutputForm::Out};
 
 struct ProductShape {
   int64_t M, K, N;
@@ -120,7 +122,7 @@ TEST(OptimizedBlas, LinearAgreesWithThePortableKernelAtEveryInputRank) {
 TEST(OptimizedBlas, ContiguousProductsAreTakenAndOtherOperandsHandedOn) {
   g_portable_mm_out_calls = 0;
   Library counting(Library::Impl, "aten", DispatchKey::CPU);
-  counting.impl("mm.out", &countingMmOut);
+  counting.impl("mm.out", withContext<&countingMmOut, &kCountingMmOut>());
   const Tensor a = blasRandom({6, 8}, 19), b = blasRandom({8, 4}, 20);
   Tensor out = empty({6, 4});
   ops::mm_out(out, a, b);

@@ -8,6 +8,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "switchyard/backends/devices/cpu/unary_kernels.h"
+#include "switchyard/dispatcher/derived_kernels.h"
 #include "switchyard/dispatcher/partial_kernels.h"
 #include "switchyard/switchyard.h"
 #include "test_support.h"
@@ -15,34 +16,31 @@
 namespace sy {
 namespace {
 
-using ::testing::HasSubstr;
 using sy::testing::errorMessageOf;
+using sy::testing::functionalCall;
 using sy::testing::iota;
 using sy::testing::valuesOf;
 using sy::testing::viewOf;
+using ::testing::HasSubstr;
 
-// The portable kernels of aten::exp's forms, counting the calls that reach them.
+// The portable kernel of aten::exp's forms, counting the calls that reach it: registered as the
+// generator registers it, as the out variant and the functional and in-place forms derived from it.
 int g_portable_calls = 0;
-Tensor& countingExpOut(const Tensor& self, Tensor& out) {
+Tensor& countingExpOut(const Tensor& self, Tensor& out, const KernelContext& ctx) {
   ++g_portable_calls;
-  return cpu::exp_out_cpu(self, out);
+  return cpu::exp_out_cpu(self, out, ctx);
 }
-Tensor countingExp(const Tensor& self) {
-  ++g_portable_calls;
-  return cpu::exp_cpu(self);
-}
-Tensor& countingExpInplace(Tensor& self) {
-  ++g_portable_calls;
-  return cpu::exp_inplace_cpu(self);
-}
+constexpr KernelContext kCountingExpOut{"aten::exp.out", OutputForm::Out};
+constexpr KernelContext kCountingExp{"aten::exp", OutputForm::Functional};
+constexpr KernelContext kCountingExpInplace{"aten::exp_", OutputForm::InPlace};
 
 class OptimizedDispatch : public ::testing::Test {
  protected:
   void SetUp() override {
     g_portable_calls = 0;
-    counting_.impl("exp.out", &countingExpOut);
-    counting_.impl("exp", &countingExp);
-    counting_.impl("exp_", &countingExpInplace);
+    counting_.impl("exp.out", withContext<&countingExpOut, &kCountingExpOut>());
+    counting_.impl("exp", functionalKernel<&countingExpOut, &kCountingExp>());
+    counting_.impl("exp_", inPlaceKernel<&countingExpOut, &kCountingExpInplace>());
   }
   // Whether an exp_out call reached the portable kernel, and that it computed exp either way.
   bool reachesPortable(const Tensor& self, Tensor& out) {
@@ -52,7 +50,7 @@ class OptimizedDispatch : public ::testing::Test {
     return g_portable_calls > before;
   }
   static void expectExpOf(const Tensor& self, const Tensor& out) {
-    const Tensor expected = cpu::exp_cpu(ops::contiguous(self));
+    const Tensor expected = functionalCall(cpu::exp_out_cpu, "aten::exp", ops::contiguous(self));
     ASSERT_EQ(out.sizes(), self.sizes());
     const std::vector<double> want = sy::testing::doublesOf(expected);
     const std::vector<double> got = sy::testing::doublesOf(out);
@@ -179,14 +177,14 @@ TEST_F(OptimizedDispatch, OutPartiallyOverlappingSelfGetsTheUnaliasedResult) {
   Tensor base = iota({18});
   Tensor self = ops::slice(base, 0, 0, 17);
   Tensor out = ops::slice(base, 0, 1, 18);
-  const Tensor expected = cpu::exp_cpu(ops::clone(self));
+  const Tensor expected = functionalCall(cpu::exp_out_cpu, "aten::exp", ops::clone(self));
   ops::exp_out(out, self);
   EXPECT_EQ(valuesOf<float>(out), valuesOf<float>(expected));
   EXPECT_EQ(g_portable_calls, 1);
   // An out= sharing self's memory with another shape must not be resized under the loop.
   Tensor shared = iota({6});
   Tensor shared_out = viewOf(shared, {3}, {1});
-  const Tensor expected_shared = cpu::exp_cpu(ops::clone(shared));
+  const Tensor expected_shared = functionalCall(cpu::exp_out_cpu, "aten::exp", ops::clone(shared));
   ops::exp_out(shared_out, shared);
   EXPECT_EQ(valuesOf<float>(shared_out), valuesOf<float>(expected_shared));
   EXPECT_EQ(g_portable_calls, 2);

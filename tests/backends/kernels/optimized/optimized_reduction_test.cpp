@@ -13,14 +13,29 @@
 #include "switchyard/backends/kernels/optimized/reduction_loop.h"
 #include "switchyard/backends/kernels/optimized/reduction_math.h"
 #include "switchyard/backends/kernels/optimized/threads.h"
+#include "switchyard/dispatcher/derived_kernels.h"
 #include "switchyard/switchyard.h"
 #include "test_support.h"
 
 namespace sy::optimized {
 namespace {
 
+using sy::testing::functionalCall;
+
+const std::optional<ScalarType> kNoDtype;
 constexpr float kInfinity = std::numeric_limits<float>::infinity();
 constexpr float kNotANumber = std::numeric_limits<float>::quiet_NaN();
+
+// The portable kernels' results, called without the dispatcher.
+Tensor portableSumOfAll(const Tensor& x) { return functionalCall(cpu::sum_out_cpu, "aten::sum", x, kNoDtype); }
+Tensor portableMeanOfAll(const Tensor& x) { return functionalCall(cpu::mean_dtype_out_cpu, "aten::mean", x, kNoDtype); }
+Tensor portableSumOverDims(const Tensor& x, IntArrayRef dims, bool keepdim) {
+  return functionalCall(cpu::sum_IntList_out_cpu, "aten::sum.dim_IntList", x, std::optional<IntArrayRef>(dims), keepdim,
+                        kNoDtype);
+}
+Tensor portableMeanOverDims(const Tensor& x, IntArrayRef dims, bool keepdim) {
+  return functionalCall(cpu::mean_out_cpu, "aten::mean.dim", x, std::optional<IntArrayRef>(dims), keepdim, kNoDtype);
+}
 
 Tensor normalValues(std::vector<int64_t> sizes, uint32_t seed) {
   std::mt19937 rng(seed);
@@ -90,19 +105,19 @@ TEST(OptimizedReduction, RowAndWholeReductionsAgreeWithThePortableKernels) {
           for (int64_t d : dims) seen[static_cast<size_t>(d < 0 ? d + rank : d)] = true;
           for (int64_t d = 0; d < rank; ++d) terms *= seen[static_cast<size_t>(d)] ? shape[static_cast<size_t>(d)] : 1;
         }
-        expectSumsClose(ops::sum(x, dims, keepdim), cpu::sum_dim_IntList_cpu(x, dims, keepdim, std::nullopt), terms,
-                        false, "sum " + where);
-        expectSumsClose(ops::mean(x, dims, keepdim), cpu::mean_dim_cpu(x, dims, keepdim, std::nullopt), terms, true,
+        expectSumsClose(ops::sum(x, dims, keepdim), portableSumOverDims(x, dims, keepdim), terms, false,
+                        "sum " + where);
+        expectSumsClose(ops::mean(x, dims, keepdim), portableMeanOverDims(x, dims, keepdim), terms, true,
                         "mean " + where);
         Tensor out = empty({2, 2});  // resized
         ops::sum_out(out, x, dims, keepdim, ScalarType::Float);
-        expectSumsClose(out, cpu::sum_dim_IntList_cpu(x, dims, keepdim, std::nullopt), terms, false, "sum.out " + where);
+        expectSumsClose(out, portableSumOverDims(x, dims, keepdim), terms, false, "sum.out " + where);
       }
     }
-    expectSumsClose(ops::sum(x), cpu::sum_cpu(x, std::nullopt), x.numel(), false, "sum all " + ::testing::PrintToString(shape));
+    expectSumsClose(ops::sum(x), portableSumOfAll(x), x.numel(), false, "sum all " + ::testing::PrintToString(shape));
     Tensor out = empty({3});
     ops::mean_out(out, x);
-    expectSumsClose(out, cpu::mean_cpu(x, std::nullopt), x.numel(), true, "mean.dtype_out " + ::testing::PrintToString(shape));
+    expectSumsClose(out, portableMeanOfAll(x), x.numel(), true, "mean.dtype_out " + ::testing::PrintToString(shape));
   }
   EXPECT_EQ(ops::sum(empty({0})).item<float>(), 0.0f);
   EXPECT_TRUE(std::isnan(ops::mean(empty({0})).item<float>()));
@@ -117,8 +132,8 @@ TEST(OptimizedReduction, NaNAndInfinitiesPropagateAsInThePortableKernels) {
   values[3 * 37 + 1] = kInfinity;
   values[3 * 37 + 35] = -kInfinity;
   const Tensor x = tensor<float>(values, {5, 37});
-  expectSumsClose(ops::sum(x, {-1}), cpu::sum_dim_IntList_cpu(x, IntArrayRef{-1}, false, std::nullopt), 37, false, "sum");
-  expectSumsClose(ops::mean(x, {1}, true), cpu::mean_dim_cpu(x, IntArrayRef{1}, true, std::nullopt), 37, true, "mean");
+  expectSumsClose(ops::sum(x, {-1}), portableSumOverDims(x, {-1}, false), 37, false, "sum");
+  expectSumsClose(ops::mean(x, {1}, true), portableMeanOverDims(x, {1}, true), 37, true, "mean");
   EXPECT_TRUE(std::isnan(ops::sum(x).item<float>()));
 }
 
@@ -135,21 +150,22 @@ TEST(OptimizedReduction, LargeSumsAreIdenticalAtOneAndTwoThreads) {
   set_num_threads(saved);
   EXPECT_EQ(one, two);
   for (int64_t r = 0; r < 4; ++r) EXPECT_EQ(rows_one.data_ptr<float>()[r], rows_two.data_ptr<float>()[r]) << r;
-  expectSumsClose(ops::sum(x), cpu::sum_cpu(x, std::nullopt), 1 << 20, false, "1M sum");
+  expectSumsClose(ops::sum(x), portableSumOfAll(x), 1 << 20, false, "1M sum");
 }
 
 // Dim lists that are not rows, another dtype and an out= sharing self's memory reach the portable
 // kernel; whatever the portable kernel rejects, it rejects with its own error.
 int g_portable_sums = 0;
-Tensor& countingSumOut(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim, std::optional<ScalarType> dtype,
-                       Tensor& out) {
+Tensor& countingSumOut(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim,
+                       std::optional<ScalarType> dtype, Tensor& out, const KernelContext& ctx) {
   ++g_portable_sums;
-  return cpu::sum_IntList_out_cpu(self, dim, keepdim, dtype, out);
+  return cpu::sum_IntList_out_cpu(self, dim, keepdim, dtype, out, ctx);
 }
+constexpr KernelContext kCountingSumOut{"aten::sum.IntList_out", OutputForm::Out};
 
 TEST(OptimizedReduction, OtherDimListsDtypesAndOutsReachThePortableKernel) {
   Library counting(Library::Impl, "aten", DispatchKey::CPU);
-  counting.impl("sum.IntList_out", &countingSumOut);
+  counting.impl("sum.IntList_out", withContext<&countingSumOut, &kCountingSumOut>());
   g_portable_sums = 0;
   const Tensor x = normalValues({3, 1, 5}, 5);
   Tensor out = empty({0});
@@ -157,7 +173,7 @@ TEST(OptimizedReduction, OtherDimListsDtypesAndOutsReachThePortableKernel) {
   EXPECT_EQ(g_portable_sums, 0);
   ops::sum_out(out, x, {0});  // a reduced dim before a kept one
   EXPECT_EQ(g_portable_sums, 1);
-  expectSumsClose(out, cpu::sum_dim_IntList_cpu(x, IntArrayRef{0}, false, std::nullopt), 3, false, "dim 0");
+  expectSumsClose(out, portableSumOverDims(x, {0}, false), 3, false, "dim 0");
   Tensor d_out = empty({0}, ScalarType::Double);
   ops::sum_out(d_out, x, {-1}, false, ScalarType::Double);
   EXPECT_EQ(g_portable_sums, 2);

@@ -11,17 +11,20 @@
 #include "gtest/gtest.h"
 #include "switchyard/backends/devices/cpu/reduction_kernels.h"
 #include "switchyard/backends/kernels/optimized/vector_math.h"
+#include "switchyard/dispatcher/derived_kernels.h"
 #include "switchyard/switchyard.h"
 #include "test_support.h"
 
 namespace sy::optimized {
 namespace {
 
+using sy::testing::functionalCall;
 using sy::testing::kInf;
 using sy::testing::kNaN;
 
 Tensor portable(RowFunction f, const Tensor& x, int64_t dim) {
-  return f == RowFunction::Softmax ? cpu::_softmax_cpu(x, dim, false) : cpu::_log_softmax_cpu(x, dim, false);
+  return f == RowFunction::Softmax ? functionalCall(cpu::_softmax_out_cpu, "aten::_softmax", x, dim, false)
+                                   : functionalCall(cpu::_log_softmax_out_cpu, "aten::_log_softmax", x, dim, false);
 }
 
 // Float sums of up to ~1000 terms in vector lanes against Double sums: a few 1e-6 relative.
@@ -108,14 +111,15 @@ TEST(OptimizedSoftmax, DispatchedFormsAgreeWithThePortableKernels) {
 
 // The kernels take the last dimension only; everything else reaches the portable kernel.
 int g_portable_calls = 0;
-Tensor& countingSoftmaxOut(const Tensor& self, int64_t dim, bool half_to_float, Tensor& out) {
+Tensor& countingSoftmaxOut(const Tensor& self, int64_t dim, bool half_to_float, Tensor& out, const KernelContext& ctx) {
   ++g_portable_calls;
-  return cpu::_softmax_out_cpu(self, dim, half_to_float, out);
+  return cpu::_softmax_out_cpu(self, dim, half_to_float, out, ctx);
 }
+constexpr KernelContext kCountingSoftmaxOut{"aten::_softmax.out", OutputForm::Out};
 
 TEST(OptimizedSoftmax, OtherDimensionsAndDtypesReachThePortableKernel) {
   Library counting(Library::Impl, "aten", DispatchKey::CPU);
-  counting.impl("_softmax.out", &countingSoftmaxOut);
+  counting.impl("_softmax.out", withContext<&countingSoftmaxOut, &kCountingSoftmaxOut>());
   g_portable_calls = 0;
   const Tensor x = randomRows(3, 5, 9);
   Tensor out = empty({3, 5});

@@ -21,6 +21,7 @@
 namespace sy::optimized {
 namespace {
 
+using sy::testing::functionalCall;
 using sy::testing::kInf;
 using sy::testing::kNaN;
 
@@ -38,13 +39,21 @@ struct FunctionCase {
 
 const std::vector<FunctionCase>& functionCases() {
   static const std::vector<FunctionCase> cases = {
-      {UnaryFunction::Exp, &cpu::exp_cpu, &ops::exp, 2, -110.0f, 95.0f},
-      {UnaryFunction::Log, &cpu::log_cpu, &ops::log, 2, -1.0f, 1e6f},
-      {UnaryFunction::Sin, &cpu::sin_cpu, &ops::sin, 2, -1e5f, 1e5f},
-      {UnaryFunction::Cos, &cpu::cos_cpu, &ops::cos, 2, -1e5f, 1e5f},
-      {UnaryFunction::Tanh, &cpu::tanh_cpu, &ops::tanh, 2, -12.0f, 12.0f},
-      {UnaryFunction::Sigmoid, &cpu::sigmoid_cpu, &ops::sigmoid, 4, -120.0f, 120.0f},
-      {UnaryFunction::Acos, &cpu::acos_cpu, &ops::acos, 2, -1.05f, 1.05f},
+      {UnaryFunction::Exp, +[](const Tensor& x) { return functionalCall(cpu::exp_out_cpu, "aten::exp", x); }, &ops::exp,
+       2, -110.0f, 95.0f},
+      {UnaryFunction::Log, +[](const Tensor& x) { return functionalCall(cpu::log_out_cpu, "aten::log", x); }, &ops::log,
+       2, -1.0f, 1e6f},
+      {UnaryFunction::Sin, +[](const Tensor& x) { return functionalCall(cpu::sin_out_cpu, "aten::sin", x); }, &ops::sin,
+       2, -1e5f, 1e5f},
+      {UnaryFunction::Cos, +[](const Tensor& x) { return functionalCall(cpu::cos_out_cpu, "aten::cos", x); }, &ops::cos,
+       2, -1e5f, 1e5f},
+      {UnaryFunction::Tanh, +[](const Tensor& x) { return functionalCall(cpu::tanh_out_cpu, "aten::tanh", x); },
+       &ops::tanh, 2, -12.0f, 12.0f},
+      {UnaryFunction::Sigmoid,
+       +[](const Tensor& x) { return functionalCall(cpu::sigmoid_out_cpu, "aten::sigmoid", x); }, &ops::sigmoid, 4,
+       -120.0f, 120.0f},
+      {UnaryFunction::Acos, +[](const Tensor& x) { return functionalCall(cpu::acos_out_cpu, "aten::acos", x); },
+       &ops::acos, 2, -1.05f, 1.05f},
   };
   return cases;
 }
