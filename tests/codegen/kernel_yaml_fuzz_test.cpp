@@ -1,5 +1,5 @@
 // A bounded mutation fuzz of the kernel YAML reader: thousands of corrupted variants of the
-// project's own kernel YAML (ops/*.yaml, backends/kernels/optimized/optimized.yaml, the fixtures next to
+// project's own kernel YAML (backends/devices/cpu/*.yaml, backends/kernels/optimized/optimized.yaml, the fixtures next to
 // this file) are parsed as switchyard_codegen parses them, and when one is accepted, generated.
 // Every one must be accepted or refused with a CodegenError naming the file and line, never another
 // exception, a crash or a long run: under ASan+UBSan (./test.sh) any invalid access fails the run.
@@ -24,13 +24,13 @@ namespace {
 struct YamlSeed {
   std::string name;  // as errors name it: "backends/devices/cpu/unary_ops.yaml"
   std::string text;
-  bool owns_operators = false;  // generated with a dispatch key, as ops/*.yaml is
+  bool owns_operators = false;  // generated with a dispatch key, as backends/devices/cpu/*.yaml is
 };
 
 std::vector<YamlSeed> yamlSeeds() {
   const std::filesystem::path root = SWITCHYARD_SOURCE_DIR;
   std::vector<std::filesystem::path> owning, libraries = {root / "backends/kernels/optimized/optimized.yaml"};
-  for (const auto& file : std::filesystem::directory_iterator(root / "ops")) {
+  for (const auto& file : std::filesystem::directory_iterator(root / "backends/devices/cpu")) {
     if (file.path().extension() == ".yaml") owning.push_back(file.path());
   }
   for (const auto& file : std::filesystem::directory_iterator(root / "tests/codegen")) {
@@ -51,12 +51,12 @@ std::vector<YamlSeed> yamlSeeds() {
   return seeds;
 }
 
-// The schemas `op:` entries resolve against: the operators ops/*.yaml defines.
+// The schemas `op:` entries resolve against: the operators backends/devices/cpu/*.yaml defines.
 SchemaIndex schemasOf(const std::vector<YamlSeed>& seeds) {
   KernelLibrary ops;
   ops.dispatch_key = "CPU";
   for (const YamlSeed& seed : seeds) {
-    if (seed.owns_operators && seed.name.rfind("ops/", 0) == 0) parseKernelYamlText(seed.text, seed.name, {}, ops);
+    if (seed.owns_operators && seed.name.rfind("backends/devices/cpu/", 0) == 0) parseKernelYamlText(seed.text, seed.name, {}, ops);
   }
   SchemaIndex index;
   for (const OperatorEntry& op : ops.operators) index.emplace(op.schema.operator_name().toString(), op.schema);

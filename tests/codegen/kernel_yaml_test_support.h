@@ -56,7 +56,7 @@ class KernelYamlRules : public ::testing::Test {
   std::string site_root_;
 };
 
-// The YAML of a library that owns its operators, as ops/*.yaml is for the aten:: operators. See
+// The YAML of a library that owns its operators, as backends/devices/cpu/*.yaml is for the aten:: operators. See
 // Note [A library's own operators register their default kernels on its dispatch key].
 class OwnedOperatorYaml : public KernelYamlRules {
  protected:
