@@ -35,7 +35,8 @@ std::vector<YamlSeed> yamlSeeds() {
   }
   for (const auto& file : std::filesystem::directory_iterator(root / "tests/codegen")) {
     if (file.path().extension() != ".yaml") continue;
-    (file.path().filename() == "owned_ops.yaml" ? owning : libraries).push_back(file.path());
+    const bool owned = file.path().filename() == "owned_ops.yaml" || file.path().filename() == "new_operator.yaml";
+    (owned ? owning : libraries).push_back(file.path());
   }
   std::sort(owning.begin(), owning.end());
   std::sort(libraries.begin(), libraries.end());
@@ -51,7 +52,8 @@ std::vector<YamlSeed> yamlSeeds() {
   return seeds;
 }
 
-// The schemas `op:` entries resolve against: the operators backends/devices/cpu/*.yaml defines.
+// The schemas `op:` entries resolve against: the operators backends/devices/cpu/*.yaml defines,
+// the forms its entries derive included.
 SchemaIndex schemasOf(const std::vector<YamlSeed>& seeds) {
   KernelLibrary ops;
   ops.dispatch_key = "CPU";
@@ -59,7 +61,10 @@ SchemaIndex schemasOf(const std::vector<YamlSeed>& seeds) {
     if (seed.owns_operators && seed.name.rfind("backends/devices/cpu/", 0) == 0) parseKernelYamlText(seed.text, seed.name, {}, ops);
   }
   SchemaIndex index;
-  for (const OperatorEntry& op : ops.operators) index.emplace(op.schema.operator_name().toString(), op.schema);
+  for (const OperatorEntry& op : ops.operators) {
+    index.emplace(op.schema.operator_name().toString(), op.schema);
+    for (const DerivedForm& form : op.derived) index.emplace(form.schema.operator_name().toString(), form.schema);
+  }
   return index;
 }
 
