@@ -1,6 +1,6 @@
 // Dtype visitors: turn a run-time ScalarType into a compile-time C++ element type for a kernel.
 //
-//   SY_DISPATCH_ALL_TYPES(self.scalar_type(), "aten::acos.out", "self", [&](auto tag) {
+//   SY_DISPATCH_ALL_TYPES(self.scalar_type(), ctx.op, "self", [&](auto tag) {
 //     using scalar_t = typename decltype(tag)::type;   // bool, int32_t, int64_t, float or double
 //     ...
 //   });

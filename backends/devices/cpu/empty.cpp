@@ -16,7 +16,8 @@
 namespace sy::cpu {
 namespace {
 
-SizesVector channelsLastStrides(const char* op, IntArrayRef size) {
+// A 4-D size's NHWC strides (dim order 0, 2, 3, 1), checked.
+SizesVector checkedChannelsLastStrides(const char* op, IntArrayRef size) {
   SY_CHECK(size.size() == 4, op, ": memory_format ChannelsLast needs a 4-D size (N, C, H, W), but got ",
            formatSizes(size));
   const auto strides = checkedStridesInDimOrder(op, size, {0, 2, 3, 1});
@@ -42,7 +43,7 @@ Tensor empty_memory_format_cpu(IntArrayRef size, std::optional<ScalarType> dtype
     case MemoryFormat::Contiguous:
       return sy::empty(size, options);
     case MemoryFormat::ChannelsLast:
-      return sy::empty_strided(size, channelsLastStrides(op, size), options);
+      return sy::empty_strided(size, checkedChannelsLastStrides(op, size), options);
     case MemoryFormat::Preserve:
       break;
   }

@@ -1,15 +1,11 @@
 // The CPU kernels of the neural-network operators (convolution, pooling, layer norm, embedding),
 // as plain C++ functions, plus the few helpers those kernels share.
 //
-// The kernels are bound to the CPU key from backends/devices/cpu/nn_ops.yaml and defined in convolution.cpp,
-// pooling.cpp, adaptive_pooling.cpp, normalization.cpp and embedding.cpp; callers normally go through sy::ops::* (ops/nn_ops.h). Code that
-// must reach a CPU kernel without dispatching can call them directly:
-//
-//   sy::Tensor out = sy::empty({0});
-//   sy::cpu::max_pool2d_out_cpu(x, {2, 2}, {}, {0, 0}, {1, 1}, false, out);
-//
-// Each signature is exactly the operator's C++ signature (the dispatcher requires every kernel and
-// every typed<> handle of an operator to agree): argument order follows the schema, so out= comes last.
+// The kernels are bound to the CPU key from backends/devices/cpu/nn_ops.yaml, each the out
+// variant's kernel serving the functional form too, and defined in convolution.cpp, pooling.cpp,
+// adaptive_pooling.cpp, normalization.cpp and embedding.cpp; callers go through sy::ops::*
+// (ops/nn_ops.h). Each takes the operator's arguments in schema order (out= last), then its context
+// (dispatcher/kernel_context.h).
 #pragma once
 
 #include <algorithm>

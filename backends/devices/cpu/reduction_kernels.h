@@ -2,15 +2,10 @@
 // log_softmax, as plain C++ functions, plus the composite kernels of softmax.int and
 // log_softmax.int, which run on every backend by calling the underscore operators.
 //
-// They are defined in reduction_ops.cpp and softmax_ops.cpp; callers normally go through
-// sy::ops::sum(...) and friends (ops/reduction_ops.h). Code that must reach a CPU kernel without
-// dispatching can call one directly:
-//
-//   sy::Tensor out = sy::empty({});
-//   sy::cpu::sum_IntList_out_cpu(x, std::nullopt, /*keepdim=*/false, std::nullopt, out);
-//
-// Each signature is exactly the operator's C++ signature (argument order follows the schema, so
-// out= comes last): the dispatcher requires every kernel and typed handle of an operator to agree.
+// They are defined in reduction_ops.cpp and softmax_ops.cpp, each the out variant's kernel serving
+// the functional form too; callers go through sy::ops::sum(...) and friends (ops/reduction_ops.h).
+// Each takes the operator's arguments in schema order (out= last), then its context
+// (dispatcher/kernel_context.h).
 #pragma once
 
 #include <optional>
