@@ -37,29 +37,28 @@ Tensor& outViaHost(Tensor& out, Compute&& compute) {
 
 // ---- Allocation ----------------------------------------------------------------------------------
 
-constexpr const char* kEmptyOp = "aten::empty.memory_format";
-
 Tensor empty_memory_format_accel(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<Layout> layout,
                                  std::optional<Device> device, std::optional<bool> pin_memory,
-                                 std::optional<MemoryFormat> memory_format) {
-  detail::recordNativeCall(kEmptyOp);
-  checkedNumel(kEmptyOp, size);  // a negative dimension is a ValueError naming the operator
+                                 std::optional<MemoryFormat> memory_format, const KernelContext& ctx) {
+  const char* op = ctx.op;
+  detail::recordNativeCall(op);
+  checkedNumel(op, size);  // a negative dimension is a ValueError naming the operator
   const Device target = device.value_or(kAccel);
-  SY_CHECK(target.type == DeviceType::Accel, kEmptyOp, ": the Accel kernel cannot allocate on ", target);
-  SY_CHECK(!layout.has_value() || *layout == Layout::Strided, kEmptyOp, ": only the Strided layout is supported");
+  SY_CHECK(target.type == DeviceType::Accel, op, ": the Accel kernel cannot allocate on ", target);
+  SY_CHECK(!layout.has_value() || *layout == Layout::Strided, op, ": only the Strided layout is supported");
   const TensorOptions options = TensorOptions(dtype.value_or(ScalarType::Float)).device(target);
   switch (memory_format.value_or(MemoryFormat::Contiguous)) {
     case MemoryFormat::Contiguous:
       return sy::empty(size, options);
     case MemoryFormat::ChannelsLast: {
-      SY_CHECK(size.size() == 4, kEmptyOp, ": memory_format ChannelsLast needs a 4-D size (N, C, H, W), but got ",
+      SY_CHECK(size.size() == 4, op, ": memory_format ChannelsLast needs a 4-D size (N, C, H, W), but got ",
                formatSizes(size));
-      return sy::empty_strided(size, checkedStridesInDimOrder(kEmptyOp, size, {0, 2, 3, 1}), options);
+      return sy::empty_strided(size, checkedStridesInDimOrder(op, size, {0, 2, 3, 1}), options);
     }
     case MemoryFormat::Preserve:
       break;
   }
-  SY_ERROR(kEmptyOp, ": memory_format Preserve is not supported (empty has no input whose format to preserve)");
+  SY_ERROR(op, ": memory_format Preserve is not supported (empty has no input whose format to preserve)");
 }
 
 // ---- Arithmetic, linear algebra and activations ----------------------------------------------------
@@ -173,6 +172,7 @@ SY_LIBRARY_IMPL(aten, Accel, m) {
   using sy::KernelContext;
   using sy::OutputForm;
   using sy::withContext;
+  static constexpr KernelContext kEmpty{"aten::empty.memory_format", OutputForm::Functional};
   static constexpr KernelContext kAdd{"aten::add.Tensor", OutputForm::Functional};
   static constexpr KernelContext kAddOut{"aten::add.out", OutputForm::Out};
   static constexpr KernelContext kAddInPlace{"aten::add_.Tensor", OutputForm::InPlace};
@@ -186,7 +186,7 @@ SY_LIBRARY_IMPL(aten, Accel, m) {
   static constexpr KernelContext kRelu{"aten::relu", OutputForm::Functional};
   static constexpr KernelContext kReluOut{"aten::relu.out", OutputForm::Out};
   static constexpr KernelContext kReluInPlace{"aten::relu_", OutputForm::InPlace};
-  m.impl("empty.memory_format", SY_FN(empty_memory_format_accel));
+  m.impl(kEmpty.op, withContext<&empty_memory_format_accel, &kEmpty>());
   m.impl(kAdd.op, withContext<&add_accel, &kAdd>());
   m.impl(kAddOut.op, withContext<&add_out_accel, &kAddOut>());
   m.impl(kAddInPlace.op, withContext<&add_inplace_accel, &kAddInPlace>());

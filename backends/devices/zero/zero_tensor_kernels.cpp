@@ -2,6 +2,7 @@
 // (see Note [Zero tensors through one fallback]).
 #include "switchyard/backends/devices/cpu/elementwise.h"
 #include "switchyard/backends/devices/zero/zero_tensor.h"
+#include "switchyard/dispatcher/derived_kernels.h"
 #include "switchyard/dispatcher/library.h"
 #include "switchyard/ivalue/ivalue_tensors.h"
 #include "switchyard/ops/creation_ops.h"
@@ -12,12 +13,12 @@ namespace {
 TensorOptions optionsFor(ScalarType dtype, const Tensor& like) { return TensorOptions().dtype(dtype).device(like.device()); }
 
 // Dense operands go below the ZeroTensor key; zero operands are replaced by dense zeros.
-const auto add_op = Dispatcher::singleton().staticTypedHandle<Tensor(const Tensor&, const Tensor&, const Scalar&)>(
-    "aten::add", "Tensor");
+using AddSignature = Tensor(const Tensor&, const Tensor&, const Scalar&);
+const auto add_op = Dispatcher::singleton().staticTypedHandle<AddSignature>("aten::add", "Tensor");
 
-Tensor addZero(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha) {
+Tensor addZero(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha, const KernelContext& ctx) {
   const ScalarType dtype = cpu::binaryResultType(self, other);
-  const SizesVector shape = cpu::broadcastShapes("aten::add.Tensor", self.sizes(), other.sizes());
+  const SizesVector shape = cpu::broadcastShapes(ctx.op, self.sizes(), other.sizes());
   const bool self_zero = is_zero_tensor(self), other_zero = is_zero_tensor(other);
   if (self_zero && other_zero) return zero_tensor(shape, optionsFor(dtype, self));
   // x + alpha * 0 and 0 + 1 * x are x: copy its values (a functional result must not alias an
@@ -33,16 +34,16 @@ Tensor addZero(DispatchKeySet ks, const Tensor& self, const Tensor& other, const
 }
 
 // 0 * x is 0 for finite x; as in PyTorch's zero tensors, inf and nan in x do not make it nan.
-Tensor mulZero(const Tensor& self, const Tensor& other) {
+Tensor mulZero(const Tensor& self, const Tensor& other, const KernelContext& ctx) {
   const ScalarType dtype = cpu::binaryResultType(self, other);
-  const SizesVector shape = cpu::broadcastShapes("aten::mul.Tensor", self.sizes(), other.sizes());
+  const SizesVector shape = cpu::broadcastShapes(ctx.op, self.sizes(), other.sizes());
   return zero_tensor(shape, optionsFor(dtype, is_zero_tensor(self) ? self : other));
 }
 
-Tensor mmZero(const Tensor& self, const Tensor& mat2) {
-  SY_CHECK(self.dim() == 2, "aten::mm: expected 'self' to be a 2-D tensor but got a ", self.dim(), "-D tensor");
-  SY_CHECK(mat2.dim() == 2, "aten::mm: expected 'mat2' to be a 2-D tensor but got a ", mat2.dim(), "-D tensor");
-  SY_CHECK(self.size(1) == mat2.size(0), "aten::mm: self and mat2 shapes cannot be multiplied (", self.size(0), "x",
+Tensor mmZero(const Tensor& self, const Tensor& mat2, const KernelContext& ctx) {
+  SY_CHECK(self.dim() == 2, ctx.op, ": expected 'self' to be a 2-D tensor but got a ", self.dim(), "-D tensor");
+  SY_CHECK(mat2.dim() == 2, ctx.op, ": expected 'mat2' to be a 2-D tensor but got a ", mat2.dim(), "-D tensor");
+  SY_CHECK(self.size(1) == mat2.size(0), ctx.op, ": self and mat2 shapes cannot be multiplied (", self.size(0), "x",
            self.size(1), " and ", mat2.size(0), "x", mat2.size(1), ")");
   return zero_tensor({self.size(0), mat2.size(1)}, optionsFor(promoteTypes(self.dtype(), mat2.dtype()), self));
 }
@@ -76,10 +77,14 @@ void materializeZerosAndRedispatch(const OperatorHandle& op, DispatchKeySet ks, 
 
 }  // namespace
 
+// Each kernel told its operator's name (dispatcher/derived_kernels.h).
 SY_LIBRARY_IMPL(aten, ZeroTensor, m) {
-  m.impl("add.Tensor", SY_FN(addZero));
-  m.impl("mul.Tensor", SY_FN(mulZero));
-  m.impl("mm", SY_FN(mmZero));
+  static constexpr KernelContext kAdd{"aten::add.Tensor", OutputForm::Functional};
+  static constexpr KernelContext kMul{"aten::mul.Tensor", OutputForm::Functional};
+  static constexpr KernelContext kMm{"aten::mm", OutputForm::Functional};
+  m.impl(kAdd.op, withContext<&addZero, &kAdd>());
+  m.impl(kMul.op, withContext<&mulZero, &kMul>());
+  m.impl(kMm.op, withContext<&mmZero, &kMm>());
 }
 
 SY_LIBRARY_IMPL(_, ZeroTensor, m) { m.fallback(CppFunction::makeFromBoxedFunction<&materializeZerosAndRedispatch>()); }
