@@ -288,8 +288,11 @@ struct BoxedFromUnboxedImpl<KernelFunctor, TakesKeySet, Ret, TypeList<Params...>
      ...);
   }
 
+  // Inlined into callWithBoxedArguments whatever else its translation unit instantiates (GCC stopped
+  // inlining it in the generated registrations once they held the derived forms, at 21 instructions a
+  // call through a fallback that reads its arguments).
   template <size_t... I>
-  static std::tuple<ConvertedArg<Params>...> convertArguments(const OperatorHandle& op, IValue* args,
+  SY_ALWAYS_INLINE static std::tuple<ConvertedArg<Params>...> convertArguments(const OperatorHandle& op, IValue* args,
                                                               std::index_sequence<I...>) {
     try {
       return std::tuple<ConvertedArg<Params>...>(argumentFromIValue<Params>(args[I])...);

@@ -27,6 +27,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "switchyard/core/macros.h"
 #include "switchyard/dispatcher/cpp_function.h"
 #include "switchyard/dispatcher/function_traits.h"
 #include "switchyard/dispatcher/kernel_context.h"
@@ -87,9 +88,11 @@ struct OutKernelParts {
 
 template <auto* kernel, const KernelContext* ctx, class Return, class Args>
 struct OutForm;
+// The forms' functions are inlined into whatever calls them (the dispatcher's trampoline, a boxed
+// wrapper), so each costs the kernel call and the context's address, nothing more.
 template <auto* kernel, const KernelContext* ctx, class Return, class... Args>
 struct OutForm<kernel, ctx, Return, TypeList<Args...>> {
-  static Return call(Args... args) { return (*kernel)(std::forward<Args>(args)..., *ctx); }
+  SY_ALWAYS_INLINE static Return call(Args... args) { return (*kernel)(std::forward<Args>(args)..., *ctx); }
 };
 
 template <auto* kernel, const KernelContext* ctx, size_t NumOuts, class Inputs>
@@ -97,12 +100,14 @@ struct FunctionalForm;
 template <auto* kernel, const KernelContext* ctx, size_t NumOuts, class... Inputs>
 struct FunctionalForm<kernel, ctx, NumOuts, TypeList<Inputs...>> {
   using Result = std::conditional_t<NumOuts == 1, Tensor, TensorTuple<NumOuts>>;
-  static Result call(Inputs... inputs) {
-    std::array<Tensor, NumOuts> outs;
-    callWith(std::make_index_sequence<NumOuts>{}, outs, std::forward<Inputs>(inputs)...);
+  SY_ALWAYS_INLINE static Result call(Inputs... inputs) {
     if constexpr (NumOuts == 1) {
-      return std::move(outs[0]);
+      Tensor out;  // the kernel allocates it; returned without a move
+      (*kernel)(std::forward<Inputs>(inputs)..., out, *ctx);
+      return out;
     } else {
+      std::array<Tensor, NumOuts> outs;
+      callWith(std::make_index_sequence<NumOuts>{}, outs, std::forward<Inputs>(inputs)...);
       return std::apply([](auto&... t) { return Result(std::move(t)...); }, outs);
     }
   }
@@ -118,7 +123,9 @@ template <auto* kernel, const KernelContext* ctx, class Rest>
 struct InPlaceForm;
 template <auto* kernel, const KernelContext* ctx, class... Rest>
 struct InPlaceForm<kernel, ctx, TypeList<Rest...>> {
-  static Tensor& call(Tensor& self, Rest... rest) { return (*kernel)(self, std::forward<Rest>(rest)..., self, *ctx); }
+  SY_ALWAYS_INLINE static Tensor& call(Tensor& self, Rest... rest) {
+    return (*kernel)(self, std::forward<Rest>(rest)..., self, *ctx);
+  }
 };
 
 template <class F, F* func>

@@ -22,6 +22,20 @@ int64_t checkedNumel(std::string_view op, absl::Span<const int64_t> sizes) {
   return numel;
 }
 
+int64_t checkedNumel(const char* op, absl::Span<const int64_t> sizes) {
+  bool fits = true, empty = false;
+  for (int64_t s : sizes) {
+    fits = fits && s >= 0;
+    empty = empty || s == 0;
+  }
+  int64_t numel = 1;
+  if (fits && !empty) {
+    for (int64_t s : sizes) fits = fits && checkedMul(numel, s, &numel);
+  }
+  if (SY_LIKELY(fits)) return empty ? 0 : numel;
+  return checkedNumel(std::string_view(op), sizes);  // raises, naming op
+}
+
 absl::InlinedVector<int64_t, 5> checkedContiguousStrides(std::string_view op, absl::Span<const int64_t> sizes) {
   absl::InlinedVector<int64_t, 5> strides(sizes.size());
   int64_t running = 1;
@@ -52,6 +66,22 @@ absl::InlinedVector<int64_t, 5> checkedStridesInDimOrder(std::string_view op, ab
     }
   }
   return strides;
+}
+
+absl::InlinedVector<int64_t, 5> checkedStridesInDimOrder(const char* op, absl::Span<const int64_t> sizes,
+                                                         absl::Span<const int64_t> dim_order) {
+  bool fits = dim_order.size() == sizes.size();
+  absl::InlinedVector<int64_t, 5> strides(sizes.size());
+  int64_t running = 1;
+  for (size_t i = dim_order.size(); fits && i-- > 0;) {
+    const size_t d = static_cast<size_t>(dim_order[i]);
+    fits = d < sizes.size();
+    if (!fits) break;
+    strides[d] = running;
+    if (i > 0) fits = checkedMul(running, std::max<int64_t>(sizes[d], 1), &running);
+  }
+  if (SY_LIKELY(fits)) return strides;
+  return checkedStridesInDimOrder(std::string_view(op), sizes, dim_order);  // raises, naming op
 }
 
 int64_t checkedStridedExtent(std::string_view op, absl::Span<const int64_t> sizes, absl::Span<const int64_t> strides) {

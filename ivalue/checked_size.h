@@ -28,6 +28,9 @@ inline bool checkedAdd(int64_t a, int64_t b, int64_t* result) { return !__builti
 // not fit in int64_t (a size with a 0 has no elements, whatever the others are).
 int64_t checkedNumel(std::string_view op, absl::Span<const int64_t> sizes);
 
+// The same for a name given as a C string (a kernel's `ctx.op`), whose length is taken only to raise.
+int64_t checkedNumel(const char* op, absl::Span<const int64_t> sizes);
+
 // Row-major strides of `sizes` (a dimension of size 0 steps as if it were 1); raises when a stride
 // does not fit in int64_t.
 absl::InlinedVector<int64_t, 5> checkedContiguousStrides(std::string_view op, absl::Span<const int64_t> sizes);
@@ -37,6 +40,8 @@ absl::InlinedVector<int64_t, 5> checkedContiguousStrides(std::string_view op, ab
 // channels-last. A dimension of size 0 steps as if it were 1, as in checkedContiguousStrides.
 // Raises when a stride does not fit in int64_t.
 absl::InlinedVector<int64_t, 5> checkedStridesInDimOrder(std::string_view op, absl::Span<const int64_t> sizes,
+                                                         absl::Span<const int64_t> dim_order);
+absl::InlinedVector<int64_t, 5> checkedStridesInDimOrder(const char* op, absl::Span<const int64_t> sizes,
                                                          absl::Span<const int64_t> dim_order);
 
 // Elements a storage must hold to reach every element of a tensor of `sizes` and non-negative

@@ -38,4 +38,15 @@ inline int64_t wrapDim(int64_t dim, int64_t ndim, std::string_view op = {}, std:
   return dim < 0 ? dim + ndim : dim;
 }
 
+// The same for names given as C strings (a kernel's `ctx.op`, which is not a constant its length
+// could be folded from): their lengths are taken only to raise.
+inline int64_t wrapDim(int64_t dim, int64_t ndim, const char* op, const char* argument = nullptr,
+                       bool wrap_scalar = true) {
+  if (ndim <= 0 && wrap_scalar) ndim = 1;
+  if (SY_UNLIKELY(dim < -ndim || dim >= ndim)) {
+    detail::throwDimOutOfRange(dim, ndim, op ? op : "", argument ? argument : "");
+  }
+  return dim < 0 ? dim + ndim : dim;
+}
+
 }  // namespace sy

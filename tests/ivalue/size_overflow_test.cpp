@@ -9,6 +9,8 @@
 #include "switchyard/backends/devices/accel/accel_allocator.h"
 #include "switchyard/backends/devices/accel/accel_tensor.h"
 #include "switchyard/backends/devices/zero/zero_tensor.h"
+#include "switchyard/ivalue/checked_size.h"
+#include "switchyard/ivalue/wrap_dim.h"
 #include "switchyard/switchyard.h"
 #include "test_support.h"
 
@@ -110,6 +112,31 @@ TEST(SizeOverflow, AccelTransfersRefuseAByteCountThatWrapsPastTheBufferEnd) {
   char host[16] = {};
   EXPECT_THAT(errorMessageOf([&] { sy::accel::copyFromAccel(host, handle, SIZE_MAX); }), HasSubstr("overrun"));
   EXPECT_THAT(errorMessageOf([&] { sy::accel::copyToAccel(handle, host, SIZE_MAX - 2); }), HasSubstr("overrun"));
+}
+
+// A kernel names its operator with a C string (ctx.op), whose length the checks take only to raise:
+// they return and raise exactly what the forms taking a string_view do.
+TEST(SizeOverflow, TheChecksTakingACStringNameReturnAndRaiseAsTheStringViewOnes) {
+  const char* op = "aten::op.out";
+  const std::string_view name = op;
+  const std::vector<std::vector<int64_t>> sizes = {{}, {2, 3}, {0, k2To40, k2To40}, {2, -1}, {k2To32, k2To32}};
+  for (const std::vector<int64_t>& s : sizes) {
+    EXPECT_EQ(errorMessageOf([&] { sy::checkedNumel(op, s); }), errorMessageOf([&] { sy::checkedNumel(name, s); }));
+  }
+  for (const std::vector<int64_t>& s : {std::vector<int64_t>{}, {2, 3}, {0, k2To40, k2To40}}) {
+    EXPECT_EQ(sy::checkedNumel(op, s), sy::checkedNumel(name, s));
+  }
+  const std::vector<int64_t> nhwc = {0, 2, 3, 1};
+  EXPECT_EQ(sy::checkedStridesInDimOrder(op, {2, 3, 4, 5}, nhwc), sy::checkedStridesInDimOrder(name, {2, 3, 4, 5}, nhwc));
+  for (const std::vector<int64_t>& s : {std::vector<int64_t>{0, k2To40, k2To40, k2To40}, std::vector<int64_t>{2, 3}}) {
+    EXPECT_EQ(errorMessageOf([&] { sy::checkedStridesInDimOrder(op, s, nhwc); }),
+              errorMessageOf([&] { sy::checkedStridesInDimOrder(name, s, nhwc); }));
+    EXPECT_THAT(errorMessageOf([&] { sy::checkedStridesInDimOrder(op, s, nhwc); }), HasSubstr("aten::op.out: "));
+  }
+  EXPECT_EQ(sy::wrapDim(-1, 3, op, "dim"), sy::wrapDim(-1, 3, name, "dim"));
+  EXPECT_EQ(errorMessageOf([&] { sy::wrapDim(3, 3, op, "dim"); }),
+            errorMessageOf([&] { sy::wrapDim(3, 3, name, std::string_view("dim")); }));
+  EXPECT_THAT(errorMessageOf([&] { sy::wrapDim(3, 3, op); }), HasSubstr("aten::op.out: dimension out of range"));
 }
 
 }  // namespace
