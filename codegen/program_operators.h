@@ -39,7 +39,9 @@ void selectProgramOperators(const std::string& path, const SchemaIndex& schemas,
 // of its YAML files has, are build errors naming the program, the operator, the key and the YAML:
 // the program would fail to load. A kernel library's `op:` entry for another library's operator
 // keeps nothing for such a key: that operator's own kernel (its portable CPU kernel) serves the
-// call at load, as without the kernel library.
+// call at load, as without the kernel library. An out variant's entry comes with the forms it
+// derives (codegen/derived_forms.h), one kernel serving all three: selecting any of them keeps the
+// entry, and a key given for a derived form is matched against the entry's keys less their outs.
 //
 // The operators `selection` selects from `library`, each with only the kernels the selection keeps.
 // Raises CodegenError as the Note says.
