@@ -45,8 +45,8 @@ void printHelp(const Command& c) {
 
 // Every error is one line on stderr (a message with line breaks is joined) and an exit status
 // that says whose the fault is: 1 the input's (the command line, a file, a program, its inputs),
-// 3 Switchyard lacks what the program needs (an operator, a backend, a dtype), 4 a bug. The codes
-// follow the table of Note [An error keeps its kind across every boundary] (core/error_status.h).
+// 3 Switchyard lacks what the program needs (an operator, a backend, a dtype), 4 a bug, following
+// one table (See Note [An error keeps its kind across every boundary] in core/error_status.h).
 int exitStatusOf(const absl::Status& status) {
   switch (status.code()) {
     case absl::StatusCode::kUnimplemented: return 3;
