@@ -1,5 +1,6 @@
 #include "switchyard/delegate/delegate_call.h"
 
+#include "switchyard/core/error_status.h"
 #include "switchyard/delegate/delegate_debug_handle.h"
 #include "switchyard/dispatcher/call_label.h"
 #include "switchyard/dispatcher/dispatcher.h"
@@ -39,8 +40,12 @@ void runDelegate(const OperatorHandle& op, Stack* stack) {
     }
     where = sy::str("; the delegate's debug handle ", *debug_handle, " ", origin);
   }
-  SY_ERROR("delegate ", frame->context.delegate_index, " of method '", frame->context.method_name,
-           "' failed in its backend's execute: ", absl::StatusCodeToString(status.code()), ": ", status.message(), where);
+  // Raised with the status's code, which Method::execute returns (See Note [An error keeps its kind
+  // across every boundary]).
+  throw StatusError(sy::str("delegate ", frame->context.delegate_index, " of method '", frame->context.method_name,
+                            "' failed in its backend's execute: ", absl::StatusCodeToString(status.code()), ": ",
+                            status.message(), where),
+                    status.code(), errorKindOf(status));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "switchyard/core/error.h"
+#include "switchyard/core/error_status.h"
 #include "switchyard/core/macros.h"
 #include "switchyard/program/method_state.h"
 
@@ -96,7 +97,7 @@ absl::Status setTensorInput(const MethodState& m, size_t index, InputBinding bin
   try {
     dst.copy_(src);
   } catch (const std::exception& e) {
-    return absl::InvalidArgumentError(sy::str(where(), ": copying the tensor in failed: ", e.what()));
+    return statusOf(e, sy::str(where(), ": copying the tensor in failed: "));
   }
   return absl::OkStatus();
 }
@@ -185,8 +186,8 @@ absl::Status Method::execute() {
     }
   } catch (const std::exception& e) {
     m.stack.clear();
-    return absl::InternalError(
-        sy::str(m.where, ": ", m.instruction_names[static_cast<size_t>(ins - begin)], " failed: ", e.what()));
+    // See Note [An error keeps its kind across every boundary]
+    return statusOf(e, sy::str(m.where, ": ", m.instruction_names[static_cast<size_t>(ins - begin)], " failed: "));
   }
   return absl::OkStatus();
 }

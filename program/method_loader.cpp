@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "switchyard/core/error.h"
+#include "switchyard/core/error_status.h"
 #include "absl/strings/str_join.h"
 #include "switchyard/delegate/backend_registry.h"
 #include "switchyard/delegate/delegate_debug_handle.h"
@@ -133,7 +134,9 @@ class MethodBuilder {
       }
     }
     if (problems.empty()) return absl::OkStatus();
-    return absl::NotFoundError(sy::str("program '", state_->program->name, "': ", absl::StrJoin(problems, "; ")));
+    // Unimplemented: the program is fine, Switchyard lacks what it needs (See Note [An error keeps
+    // its kind across every boundary]).
+    return absl::UnimplementedError(sy::str("program '", state_->program->name, "': ", absl::StrJoin(problems, "; ")));
   }
 
   absl::Status layOutMemory() {
@@ -513,10 +516,9 @@ absl::StatusOr<Method> Program::load_method(std::string_view method, const Metho
     absl::StatusOr<std::unique_ptr<MethodState>> state = MethodBuilder(data_, *plan, options).build();
     if (!state.ok()) return state.status();
     return Method(std::move(*state));
-  } catch (const std::bad_alloc&) {
-    return absl::ResourceExhaustedError(sy::str(data_->where(*plan), ": out of memory while loading the method"));
   } catch (const std::exception& e) {
-    return absl::InternalError(sy::str(data_->where(*plan), ": loading the method failed: ", e.what()));
+    // See Note [An error keeps its kind across every boundary]
+    return statusOf(e, sy::str(data_->where(*plan), ": loading the method failed: "));
   }
 }
 

@@ -123,7 +123,8 @@ TEST(Cli, InspectMarksAMissingBackendAndRunNamesIt) {
   EXPECT_THAT(inspect.out, HasSubstr("QnnBackend"));
   EXPECT_THAT(inspect.out, HasSubstr("<- backend not registered"));
   expectOneLineError(runCli("run " + qnn + " --method kv_forward --random 0"),
-                     "method 'kv_forward' needs backend 'QnnBackend' (delegate 0), which is not registered");
+                     "method 'kv_forward' needs backend 'QnnBackend' (delegate 0), which is not registered",
+                     /*status=*/3);  // Switchyard lacks what the program needs
   expectOneLineError(runCli("run " + qnn), "has no method 'forward'; its methods: kv_forward, prefill_forward");
 }
 
@@ -153,7 +154,8 @@ TEST(Cli, RunOfTheKeywordSpottingProgramNamesEveryMissingOperatorInOneLine) {
                      "needs 7 operators that Switchyard does not have: cortex_m::quantize_per_tensor.out, "
                      "cortex_m::quantized_depthwise_conv2d.out, cortex_m::quantized_conv2d.out, cortex_m::pad.out, "
                      "cortex_m::quantized_avg_pool2d.out, cortex_m::quantized_linear.out, "
-                     "cortex_m::dequantize_per_tensor.out");
+                     "cortex_m::dequantize_per_tensor.out",
+                     /*status=*/3);  // Switchyard lacks what the program needs
 }
 
 TEST(Cli, RunsTheXorTrainingStepOnlyWithItsDataFile) {

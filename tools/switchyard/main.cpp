@@ -10,7 +10,9 @@
 #include "absl/flags/reflection.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/str_join.h"
+#include "absl/status/status.h"
 #include "switchyard/core/error.h"
+#include "switchyard/core/error_status.h"
 #include "switchyard/tools/switchyard/command.h"
 
 namespace {
@@ -41,13 +43,27 @@ void printHelp(const Command& c) {
   }
 }
 
-// Every error is one line on stderr (a message with line breaks is joined) and exit status 1.
-int fail(std::string message) {
+// Every error is one line on stderr (a message with line breaks is joined) and an exit status
+// that says whose the fault is: 1 the input's (the command line, a file, a program, its inputs),
+// 3 Switchyard lacks what the program needs (an operator, a backend, a dtype), 4 a bug, following
+// one table (See Note [An error keeps its kind across every boundary] in core/error_status.h).
+int exitStatusOf(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kUnimplemented: return 3;
+    case absl::StatusCode::kInternal:
+    case absl::StatusCode::kUnknown: return 4;
+    default: return 1;
+  }
+}
+
+int fail(const absl::Status& status) {
+  std::string message(status.message());
   while (!message.empty() && message.back() == '\n') message.pop_back();
   std::replace(message.begin(), message.end(), '\n', ' ');
   std::cerr << "switchyard: " << message << "\n";
-  return 1;
+  return exitStatusOf(status);
 }
+int fail(std::string message) { return fail(absl::InvalidArgumentError(message)); }
 
 }  // namespace
 
@@ -99,14 +115,14 @@ int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(command->usage);
   std::vector<char*> positional_args = absl::ParseCommandLine(static_cast<int>(rest.size()), rest.data());
   std::vector<std::string> args(positional_args.begin() + 1, positional_args.end());
-  // Commands return their errors; an exception escaping one (a library check failing) is still
-  // one line and status 1, never an abort.
+  // Commands return their errors; an exception escaping one (a library check failing) is still one
+  // line and the exit status of its kind, never an abort.
   absl::Status status;
   try {
     status = command->run(args);
   } catch (const std::exception& e) {
-    return fail(sy::str(command->name, ": ", e.what()));
+    status = sy::statusOf(e, sy::str(command->name, ": "));
   }
-  if (!status.ok()) return fail(std::string(status.message()));
+  if (!status.ok()) return fail(status);
   return 0;
 }
