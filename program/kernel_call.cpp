@@ -178,13 +178,19 @@ absl::StatusOr<PreparedKernelCall> prepareKernelCall(OperatorHandle op, absl::Sp
       }
       call.refreshes.push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(v)});
     }
-    for (int32_t item : list_items[v]) {
-      if (changing[static_cast<size_t>(item)]) {
-        return absl::UnimplementedError(sy::str(what, ": argument '", arg.name, "' is list value ", v, ", whose item ", item,
-                                                " ", kChangesAtRunTime, "; such lists are not supported yet"));
-      }
-    }
     call.arguments.push_back(std::move(*prepared));
+    for (size_t k = 0; k < list_items[v].size(); ++k) {
+      const int32_t item = list_items[v][k];
+      if (!changing[static_cast<size_t>(item)]) continue;
+      // See Note [Lists of numbers that change].
+      const IValue& list = call.arguments.back();
+      if (!list.isIntList() || list.isBorrowed() || !values[static_cast<size_t>(item)].isInt()) {
+        return absl::UnimplementedError(sy::str(what, ": argument '", arg.name, "' is list value ", v, ", whose item ", item,
+                                                " ", kChangesAtRunTime, "; only lists of ints may have such items"));
+      }
+      int64_t* slot = const_cast<int64_t*>(list.toIntList().data()) + k;
+      call.list_refreshes.push_back({slot, static_cast<uint32_t>(item)});
+    }
   }
   for (size_t r = 0; r < num_returns; ++r) {
     const int aliased = schema.aliasedArgumentOfReturn(r);
@@ -201,13 +207,15 @@ absl::StatusOr<PreparedKernelCall> prepareKernelCall(OperatorHandle op, absl::Sp
   absl::StatusOr<std::string> kernel_name = resolveKernelKey(op, call.arguments, what);
   if (!kernel_name.ok()) return kernel_name.status();
   call.partial_kernel = std::move(*kernel_name);
-  if (shaping == CallShaping::WhenPossible && call.refreshes.empty() && call.write_backs.empty()) {
+  if (shaping == CallShaping::WhenPossible && call.refreshes.empty() && call.list_refreshes.empty() &&
+      call.write_backs.empty()) {
     call.shaped = shapeKernelCall(op, call.arguments);
   }
   return call;
 }
 
 void runBoxedKernelCall(const PreparedKernelCall& call, Stack& stack, std::vector<IValue>& values) {
+  for (const PreparedKernelCall::ListRefresh& r : call.list_refreshes) *r.slot = values[r.value].toInt();
   const size_t n = call.arguments.size();
   stack.resize(n);  // Nones, which own nothing: overwriting them below leaks nothing
   IValue* slots = stack.data();

@@ -20,7 +20,19 @@
 // whose tensors keep their TensorImpl for the method's life: set_input copies into them or swaps
 // their storage, MoveCall assigns into the slot the borrow points at. A number that changes at run
 // time (an input, which set_input replaces, a kernel's int result, a MoveCall's destination) is
-// copied from its value at every call instead; a list of such numbers is refused at load.
+// copied from its value at every call instead, and so is an int list's item that reads one (See
+// Note [Lists of numbers that change]).
+//
+// Note [Lists of numbers that change]
+// A program with dynamic shapes computes sizes while it runs: executorch_prim::sym_size.int writes
+// a tensor's real size into an Int value, prim arithmetic combines such values, and a view_copy
+// or expand_copy reads them as items of its int-list argument ([%7, 4], where %7 is the size).
+// The list value itself never changes (its items are value indices); its numbers do. So at load,
+// each item of an int-list argument that reads a changing Int value is recorded with the address
+// of that item in the call's prepared argument (which owns its copy of the list: its elements never
+// move, and the stack's copy of the argument shares them), and before each call the item is copied
+// from its Int value. Such calls run boxed, never shaped; the copy is one load and one store per
+// item and allocates nothing.
 //
 // Note [A kernel call's results keep the kinds of the values they are written into]
 // A value of a method keeps its kind (Tensor, int, list, ...) for the method's life: kernel calls
@@ -72,6 +84,13 @@ struct PreparedKernelCall {
     uint32_t value;
   };
   std::vector<Refresh> refreshes;
+  // Items of int-list arguments read from values that change at run time, written into the
+  // method's list before each call (See Note [Lists of numbers that change]).
+  struct ListRefresh {
+    int64_t* slot;   // the item in the prepared argument's own list, which the call's stack copy shares
+    uint32_t value;  // the Int value it is read from
+  };
+  std::vector<ListRefresh> list_refreshes;
   uint32_t num_results = 0;
   // The partial kernel the call resolved to at load, or "" for the operator's CPU kernel.
   std::string partial_kernel;

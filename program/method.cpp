@@ -8,6 +8,7 @@
 
 #include "switchyard/core/error.h"
 #include "switchyard/core/macros.h"
+#include "switchyard/ivalue/checked_size.h"
 #include "switchyard/program/method_state.h"
 
 namespace sy {
@@ -66,7 +67,7 @@ size_t Method::outputs_size() const { return state_->outputs.size(); }
 
 namespace {
 
-absl::Status setTensorInput(const MethodState& m, size_t index, InputBinding binding, Tensor& dst, const Tensor& src) {
+absl::Status setTensorInput(const MethodState& m, size_t index, Tensor& dst, const Tensor& src) {
   // Messages are built only on failure: setting an input allocates nothing.
   auto where = [&] { return sy::str(m.where, ": input ", index); };
   if (!src.defined()) return absl::InvalidArgumentError(sy::str(where(), " expects a tensor, but the one given is undefined"));
@@ -74,26 +75,33 @@ absl::Status setTensorInput(const MethodState& m, size_t index, InputBinding bin
     return absl::InvalidArgumentError(sy::str(where(), " expects a ", toString(dst.dtype()), " tensor, but the one given is ",
                                                    toString(src.dtype())));
   }
-  if (!sameSizes(src.sizes(), dst.sizes())) {
-    return absl::InvalidArgumentError(sy::str(where(), " expects sizes ", formatSizes(dst.sizes()),
-                                                   ", but the tensor given has sizes ", formatSizes(src.sizes())));
-  }
+  // See Note [A method's tensors change sizes within the memory planned for them].
+  const program_internal::TensorBound& bound = m.input_bounds[index];
+  if (auto s = program_internal::checkSizesWithin(bound, src.sizes(), where); !s.ok()) return s;
   if (!src.is_cpu()) {
     return absl::InvalidArgumentError(sy::str(where(), ": the tensor given is on ", src.device().str(),
                                                    "; copy it to the CPU first"));
   }
-  if (binding == InputBinding::Share) {
-    TensorImpl* impl = dst.unsafeGetTensorImpl();
+  TensorImpl* impl = dst.unsafeGetTensorImpl();
+  if (m.input_bindings[index] == InputBinding::Share) {
     impl->set_storage(src.storage());
     impl->set_sizes_and_strides(src.sizes(), src.strides(), src.storage_offset());
     return absl::OkStatus();
   }
   if (src.is_same(dst)) return absl::OkStatus();
-  if (sameSizes(src.strides(), dst.strides()) && src.is_contiguous()) {
-    std::memmove(dst.data_ptr(), src.data_ptr(), static_cast<size_t>(src.numel()) * src.element_size());
-    return absl::OkStatus();
-  }
   try {
+    if (!sameSizes(src.sizes(), dst.sizes())) {
+      // Within the bound (checked above), so within the tensor's memory, but for an unbounded
+      // input (See Note [Unbounded tensors get memory at run time]), whose storage grows here.
+      const SizesVector strides = checkedStridesInDimOrder("set_input", src.sizes(), bound.dim_order);
+      const int64_t numel = checkedNumel("set_input", src.sizes());
+      impl->storage()->reserve(checkedStorageBytes("set_input", dst.storage_offset(), numel, dst.dtype(), src.sizes()));
+      impl->set_sizes_and_strides(src.sizes(), strides, dst.storage_offset());
+    }
+    if (sameSizes(src.strides(), dst.strides()) && src.is_contiguous()) {
+      std::memmove(dst.data_ptr(), src.data_ptr(), static_cast<size_t>(src.numel()) * src.element_size());
+      return absl::OkStatus();
+    }
     dst.copy_(src);
   } catch (const std::exception& e) {
     return absl::InvalidArgumentError(sy::str(where(), ": copying the tensor in failed: ", e.what()));
@@ -117,7 +125,7 @@ absl::Status Method::set_input(size_t index, const IValue& value) {
       return absl::InvalidArgumentError(sy::str(m.where, ": input ", index, " is a Tensor, but a ", value.typeName(),
                                                      " was given"));
     }
-    return setTensorInput(m, index, binding, slot.toTensor(), value.toTensor());
+    return setTensorInput(m, index, slot.toTensor(), value.toTensor());
   }
   if (value.tag() != slot.tag() && !(slot.isDouble() && value.isInt())) {
     return absl::InvalidArgumentError(sy::str(m.where, ": input ", index, " is a ", slot.typeName(), ", but a ",

@@ -12,6 +12,7 @@
 #include "switchyard/program/method_state.h"
 #include "switchyard/program/named_data_internal.h"
 #include "switchyard/program/program.h"
+#include "switchyard/program/tensor_memory.h"
 
 namespace sy {
 
@@ -23,19 +24,6 @@ absl::Status invalid(const MethodState& m, const std::string& what) {
   return absl::InvalidArgumentError(sy::str(m.where, ": ", what));
 }
 
-
-// A CPU tensor over `nbytes` at `data`, which someone else owns; or, with data null, a tensor
-// owning a fresh allocation of `nbytes` (a value that gets its memory at run time).
-Tensor makeTensor(ScalarType dtype, const TensorGeometry& g, void* data, size_t nbytes, int64_t storage_offset) {
-  Storage storage = data != nullptr
-                        ? make_intrusive<StorageImpl>(DataPtr{data, nullptr, nullptr, kCPU}, nbytes)
-                        : make_intrusive<StorageImpl>(nbytes, getAllocator(DeviceType::CPU), kCPU);
-  auto impl = make_intrusive<TensorImpl>(std::move(storage), dtype, kCPU);
-  SizesVector sizes(g.sizes.begin(), g.sizes.end());
-  SizesVector strides(g.strides.begin(), g.strides.end());
-  impl->set_sizes_and_strides(sizes, strides, storage_offset);
-  return Tensor(std::move(impl));
-}
 
 // " at model.cpp:12 (in forward)": where the chain's stack trace says instruction `i` came from
 // (its innermost frame), or "" when the program has no stack traces or no frame for it.
@@ -204,27 +192,43 @@ class MethodBuilder {
       initial = *data;
     }
     const size_t nbytes = static_cast<size_t>(g->nbytes);
-    if (const pte::AllocationDetails* alloc = t.allocation_info()) {
+    TensorBound bound{t.shape_dynamism(), SizesVector(g->sizes.begin(), g->sizes.end()),
+                      SizesVector(g->dim_order.begin(), g->dim_order.end())};
+    const pte::AllocationDetails* alloc = t.allocation_info();
+    if (bound.dynamism == pte::TensorShapeDynamism::DYNAMIC_UNBOUND && (alloc != nullptr || initial.empty())) {
+      // See Note [Unbounded tensors get memory at run time].
+      if (auto s = reserve(nbytes, sy::str("value ", index)); !s.ok()) return s;
+      auto storage = make_intrusive<StorageImpl>(nbytes, getAllocator(DeviceType::CPU), kCPU);
+      if (!initial.empty()) std::memcpy(storage->data(), initial.data(), nbytes);
+      return IValue(tensorOn(std::move(storage), *dtype, *g, t.storage_offset()));
+    }
+    uint8_t* data = nullptr;
+    if (alloc != nullptr) {
       // Planned memory, in range (checked at load); an initial value is copied in.
       const uint64_t offset = static_cast<uint64_t>(alloc->memory_offset_high()) << 32 | alloc->memory_offset_low();
-      uint8_t* data = buffers_[alloc->memory_id()].data() + offset;
+      data = buffers_[alloc->memory_id()].data() + offset;
       if (auto s = checkAligned(data, *dtype, index, sy::str("offset ", offset, " of planned buffer ", alloc->memory_id()));
           !s.ok()) {
         return s;
       }
       if (!initial.empty()) std::memcpy(data, initial.data(), nbytes);
-      return IValue(makeTensor(*dtype, *g, data, nbytes, t.storage_offset()));
-    }
-    if (!initial.empty()) {
+    } else if (!initial.empty()) {
       // Constant data read in place. Kernels do not write their inputs; the bytes are the program's own copy.
       if (auto s = checkAligned(initial.data(), *dtype, index, external ? "its data file" : "the program's constant data");
           !s.ok()) {
         return s;
       }
-      return IValue(makeTensor(*dtype, *g, const_cast<uint8_t*>(initial.data()), nbytes, t.storage_offset()));
+      DataPtr constant{const_cast<uint8_t*>(initial.data()), nullptr, nullptr, kCPU};
+      return IValue(tensorOn(make_intrusive<StorageImpl>(constant, nbytes), *dtype, *g, t.storage_offset()));
+    } else {
+      // No plan: memory of the method's own from the CPU allocator, at the tensor's bound.
+      if (auto s = reserve(nbytes, sy::str("value ", index)); !s.ok()) return s;
+      Storage& own = state_->owned_storages.emplace_back(make_intrusive<StorageImpl>(nbytes, getAllocator(DeviceType::CPU), kCPU));
+      data = static_cast<uint8_t*>(own->data());
     }
-    if (auto s = reserve(nbytes, sy::str("value ", index)); !s.ok()) return s;
-    return IValue(makeTensor(*dtype, *g, nullptr, nbytes, t.storage_offset()));
+    // See Note [A method's tensors change sizes within the memory planned for them].
+    state_->tensor_memory.push_back(std::make_unique<BoundedMemory>(data, nbytes, index, std::move(bound)));
+    return IValue(tensorOver(*dtype, *g, state_->tensor_memory.back().get(), nbytes, t.storage_offset()));
   }
 
   // See Note [Tensor data is aligned for its dtype]: data placed by the file (a planned offset, a
@@ -485,6 +489,12 @@ class MethodBuilder {
         state_->input_bindings.push_back(t == nullptr ? InputBinding::Value
                                          : t->allocation_info() != nullptr || t->data_buffer_idx() != 0 ? InputBinding::Copy
                                                                                                         : InputBinding::Share);
+        TensorBound& bound = state_->input_bounds.emplace_back();
+        if (absl::StatusOr<TensorGeometry> g = t == nullptr ? absl::NotFoundError("") : tensorGeometry(*t); g.ok()) {
+          bound.dynamism = t->shape_dynamism();
+          bound.sizes = SizesVector(g->sizes.begin(), g->sizes.end());
+          bound.dim_order = SizesVector(g->dim_order.begin(), g->dim_order.end());
+        }
       }
     }
     if (plan_.outputs() != nullptr) {

@@ -14,6 +14,15 @@ namespace sy {
 
 using program_internal::view;
 
+const char* toString(ShapeDynamism dynamism) {
+  switch (dynamism) {
+    case ShapeDynamism::Static: return "static";
+    case ShapeDynamism::DynamicBound: return "dynamic (bounded)";
+    case ShapeDynamism::DynamicUnbound: return "dynamic (unbounded)";
+  }
+  return "unknown";
+}
+
 namespace {
 
 ValueInfo describeValue(const pte::ExecutionPlan& plan, size_t index) {
@@ -29,6 +38,12 @@ ValueInfo describeValue(const pte::ExecutionPlan& plan, size_t index) {
       info.dtype = g->dtype;
       info.sizes = g->sizes;
       info.dim_order = g->dim_order;
+      info.nbytes = g->nbytes;
+    }
+    switch (t->shape_dynamism()) {
+      case pte::TensorShapeDynamism::DYNAMIC_BOUND: info.dynamism = ShapeDynamism::DynamicBound; break;
+      case pte::TensorShapeDynamism::DYNAMIC_UNBOUND: info.dynamism = ShapeDynamism::DynamicUnbound; break;
+      default: break;
     }
     info.planned = t->allocation_info() != nullptr;
     const pte::ExtraTensorInfo* extra = t->extra_tensor_info();

@@ -22,6 +22,15 @@
 
 namespace sy {
 
+// Whether a tensor's sizes may change from run to run (the file's TensorShapeDynamism).
+enum class ShapeDynamism : uint8_t {
+  Static = 0,          // its sizes are the ones given
+  DynamicBound = 1,    // each dimension is at most the size given (memory is planned for that)
+  DynamicUnbound = 2,  // any sizes of its rank (the method allocates its memory as it grows)
+};
+// "static", "dynamic (bounded)", "dynamic (unbounded)".
+const char* toString(ShapeDynamism dynamism);
+
 // One value of a method as the file declares it (an input or output).
 struct ValueInfo {
   size_t value_index = 0;
@@ -30,8 +39,12 @@ struct ValueInfo {
   std::string kind;
   // Tensors only.
   std::optional<ProgramScalarType> dtype;
+  // The sizes the file gives: the shape of a static tensor, the upper bound of each dimension of
+  // a dynamic one.
   std::vector<int64_t> sizes;
   std::vector<int64_t> dim_order;
+  ShapeDynamism dynamism = ShapeDynamism::Static;
+  uint64_t nbytes = 0;   // at `sizes`: what the method holds for it
   bool planned = false;  // has planned memory (allocation_info)
   // Tensors whose data lives in a .ptd file: their fully qualified name.
   std::string external_name;

@@ -16,6 +16,7 @@
 #include "switchyard/program/data_file.h"
 #include "switchyard/program/kernel_call.h"
 #include "switchyard/program/program_internal.h"
+#include "switchyard/program/tensor_memory.h"
 
 namespace sy {
 namespace program_internal {
@@ -78,10 +79,15 @@ struct MethodState {
   std::string name;
   std::string where;  // "program 'x.pte': method 'forward'"
   std::vector<ZeroedBuffer> owned_buffers;
+  std::vector<Storage> owned_storages;  // the memory of tensors with neither a plan nor data
+  // The allocators of the tensors the method holds memory for (See Note [A method's tensors change
+  // sizes within the memory planned for them]); before `values`, whose storages point at them.
+  std::vector<std::unique_ptr<BoundedMemory>> tensor_memory;
   std::vector<IValue> values;
   std::vector<std::vector<int32_t>> list_items;  // per value: the indices a list value refers to
   std::vector<uint32_t> inputs;
   std::vector<InputBinding> input_bindings;
+  std::vector<TensorBound> input_bounds;  // per input; a non-tensor input's is empty
   std::vector<uint32_t> outputs;
   std::vector<Instruction> instructions;
   std::vector<std::string> instruction_names;  // "instruction 3 (aten::add.out)", for errors
