@@ -29,10 +29,10 @@
 // or expand_copy reads them as items of its int-list argument ([%7, 4], where %7 is the size).
 // The list value itself never changes (its items are value indices); its numbers do. So at load,
 // each item of an int-list argument that reads a changing Int value is recorded with the address
-// of that item in the call's prepared argument (which owns its copy of the list: its elements never
-// move, and the stack's copy of the argument shares them), and before each call the item is copied
-// from its Int value. Such calls run boxed, never shaped; the copy is one load and one store per
-// item and allocates nothing.
+// of that item in the list value's own elements (which the prepared argument borrows, and which
+// never move: a list value read by a call is never replaced, since only numbers may change), and
+// before each call the item is copied from its Int value. Such calls run boxed, never shaped; the
+// copy is one load and one store per item and allocates nothing.
 //
 // Note [A kernel call's results keep the kinds of the values they are written into]
 // A value of a method keeps its kind (Tensor, int, list, ...) for the method's life: kernel calls
@@ -58,6 +58,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -87,7 +88,7 @@ struct PreparedKernelCall {
   // Items of int-list arguments read from values that change at run time, written into the
   // method's list before each call (See Note [Lists of numbers that change]).
   struct ListRefresh {
-    int64_t* slot;   // the item in the prepared argument's own list, which the call's stack copy shares
+    int64_t* slot;   // the item in the list value's own elements, which the prepared argument borrows
     uint32_t value;  // the Int value it is read from
   };
   std::vector<ListRefresh> list_refreshes;
@@ -98,6 +99,9 @@ struct PreparedKernelCall {
   // it boxed (See Note [A shaped kernel call is one typed call through the dispatcher]).
   std::unique_ptr<ShapedKernelCall> shaped;
 };
+// Moving a call (into the method's vector) must move `arguments`' buffer, never copy its elements:
+// a copied borrowed IValue owns a copy (See Note [Borrowed IValues]).
+static_assert(std::is_nothrow_move_constructible_v<PreparedKernelCall>);
 
 // Whether prepareKernelCall may give a call a shape; tests compare a call run both ways.
 enum class CallShaping : uint8_t { WhenPossible, Never };
