@@ -2,6 +2,7 @@
 #include "switchyard/program/method_meta.h"
 
 #include "switchyard/core/error.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "switchyard/delegate/backend_registry.h"
 #include "switchyard/delegate/delegate_debug_handle.h"
@@ -21,6 +22,19 @@ const char* toString(ShapeDynamism dynamism) {
     case ShapeDynamism::DynamicUnbound: return "dynamic (unbounded)";
   }
   return "unknown";
+}
+
+std::string toString(const ValueInfo& v) {
+  if (v.kind != "Tensor") return v.kind;
+  const char* bound = v.dynamism == ShapeDynamism::DynamicBound ? "<=" : "";
+  std::string s = sy::str(v.dtype ? std::string(toString(*v.dtype)) : "?", "[",
+                          absl::StrJoin(v.sizes, ", ", [&](std::string* out, int64_t size) { absl::StrAppend(out, bound, size); }),
+                          "]");
+  if (v.dynamism != ShapeDynamism::Static) s += sy::str(" ", toString(v.dynamism));
+  bool contiguous = true;
+  for (size_t i = 0; i < v.dim_order.size(); ++i) contiguous &= (v.dim_order[i] == static_cast<int64_t>(i));
+  if (!contiguous) s += sy::str(" dim order [", absl::StrJoin(v.dim_order, ", "), "]");
+  return s;
 }
 
 namespace {

@@ -50,6 +50,11 @@ struct ValueInfo {
   std::string external_name;
 };
 
+// A value as `switchyard inspect` shows it: "Float[2, 3]", a bounded dimension as its bound
+// ("Float[<=8, 4] dynamic (bounded)"), "Float[2] dynamic (unbounded)", a dim order other than
+// the contiguous one appended ("Float[1, 3, 8, 8] dim order [0, 2, 3, 1]"); "Int" for a non-tensor.
+std::string toString(const ValueInfo& v);
+
 struct CompileSpecInfo {
   std::string key;
   std::vector<uint8_t> value;

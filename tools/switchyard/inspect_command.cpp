@@ -21,13 +21,25 @@ namespace {
 
 std::string describe(const ValueInfo& v) {
   if (v.kind != "Tensor") return sy::str(v.kind, " (value ", v.value_index, ")");
-  std::string s = sy::str(v.dtype ? std::string(toString(*v.dtype)) : "?", "[", absl::StrJoin(v.sizes, ", "), "]");
-  bool contiguous = true;
-  for (size_t i = 0; i < v.dim_order.size(); ++i) contiguous &= (v.dim_order[i] == static_cast<int64_t>(i));
-  if (!contiguous) s += sy::str(" dim order [", absl::StrJoin(v.dim_order, ", "), "]");
-  s += sy::str(" (value ", v.value_index, v.planned ? ", planned" : "", ")");
+  std::string s = sy::str(toString(v), " (value ", v.value_index, v.planned ? ", planned" : "", ")");
   if (!v.external_name.empty()) s += sy::str(" external '", v.external_name, "'");
   return s;
+}
+
+// "  dynamic shapes: 2 of 3 tensors DYNAMIC_BOUND, ..." when the method has dynamic tensors.
+std::string dynamicShapesLine(const MethodMeta& m) {
+  size_t tensors = 0, bound = 0, unbound = 0;
+  for (const ValueInfo& v : m.values) {
+    if (v.kind != "Tensor") continue;
+    ++tensors;
+    bound += v.dynamism == ShapeDynamism::DynamicBound;
+    unbound += v.dynamism == ShapeDynamism::DynamicUnbound;
+  }
+  if (bound + unbound == 0) return "";
+  std::string line = sy::str("  dynamic shapes: ", bound, " of ", tensors, " tensors DYNAMIC_BOUND (sizes shown are upper "
+                             "bounds; inputs take any sizes up to them)");
+  if (unbound > 0) line += sy::str(", ", unbound, " DYNAMIC_UNBOUND (memory of their own, grown at run time)");
+  return line + "\n";
 }
 
 // A compile spec's value as text when it is printable, else its size.
@@ -67,6 +79,7 @@ void printMethod(const MethodMeta& m) {
       for (const std::string& line : d.description) std::cout << "       " << line << "\n";
     }
   }
+  std::cout << dynamicShapesLine(m);
   int64_t planned = 0;
   for (size_t i = 1; i < m.planned_buffer_sizes.size(); ++i) planned += m.planned_buffer_sizes[i];
   std::cout << "  planned memory: " << planned << " bytes in " << (m.planned_buffer_sizes.empty() ? 0 : m.planned_buffer_sizes.size() - 1)
@@ -122,9 +135,10 @@ const Command& inspectCommand() {
       "inspect",
       "show a program's methods, operators, delegates and planned memory",
       "usage: switchyard inspect PROGRAM.pte [--method NAME] [--graph] [--format text|dot]\n\n"
-      "Prints each method's inputs and outputs (dtype and sizes), the operators it calls (marking those\n"
-      "no library registered), its delegates (backend, blob size, compile specs, registered or not) and\n"
-      "its planned memory; with --graph, every instruction too (operator and arguments, source line, and\n"
+      "Prints each method's inputs and outputs (dtype and sizes; a dynamic tensor's sizes are its bounds,\n"
+      "Float[<=8, 4] dynamic (bounded), and a line counts its dynamic tensors), the operators it calls\n"
+      "(marking those no library registered), its delegates (backend, blob size, compile specs, registered\n"
+      "or not) and its planned memory; with --graph, every instruction too (operator and arguments, source line, and\n"
       "for a delegate call the original operators it runs). Nothing is run, so a program that cannot run\n"
       "here can still be inspected; --method NAME shows that method only. --format dot prints one Graphviz\n"
       "graph instead (each method in a cluster when there are several, each delegate in its own coloured\n"

@@ -12,6 +12,7 @@
 #include "switchyard/program/program.h"
 #include "switchyard/tools/switchyard/command.h"
 #include "switchyard/tools/switchyard/json_text.h"
+#include "switchyard/tools/switchyard/method_meta_text.h"
 #include "switchyard/tools/switchyard/value_json.h"
 
 ABSL_FLAG(std::string, data, "", "ExecuTorch data files (.ptd) holding the program's external tensors, comma-separated");
@@ -29,6 +30,9 @@ ABSL_FLAG(bool, profile, false, "print the profiler's per-operator table for the
 ABSL_FLAG(bool, verbose, false,
           "delegates say on stderr, when the method loads, where each of their operations runs (the XNNPACK "
           "delegate: in XNNPACK or on the host, and why); the run-time option verbose=1 for every backend");
+ABSL_FLAG(bool, method_meta, false,
+          "print the method's inputs and outputs (dtype, sizes, dynamism and bounds, bytes) and its planned memory "
+          "first; without --inputs or --random, print only that (the method is not loaded)");
 ABSL_FLAG(std::string, trace, "",
           "with --profile: also write the run's operator calls as a Chrome trace to this JSON file (open it in "
           "ui.perfetto.dev or chrome://tracing)");
@@ -86,6 +90,19 @@ absl::Status run(const std::vector<std::string>& args) {
   const std::string method_name = absl::GetFlag(FLAGS_method).empty() ? "forward" : absl::GetFlag(FLAGS_method);
   absl::StatusOr<MethodMeta> meta = program->method_meta(method_name);
   if (!meta.ok()) return meta.status();
+  json result = json::object();
+  if (absl::GetFlag(FLAGS_method_meta)) {
+    if (format == "json") {
+      result["method_meta"] = methodMetaJson(*meta);
+    } else {
+      std::cout << methodMetaText(*meta, program->name());
+    }
+    if (absl::GetFlag(FLAGS_inputs).empty() && !absl::GetFlag(FLAGS_random)) {
+      if (format == "json") std::cout << dumpJson(result) << "\n";
+      return absl::OkStatus();
+    }
+    if (format == "text") std::cout << "\n";
+  }
 
   MethodOptions options;
   for (absl::string_view path : absl::StrSplit(absl::GetFlag(FLAGS_data), ',', absl::SkipEmpty())) {
@@ -126,7 +143,7 @@ absl::Status run(const std::vector<std::string>& args) {
   if (format == "json") {
     json outputs = json::array();
     for (size_t i = 0; i < method->outputs_size(); ++i) outputs.push_back(valueToJson(method->get_output(i)));
-    json result = {{"outputs", std::move(outputs)}};
+    result["outputs"] = std::move(outputs);
     if (report) {
       json ops = json::array();
       for (const OperatorProfile& op : report->operators()) {
@@ -157,10 +174,11 @@ const Command& runCommand() {
       "run",
       "run a method of a program and print its outputs",
       "usage: switchyard run PROGRAM.pte [--data FILE.ptd] [--method NAME] [--inputs FILE.json | --random SEED]\n"
-      "                      [--format text|json] [--profile [--trace FILE.json]] [--verbose]\n\n"
+      "                      [--format text|json] [--profile [--trace FILE.json]] [--verbose] [--method-meta]\n\n"
       "Loads PROGRAM.pte, gives the method its inputs, runs it with every operator through Switchyard's\n"
-      "dispatcher and every delegate through its registered backend, and prints the outputs.",
-      {"data", "method", "inputs", "random", "format", "profile", "trace", "verbose"},
+      "dispatcher and every delegate through its registered backend, and prints the outputs. A dynamic\n"
+      "input (DYNAMIC_BOUND) takes any sizes up to its bound from --inputs; --random makes it at its bound.",
+      {"data", "method", "inputs", "random", "format", "profile", "trace", "verbose", "method_meta"},
       &run};
   return command;
 }
