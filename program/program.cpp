@@ -154,6 +154,18 @@ const std::string& Program::name() const { return data_->name; }
 
 uint32_t Program::version() const { return data_->root->version(); }
 
+std::vector<NamedDataInfo> Program::named_data() const {
+  std::vector<NamedDataInfo> out;
+  if (const auto* named = data_->root->named_data()) {
+    for (const pte::NamedData* n : *named) {
+      absl::StatusOr<absl::Span<const uint8_t>> bytes = data_->segment(n->segment_index());
+      out.push_back({std::string(view(n->key())), bytes.ok() ? bytes->size() : 0,
+                     bytes.ok() ? std::string() : std::string(bytes.status().message())});
+    }
+  }
+  return out;
+}
+
 std::vector<std::string> Program::method_names() const {
   std::vector<std::string> names;
   if (data_->root->execution_plan() != nullptr) {

@@ -1,4 +1,6 @@
 // `switchyard inspect`: what a program holds and what running it needs, without running it.
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "absl/flags/declare.h"
@@ -7,6 +9,7 @@
 #include "switchyard/core/error.h"
 #include "switchyard/delegate/backend_registry.h"
 #include "switchyard/dispatcher/dispatcher.h"
+#include "switchyard/program/data_file.h"
 #include "switchyard/program/program.h"
 #include "switchyard/tools/switchyard/command.h"
 #include "switchyard/tools/switchyard/graph_dot.h"
@@ -100,8 +103,55 @@ void printMethod(const MethodMeta& m) {
   }
 }
 
+// "named data: 2 keys, 1536 bytes" and a line per key, or nothing when the program has none.
+void printNamedData(const Program& program) {
+  const std::vector<NamedDataInfo> named = program.named_data();
+  if (named.empty()) return;
+  uint64_t total = 0;
+  for (const NamedDataInfo& n : named) total += n.size;
+  std::cout << "named data: " << named.size() << (named.size() == 1 ? " key, " : " keys, ") << total << " bytes\n";
+  for (const NamedDataInfo& n : named) {
+    std::cout << "  " << n.key << ": " << (n.error.empty() ? sy::str(n.size, " bytes") : n.error) << "\n";
+  }
+}
+
+// Whether `path` holds a .ptd data file (FT01 at byte 4, or the older layout's FH01 at byte 0).
+// Anything but a regular file is left to Program::load, which says what it is (opening a FIFO
+// here would wait for a writer).
+bool isDataFile(const std::string& path) {
+  std::error_code ignored;
+  if (!std::filesystem::is_regular_file(path, ignored)) return false;
+  char head[8] = {};
+  std::ifstream in(path, std::ios::binary);
+  if (!in.read(head, sizeof(head))) return false;
+  return std::string_view(head + 4, 4) == "FT01" || std::string_view(head, 4) == "FH01";
+}
+
+absl::Status inspectDataFile(const std::string& path) {
+  absl::StatusOr<std::shared_ptr<const DataFile>> data = DataFile::load(path);
+  if (!data.ok()) return data.status();
+  const std::vector<DataFile::Entry>& entries = (*data)->entries();
+  uint64_t total = 0;
+  for (const DataFile::Entry& e : entries) total += e.bytes.size();
+  std::cout << "data file " << (*data)->name() << ", " << entries.size() << (entries.size() == 1 ? " entry, " : " entries, ")
+            << total << " bytes\n";
+  for (const DataFile::Entry& e : entries) {
+    std::cout << "  " << e.key << ": ";
+    if (e.dtype) std::cout << toString(*e.dtype) << "[" << absl::StrJoin(e.sizes, ", ") << "], ";
+    std::cout << e.bytes.size() << " bytes\n";
+  }
+  return absl::OkStatus();
+}
+
 absl::Status inspect(const std::vector<std::string>& args) {
   if (args.size() != 1) return absl::InvalidArgumentError("inspect takes one program file (see switchyard inspect --help)");
+  if (isDataFile(args[0])) {
+    if (absl::GetFlag(FLAGS_format) != "text" || !absl::GetFlag(FLAGS_method).empty() || absl::GetFlag(FLAGS_graph)) {
+      return absl::InvalidArgumentError(sy::str("'", args[0], "' is a data file (.ptd): inspect lists its entries, and "
+                                                "takes none of --format, --method and --graph for it"));
+    }
+    return inspectDataFile(args[0]);
+  }
   const std::string format = absl::GetFlag(FLAGS_format);
   if (format != "text" && format != "dot") {
     return absl::InvalidArgumentError(sy::str("--format for inspect is text or dot, not '", format, "'"));
@@ -124,6 +174,7 @@ absl::Status inspect(const std::vector<std::string>& args) {
   }
   std::cout << "program " << program->name() << " (format version " << program->version() << "), "
             << names.size() << " method(s): " << absl::StrJoin(names, ", ") << "\n";
+  printNamedData(*program);
   for (const MethodMeta& meta : methods) printMethod(meta);
   return absl::OkStatus();
 }
@@ -134,15 +185,19 @@ const Command& inspectCommand() {
   static const Command command{
       "inspect",
       "show a program's methods, operators, delegates and planned memory",
-      "usage: switchyard inspect PROGRAM.pte [--method NAME] [--graph] [--format text|dot]\n\n"
-      "Prints each method's inputs and outputs (dtype and sizes; a dynamic tensor's sizes are its bounds,\n"
+      "usage: switchyard inspect PROGRAM.pte [--method NAME] [--graph] [--format text|dot]\n"
+      "       switchyard inspect DATA.ptd\n\n"
+      "Lists the program's named data (the key and size of each blob its delegates read), then each\n"
+      "method's inputs and outputs (dtype and sizes; a dynamic tensor's sizes are its bounds, as in\n"
       "Float[<=8, 4] dynamic (bounded), and a line counts its dynamic tensors), the operators it calls\n"
-      "(marking those no library registered), its delegates (backend, blob size, compile specs, registered\n"
-      "or not) and its planned memory; with --graph, every instruction too (operator and arguments, source line, and\n"
-      "for a delegate call the original operators it runs). Nothing is run, so a program that cannot run\n"
-      "here can still be inspected; --method NAME shows that method only. --format dot prints one Graphviz\n"
-      "graph instead (each method in a cluster when there are several, each delegate in its own coloured\n"
-      "cluster, external .ptd parameters as their own nodes): switchyard inspect model.pte --format dot | dot -Tsvg > model.svg",
+      "(marking those no library registered), its delegates (backend, blob size, compile specs,\n"
+      "registered or not) and its planned memory; with --graph, every instruction too (operator and\n"
+      "arguments, source line, and for a delegate call the original operators it runs). Nothing is run,\n"
+      "so a program that cannot run here can still be inspected; --method NAME shows that method only.\n"
+      "--format dot prints one Graphviz graph instead (each method in a cluster when there are several,\n"
+      "each delegate in its own coloured cluster, external .ptd parameters as their own nodes):\n"
+      "switchyard inspect model.pte --format dot | dot -Tsvg > model.svg\n"
+      "Given a data file (.ptd), lists its entries: key, dtype and sizes for tensors, and bytes.",
       {"method", "graph", "format"},
       &inspect};
   return command;
