@@ -146,6 +146,12 @@ absl::StatusOr<Program> Program::fromOwnedBytes(std::unique_ptr<uint8_t[]> bytes
                                                    " bytes) fails verification: truncated or corrupt"));
   }
   data->root = pte::GetProgram(data->file.data());
+  if (data->root->version() > kNewestFormatVersion) {
+    return absl::UnimplementedError(sy::str(data->where(), " has format version ", data->root->version(),
+                                            ", but this build of Switchyard reads programs up to version ",
+                                            kNewestFormatVersion, " (written by a newer ExecuTorch; re-export it with "
+                                            "the version this build knows, or update Switchyard)"));
+  }
   if (absl::Status s = program_internal::validateProgram(*data); !s.ok()) return s;
   return Program(std::move(data));
 }

@@ -50,6 +50,9 @@ class Program {
 
   // The path it was loaded from, or the name given with the buffer.
   const std::string& name() const;
+  // The newest Program.version this build reads (ExecuTorch's EXECUTORCH_SCHEMA_VERSION, 0 so far);
+  // a newer file is refused at load, naming both versions.
+  static constexpr uint32_t kNewestFormatVersion = 0;
   // The format version written in the file (0 when absent).
   uint32_t version() const;
   std::vector<std::string> method_names() const;

@@ -142,6 +142,8 @@ class ProgramBuilder {
     named_data_.emplace_back(std::move(key), std::move(bytes));
     return *this;
   }
+  // Program.version (0, as ExecuTorch writes it, unless a test says otherwise).
+  ProgramBuilder& version(uint32_t v) { version_ = v; return *this; }
   // 24 for the older extended header, 32 for the newer (only used when there are segments).
   ProgramBuilder& extendedHeaderLength(uint32_t v) { header_length_ = v; return *this; }
 
@@ -209,7 +211,7 @@ class ProgramBuilder {
       segment_table.push_back(pte::CreateDataSegment(fb, segment_offset, s.size()));
       segment_offset += (s.size() + 15) / 16 * 16;
     }
-    auto root = pte::CreateProgramDirect(fb, 0, &plans, &constant_buffer, &inline_data, &segment_table, constant_segment,
+    auto root = pte::CreateProgramDirect(fb, version_, &plans, &constant_buffer, &inline_data, &segment_table, constant_segment,
                                          nullptr, named_data.empty() ? nullptr : &named_data);
     pte::FinishProgramBuffer(fb, root);
     std::vector<uint8_t> file(fb.GetBufferPointer(), fb.GetBufferPointer() + fb.GetSize());
@@ -326,6 +328,7 @@ class ProgramBuilder {
   std::vector<int64_t> buffer_sizes_;
   bool constants_in_segment_ = false;
   uint32_t header_length_ = 32;
+  uint32_t version_ = 0;
 };
 
 }  // namespace testing

@@ -133,8 +133,8 @@ absl::Status inspectDataFile(const std::string& path) {
   const std::vector<DataFile::Entry>& entries = (*data)->entries();
   uint64_t total = 0;
   for (const DataFile::Entry& e : entries) total += e.bytes.size();
-  std::cout << "data file " << (*data)->name() << ", " << entries.size() << (entries.size() == 1 ? " entry, " : " entries, ")
-            << total << " bytes\n";
+  std::cout << "data file " << (*data)->name() << " (" << (*data)->layout() << ", format version " << (*data)->version()
+            << "), " << entries.size() << (entries.size() == 1 ? " entry, " : " entries, ") << total << " bytes\n";
   for (const DataFile::Entry& e : entries) {
     std::cout << "  " << e.key << ": ";
     if (e.dtype) std::cout << toString(*e.dtype) << "[" << absl::StrJoin(e.sizes, ", ") << "], ";
