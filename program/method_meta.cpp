@@ -64,6 +64,11 @@ ValueInfo describeValue(const pte::ExecutionPlan& plan, size_t index) {
     if (extra != nullptr && extra->location() == pte::TensorDataLocation::EXTERNAL) {
       info.external_name = std::string(view(extra->fully_qualified_name()));
     }
+    if (extra != nullptr && extra->device_type() != pte::DeviceType::CPU) {
+      const char* name = pte::EnumNameDeviceType(extra->device_type());
+      info.device = sy::str(name[0] == '\0' ? sy::str("device type ", static_cast<int>(extra->device_type())) : name, ":",
+                            static_cast<int>(extra->device_index()));
+    }
   }
   return info;
 }

@@ -48,6 +48,9 @@ struct ValueInfo {
   bool planned = false;  // has planned memory (allocation_info)
   // Tensors whose data lives in a .ptd file: their fully qualified name.
   std::string external_name;
+  // A tensor the file places on another device than the CPU ("CUDA:0"); empty on the CPU. Such a
+  // method does not load (See Note [Programs placed on other devices are refused]).
+  std::string device;
 };
 
 // A value as `switchyard inspect` shows it: "Float[2, 3]", a bounded dimension as its bound

@@ -26,6 +26,7 @@ std::string describe(const ValueInfo& v) {
   if (v.kind != "Tensor") return sy::str(v.kind, " (value ", v.value_index, ")");
   std::string s = sy::str(toString(v), " (value ", v.value_index, v.planned ? ", planned" : "", ")");
   if (!v.external_name.empty()) s += sy::str(" external '", v.external_name, "'");
+  if (!v.device.empty()) s += sy::str(" on ", v.device, "    <- not the CPU: the method does not load here");
   return s;
 }
 
