@@ -109,6 +109,39 @@ absl::Status setTensorInput(const MethodState& m, size_t index, Tensor& dst, con
   return absl::OkStatus();
 }
 
+// Note [Inputs whose memory the plan reuses are restored before each execute]
+// ExecuTorch's memory planner gives bytes to values by lifetime within one execute, and an input's
+// life ends at its last reader: a later value may be planned over it (xor_training.pte plans a
+// gather's index input where an intermediate goes later). Run once, that is sound; run again
+// without set_input, the method would read what the intermediate left there, and a training loop
+// that sets its inputs once would train on garbage from the second step. So the loader finds each
+// planned input that shares bytes with another value and gives it a copy (at its bound, allocated
+// at load); set_input keeps the copy up to date, and execute() puts the copy back first when an
+// execute has run since the input was set. Setting inputs before every execute costs one more copy
+// in set_input and nothing in execute; running again without setting them costs one copy per such
+// input. Methods without such inputs pay one branch per execute. MethodMeta::inputs_reused lists
+// them, and `switchyard inspect` says so.
+void keepReusedInput(MethodState& m, size_t index) {
+  for (program_internal::ReusedInput& r : m.reused_inputs) {
+    if (r.input != index) continue;
+    const Tensor& input = m.values[m.inputs[index]].toTensor();
+    // Within the bound (set_input checked it), so within the copy; the min keeps that local.
+    std::memcpy(r.copy.get(), input.data_ptr(),
+                std::min(r.capacity, static_cast<size_t>(input.numel()) * input.element_size()));
+    r.fresh = true;
+  }
+}
+
+void restoreReusedInputs(MethodState& m) {
+  for (program_internal::ReusedInput& r : m.reused_inputs) {
+    if (!r.fresh) {
+      const Tensor& input = m.values[m.inputs[r.input]].toTensor();
+      std::memcpy(input.data_ptr(), r.copy.get(), std::min(r.capacity, static_cast<size_t>(input.numel()) * input.element_size()));
+    }
+    r.fresh = false;  // the execute about to run may write over it
+  }
+}
+
 }  // namespace
 
 absl::Status Method::set_input(size_t index, const IValue& value) {
@@ -125,7 +158,9 @@ absl::Status Method::set_input(size_t index, const IValue& value) {
       return absl::InvalidArgumentError(sy::str(m.where, ": input ", index, " is a Tensor, but a ", value.typeName(),
                                                      " was given"));
     }
-    return setTensorInput(m, index, slot.toTensor(), value.toTensor());
+    absl::Status s = setTensorInput(m, index, slot.toTensor(), value.toTensor());
+    if (s.ok() && SY_UNLIKELY(!m.reused_inputs.empty())) keepReusedInput(m, index);
+    return s;
   }
   if (value.tag() != slot.tag() && !(slot.isDouble() && value.isInt())) {
     return absl::InvalidArgumentError(sy::str(m.where, ": input ", index, " is a ", slot.typeName(), ", but a ",
@@ -152,6 +187,7 @@ absl::Status Method::execute() {
   MethodState& m = *state_;
   if (SY_UNLIKELY(!takeMethod(m))) return absl::FailedPreconditionError(busyMessage(m, "execute()"));
   const HeldMethod held{m};
+  if (SY_UNLIKELY(!m.reused_inputs.empty())) restoreReusedInputs(m);
   // Walked by pointer, not index: one add per instruction (bench/README.md, "Programs").
   const program_internal::Instruction* const begin = m.instructions.data();
   const program_internal::Instruction* const end = begin + m.instructions.size();

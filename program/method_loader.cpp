@@ -80,6 +80,7 @@ class MethodBuilder {
     if (auto s = initDelegates(); !s.ok()) return s;
     if (auto s = buildInstructions(); !s.ok()) return s;
     bindInputsAndOutputs();
+    if (auto s = findReusedInputs(); !s.ok()) return s;
     return std::move(state_);
   }
 
@@ -535,6 +536,24 @@ class MethodBuilder {
     if (plan_.outputs() != nullptr) {
       for (int32_t i : *plan_.outputs()) state_->outputs.push_back(static_cast<uint32_t>(i));
     }
+  }
+
+  // The planned inputs whose bytes the plan gives another value too: See Note [Inputs whose memory
+  // the plan reuses are restored before each execute] (method.cpp). Each gets a copy of its own.
+  absl::Status findReusedInputs() {
+    for (const auto& [k, j] : inputsSharingTheirBytes(plan_)) {
+      const Tensor& input = state_->values[state_->inputs[k]].toTensor();
+      const size_t nbytes = input.storage()->nbytes();  // at the bound
+      if (auto s = reserve(nbytes, sy::str("the copy of input ", k)); !s.ok()) return s;
+      ZeroedBuffer copy(static_cast<uint8_t*>(std::calloc(nbytes + 1, 1)));
+      if (copy == nullptr) {
+        return absl::ResourceExhaustedError(sy::str(state_->where, ": cannot allocate the ", nbytes, " bytes of input ", k,
+                                                    "'s copy"));
+      }
+      std::memcpy(copy.get(), input.data_ptr(), static_cast<size_t>(input.numel()) * input.element_size());
+      state_->reused_inputs.push_back({k, j, std::move(copy), nbytes, true});
+    }
+    return absl::OkStatus();
   }
 
   const pte::ExecutionPlan& plan_;

@@ -10,6 +10,7 @@
 #include "switchyard/program/program.h"
 #include "switchyard/program/named_data_internal.h"
 #include "switchyard/program/program_internal.h"
+#include "switchyard/program/tensor_memory.h"
 
 namespace sy {
 
@@ -272,6 +273,7 @@ absl::StatusOr<MethodMeta> Program::method_meta(std::string_view method) const {
   }
   if (plan->non_const_buffer_sizes() != nullptr) {
     meta.planned_buffer_sizes = program_internal::elementsOf(plan->non_const_buffer_sizes());
+    for (const auto& [input, value] : program_internal::inputsSharingTheirBytes(*plan)) meta.reused_inputs.emplace_back(input, value);
   }
   if (plan->values() != nullptr) {
     for (size_t i = 0; i < plan->values()->size(); ++i) {

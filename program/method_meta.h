@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "switchyard/dispatcher/function_schema.h"
@@ -107,6 +108,10 @@ struct MethodMeta {
   std::vector<OperatorName> operators;
   std::vector<DelegateInfo> delegates;
   std::vector<int64_t> planned_buffer_sizes;
+  // The inputs whose planned bytes the plan also gives another value, each with the first such
+  // value; a loaded method keeps a copy of each and restores it before each execute (See Note
+  // [Inputs whose memory the plan reuses are restored before each execute]).
+  std::vector<std::pair<size_t, size_t>> reused_inputs;
   // Fully qualified names of the tensors the method needs from a .ptd data file.
   std::vector<std::string> external_tensors;
   size_t num_values = 0;

@@ -73,6 +73,16 @@ using ZeroedBuffer = std::unique_ptr<uint8_t, FreeMemory>;
 // The most a method may allocate at load (planned buffers plus tensors that get memory at run time).
 inline constexpr uint64_t kMaxMethodAllocationBytes = uint64_t{1} << 34;
 
+// An input whose planned bytes the memory plan also gives another value (See Note [Inputs whose
+// memory the plan reuses are restored before each execute], method.cpp).
+struct ReusedInput {
+  uint32_t input = 0;  // index among the method's inputs
+  uint32_t value = 0;  // the first other value planned over its bytes, for messages
+  ZeroedBuffer copy;   // what set_input last gave, at the input's bound
+  size_t capacity = 0;  // bytes of `copy`
+  bool fresh = true;   // the planned bytes hold it (no execute since set_input)
+};
+
 struct MethodState {
   std::shared_ptr<const ProgramData> program;
   std::vector<std::shared_ptr<const DataFile>> data_files;
@@ -88,6 +98,7 @@ struct MethodState {
   std::vector<uint32_t> inputs;
   std::vector<InputBinding> input_bindings;
   std::vector<TensorBound> input_bounds;  // per input; a non-tensor input's is empty
+  std::vector<ReusedInput> reused_inputs;
   std::vector<uint32_t> outputs;
   std::vector<Instruction> instructions;
   std::vector<std::string> instruction_names;  // "instruction 3 (aten::add.out)", for errors

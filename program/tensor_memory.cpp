@@ -1,6 +1,8 @@
 // See Note [A method's tensors change sizes within the memory planned for them] (tensor_memory.h).
 #include "switchyard/program/tensor_memory.h"
 
+#include <optional>
+
 #include "switchyard/core/error.h"
 
 namespace sy {
@@ -61,6 +63,46 @@ absl::Status checkSizesWithin(const TensorBound& bound, IntArrayRef sizes, absl:
                                               "; the program takes sizes up to ", formatSizes(limit), ")"));
   }
   return absl::OkStatus();
+}
+
+namespace {
+
+struct Extent {
+  uint32_t buffer;
+  uint64_t begin, end;
+};
+
+// Where value `index` lives in the planned buffers, when it is a planned tensor of at least one
+// byte (an unbounded one has memory of its own: See Note [Unbounded tensors get memory at run time]).
+std::optional<Extent> plannedExtent(const pte::ExecutionPlan& plan, uint32_t index) {
+  const pte::Tensor* t = plan.values()->Get(index)->val_as_Tensor();
+  const pte::AllocationDetails* alloc = t == nullptr ? nullptr : t->allocation_info();
+  if (alloc == nullptr || t->shape_dynamism() == pte::TensorShapeDynamism::DYNAMIC_UNBOUND) return std::nullopt;
+  absl::StatusOr<TensorGeometry> g = tensorGeometry(*t);
+  if (!g.ok() || g->nbytes == 0) return std::nullopt;
+  const uint64_t offset = static_cast<uint64_t>(alloc->memory_offset_high()) << 32 | alloc->memory_offset_low();
+  return Extent{alloc->memory_id(), offset, offset + g->nbytes};  // within its buffer: checked at load
+}
+
+}  // namespace
+
+std::vector<std::pair<uint32_t, uint32_t>> inputsSharingTheirBytes(const pte::ExecutionPlan& plan) {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  if (plan.inputs() == nullptr || plan.values() == nullptr) return out;
+  std::vector<std::optional<Extent>> extents;
+  for (uint32_t j = 0; j < plan.values()->size(); ++j) extents.push_back(plannedExtent(plan, j));
+  for (uint32_t k = 0; k < plan.inputs()->size(); ++k) {
+    const uint32_t input = static_cast<uint32_t>(plan.inputs()->Get(k));
+    if (input >= extents.size() || !extents[input]) continue;
+    const Extent& in = *extents[input];
+    for (uint32_t j = 0; j < extents.size(); ++j) {
+      const std::optional<Extent>& other = extents[j];
+      if (j == input || !other || other->buffer != in.buffer || other->end <= in.begin || in.end <= other->begin) continue;
+      out.emplace_back(k, j);
+      break;
+    }
+  }
+  return out;
 }
 
 }  // namespace program_internal

@@ -41,6 +41,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
@@ -84,6 +86,11 @@ Tensor tensorOver(ScalarType dtype, const TensorGeometry& g, Allocator* memory, 
 // error starts with what `where()` returns ("program 'm.pte': method 'forward': input 0") and
 // names the first dimension out of bounds. Allocates nothing unless it fails.
 absl::Status checkSizesWithin(const TensorBound& bound, IntArrayRef sizes, absl::FunctionRef<std::string()> where);
+
+// The planned inputs of `plan` whose bytes the plan also gives another value, each as (its index
+// among the inputs, the first such value): See Note [Inputs whose memory the plan reuses are
+// restored before each execute] (method.cpp). The plan was validated at load.
+std::vector<std::pair<uint32_t, uint32_t>> inputsSharingTheirBytes(const pte::ExecutionPlan& plan);
 
 // "DYNAMIC_BOUND", as the file spells it.
 const char* dynamismName(pte::TensorShapeDynamism dynamism);

@@ -58,6 +58,10 @@ void printMethod(const MethodMeta& m) {
   std::cout << "\nmethod '" << m.name << "': " << m.num_instructions << " instructions, " << m.num_values << " values\n";
   std::cout << "  inputs:\n";
   for (size_t i = 0; i < m.inputs.size(); ++i) std::cout << "    " << i << ": " << describe(m.inputs[i]) << "\n";
+  for (const auto& [input, value] : m.reused_inputs) {
+    std::cout << "    (input " << input << "'s planned bytes are reused by value " << value
+              << " while the method runs; the method keeps a copy and restores it before each execute)\n";
+  }
   std::cout << "  outputs:\n";
   for (size_t i = 0; i < m.outputs.size(); ++i) std::cout << "    " << i << ": " << describe(m.outputs[i]) << "\n";
 
