@@ -10,6 +10,7 @@
 #include "switchyard/program/data_file.h"
 #include "switchyard/program/file_bytes.h"
 #include "switchyard/program/program.h"
+#include "switchyard/program/training.h"
 #include "switchyard/tools/switchyard/command.h"
 #include "switchyard/tools/switchyard/json_text.h"
 #include "switchyard/tools/switchyard/method_meta_text.h"
@@ -140,7 +141,26 @@ absl::Status run(const std::vector<std::string>& args) {
     if (!saved.ok()) return saved;
   }
 
+  // A training program's gradients and parameters are named (See Note [Training state lives in
+  // the method's memory]); any other program's outputs are only numbered.
+  std::vector<std::string> labels(method->outputs_size());
+  absl::StatusOr<TrainingLayout> training = trainingLayout(*program, method_name);
+  if (!training.ok() && !absl::IsNotFound(training.status())) return training.status();
+  if (training.ok()) {
+    for (size_t i = 0; i < training->names.size(); ++i) {
+      labels[training->gradients_start + i] = sy::str("gradient of ", training->names[i]);
+      labels[training->parameters_start + i] = sy::str("parameter ", training->names[i]);
+    }
+  }
   if (format == "json") {
+    if (training.ok()) {
+      json gradients = json::object(), parameters = json::object();
+      for (size_t i = 0; i < training->names.size(); ++i) {
+        gradients[training->names[i]] = training->gradients_start + i;
+        parameters[training->names[i]] = training->parameters_start + i;
+      }
+      result["training"] = {{"gradients", std::move(gradients)}, {"parameters", std::move(parameters)}};
+    }
     json outputs = json::array();
     for (size_t i = 0; i < method->outputs_size(); ++i) outputs.push_back(valueToJson(method->get_output(i)));
     result["outputs"] = std::move(outputs);
@@ -156,7 +176,7 @@ absl::Status run(const std::vector<std::string>& args) {
   }
   for (size_t i = 0; i < method->outputs_size(); ++i) {
     const IValue& out = method->get_output(i);
-    std::cout << "output " << i << ": ";
+    std::cout << "output " << i << (labels[i].empty() ? "" : " (" + labels[i] + ")") << ": ";
     if (out.isTensor()) {
       std::cout << out.toTensor() << "\n";
     } else {
@@ -176,7 +196,8 @@ const Command& runCommand() {
       "usage: switchyard run PROGRAM.pte [--data FILE.ptd] [--method NAME] [--inputs FILE.json | --random SEED]\n"
       "                      [--format text|json] [--profile [--trace FILE.json]] [--verbose] [--method-meta]\n\n"
       "Loads PROGRAM.pte, gives the method its inputs, runs it with every operator through Switchyard's\n"
-      "dispatcher and every delegate through its registered backend, and prints the outputs. A dynamic\n"
+      "dispatcher and every delegate through its registered backend, and prints the outputs (a training\n"
+      "program's gradients and parameters by name, from its __et_training_* methods). A dynamic\n"
       "input (DYNAMIC_BOUND) takes any sizes up to its bound from --inputs; --random makes it at its bound.",
       {"data", "method", "inputs", "random", "format", "profile", "trace", "verbose", "method_meta"},
       &run};
