@@ -183,11 +183,32 @@ const IValue& Method::get_output(size_t index) const {
   return state_->values[state_->outputs[index]];
 }
 
+absl::Status Method::set_event_tracer(ETDumpRecorder* recorder) {
+  MethodState& m = *state_;
+  if (!takeMethod(m)) return absl::FailedPreconditionError(busyMessage(m, "set_event_tracer()"));
+  const HeldMethod held{m};
+  m.recorder = recorder;
+  m.recorder_names.clear();
+  if (recorder != nullptr) {
+    recorder->intern("");  // the method outputs' name, so that recording them allocates nothing
+    for (size_t i = 0; i < m.instructions.size(); ++i) {
+      // ExecuTorch's names, in InstructionKind's order.
+      static constexpr const char* kEventNames[] = {"OPERATOR_CALL", "DELEGATE_CALL", "MOVE_CALL", "JF_CALL", "FREE_CALL"};
+      m.recorder_names.emplace_back(recorder->intern(kEventNames[static_cast<int>(m.instructions[i].kind)]),
+                                    recorder->intern(m.instruction_ops[i]));
+    }
+  }
+  for (program_internal::PreparedDelegateCall& call : m.delegate_calls) call.frame.context.event_tracer = recorder;
+  return absl::OkStatus();
+}
+
 absl::Status Method::execute() {
   MethodState& m = *state_;
   if (SY_UNLIKELY(!takeMethod(m))) return absl::FailedPreconditionError(busyMessage(m, "execute()"));
   const HeldMethod held{m};
   if (SY_UNLIKELY(!m.reused_inputs.empty())) restoreReusedInputs(m);
+  // See Note [Profiles cost nothing when off and allocate nothing when on] (program/etdump.h).
+  if (SY_UNLIKELY(m.recorder != nullptr)) return program_internal::executeRecorded(m);
   // Walked by pointer, not index: one add per instruction (bench/README.md, "Programs").
   const program_internal::Instruction* const begin = m.instructions.data();
   const program_internal::Instruction* const end = begin + m.instructions.size();

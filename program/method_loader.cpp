@@ -437,11 +437,16 @@ class MethodBuilder {
       }
     }
     size_t max_stack = 3;
+    uint32_t chain_index = 0;
     for (const pte::Chain* chain : *plan_.chains()) {
       const uint32_t chain_start = static_cast<uint32_t>(state_->instructions.size());
+      ++chain_index;
       if (chain->instructions() == nullptr) continue;
       for (const pte::Instruction* ins : *chain->instructions()) {
         const size_t pc = state_->instructions.size();
+        state_->instruction_places.emplace_back(chain_index - 1, static_cast<int32_t>(pc - chain_start));
+        state_->instruction_ops.emplace_back();
+        state_->instruction_writes.emplace_back();
         switch (ins->instr_args_type()) {
           case pte::InstructionArguments::KernelCall: {
             const pte::KernelCall* call = ins->instr_args_as_KernelCall();
@@ -457,6 +462,8 @@ class MethodBuilder {
             state_->instruction_names.push_back(sy::str("instruction ", pc, " (", op.operator_name().toString(), ")",
                                                         sourceOf(*chain, pc - chain_start)));
             state_->kernel_calls.push_back(std::move(*prepared));
+            state_->instruction_ops.back() = op.operator_name().toString();
+            state_->instruction_writes.back() = tensorsWritten(op, args);
             break;
           }
           case pte::InstructionArguments::DelegateCall: {
@@ -485,6 +492,7 @@ class MethodBuilder {
                 {InstructionKind::Delegate, static_cast<uint32_t>(state_->delegate_calls.size() - 1), 0});
             state_->instruction_names.push_back(sy::str("instruction ", pc, " (delegate ", index, ", backend '",
                                                              instance.backend_name, "')"));
+            state_->instruction_ops.back() = instance.backend_name;
             break;
           }
           case pte::InstructionArguments::MoveCall: {
@@ -515,6 +523,23 @@ class MethodBuilder {
     }
     state_->stack.reserve(max_stack);
     return absl::OkStatus();
+  }
+
+  // The tensor values a call of `op` with `args` writes: its written arguments (the items of a
+  // written tensor list too) and its results, each once.
+  std::vector<uint32_t> tensorsWritten(const OperatorHandle& op, absl::Span<const int32_t> args) const {
+    std::vector<uint32_t> out;
+    auto add = [&](int32_t v) {
+      const uint32_t value = static_cast<uint32_t>(v);
+      if (state_->values[value].isTensor() && std::find(out.begin(), out.end(), value) == out.end()) out.push_back(value);
+    };
+    const std::vector<Argument>& arguments = op.schema().arguments();
+    for (size_t k = 0; k < args.size(); ++k) {
+      if (k < arguments.size() && !arguments[k].is_write()) continue;
+      add(args[k]);
+      for (int32_t item : state_->list_items[static_cast<size_t>(args[k])]) add(item);
+    }
+    return out;
   }
 
   void bindInputsAndOutputs() {

@@ -14,6 +14,7 @@
 #include "switchyard/delegate/delegate_call.h"
 #include "switchyard/ivalue/stack.h"
 #include "switchyard/program/data_file.h"
+#include "switchyard/program/etdump.h"
 #include "switchyard/program/kernel_call.h"
 #include "switchyard/program/program_internal.h"
 #include "switchyard/program/tensor_memory.h"
@@ -102,6 +103,16 @@ struct MethodState {
   std::vector<uint32_t> outputs;
   std::vector<Instruction> instructions;
   std::vector<std::string> instruction_names;  // "instruction 3 (aten::add.out)", for errors
+  // Per instruction, for recording (See Note [Profiles cost nothing when off and allocate nothing
+  // when on], program/etdump.h): its chain and index in it, the operator or backend it calls (""
+  // for the others), and the tensor values a kernel call writes.
+  std::vector<std::pair<uint32_t, int32_t>> instruction_places;
+  std::vector<std::string> instruction_ops;
+  std::vector<std::vector<uint32_t>> instruction_writes;
+  // Attached by Method::set_event_tracer; null when nothing records. The names it interned, per
+  // instruction: the event's ("OPERATOR_CALL", ...) and the operator's.
+  ETDumpRecorder* recorder = nullptr;
+  std::vector<std::pair<uint32_t, uint32_t>> recorder_names;
   std::vector<PreparedKernelCall> kernel_calls;
   std::vector<PreparedDelegateCall> delegate_calls;
   Stack stack;
@@ -111,6 +122,9 @@ struct MethodState {
   // Last, so that delegates are destroyed first, while everything they might refer to still exists.
   std::vector<std::unique_ptr<DelegateInstance>> delegates;
 };
+
+// Runs the method's instructions recording each into m.recorder (program/method_recorded.cpp).
+absl::Status executeRecorded(MethodState& m);
 
 }  // namespace program_internal
 }  // namespace sy

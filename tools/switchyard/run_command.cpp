@@ -14,6 +14,7 @@
 #include "switchyard/tools/switchyard/command.h"
 #include "switchyard/tools/switchyard/json_text.h"
 #include "switchyard/tools/switchyard/method_meta_text.h"
+#include "switchyard/tools/switchyard/run_recording.h"
 #include "switchyard/tools/switchyard/value_json.h"
 
 ABSL_FLAG(std::string, data, "", "ExecuTorch data files (.ptd) holding the program's external tensors, comma-separated");
@@ -34,6 +35,13 @@ ABSL_FLAG(bool, verbose, false,
 ABSL_FLAG(bool, method_meta, false,
           "print the method's inputs and outputs (dtype, sizes, dynamism and bounds, bytes) and its planned memory "
           "first; without --inputs or --random, print only that (the method is not loaded)");
+ABSL_FLAG(std::string, etdump, "",
+          "write the run as ETDump, ExecuTorch devtools' profile format (an event per instruction and per delegate "
+          "step, with their debug handles), to this file, for ExecuTorch's Inspector");
+ABSL_FLAG(std::string, debug_outputs, "",
+          "keep every intermediate output (each tensor a kernel call writes, and the method's outputs) and write them "
+          "to this directory: etdump.etdp and debug_buffer.bin for ExecuTorch's Inspector, intermediates.json to "
+          "compare with a reference");
 ABSL_FLAG(std::string, trace, "",
           "with --profile: also write the run's operator calls as a Chrome trace to this JSON file (open it in "
           "ui.perfetto.dev or chrome://tracing)");
@@ -129,12 +137,29 @@ absl::Status run(const std::vector<std::string>& args) {
   if (!trace.empty() && !absl::GetFlag(FLAGS_profile)) {
     return absl::InvalidArgumentError("--trace needs --profile (the trace is the profile's timeline)");
   }
+  const std::string etdump_path = absl::GetFlag(FLAGS_etdump), debug_dir = absl::GetFlag(FLAGS_debug_outputs);
+  std::unique_ptr<ETDumpRecorder> recorder;
+  if (!etdump_path.empty() || !debug_dir.empty()) {
+    ETDumpRecorder::Options recording;
+    // Reserved, not touched until used: room for what a large model's run writes.
+    if (!debug_dir.empty()) recording.debug_buffer_bytes = size_t{1} << 28;
+    recorder = std::make_unique<ETDumpRecorder>(recording);
+    if (absl::Status s = method->set_event_tracer(recorder.get()); !s.ok()) return s;
+  }
   std::optional<ProfileReport> report;
   {
     std::unique_ptr<Profile> profile = absl::GetFlag(FLAGS_profile) ? std::make_unique<Profile>() : nullptr;
     absl::Status s = method->execute();
     if (profile) report = profile->stop();
     if (!s.ok()) return s;
+  }
+  if (recorder) {
+    if (absl::Status s = method->set_event_tracer(nullptr); !s.ok()) return s;
+    if (absl::Status s = writeRecording(*recorder, *meta, etdump_path, debug_dir); !s.ok()) return s;
+    if (recorder->dropped_events() > 0) {
+      std::cerr << "switchyard: " << recorder->dropped_events()
+                << " events or intermediate outputs did not fit the recorder and were left out\n";
+    }
   }
   if (report && !trace.empty()) {
     absl::Status saved = report->export_chrome_trace(trace);
@@ -194,12 +219,14 @@ const Command& runCommand() {
       "run",
       "run a method of a program and print its outputs",
       "usage: switchyard run PROGRAM.pte [--data FILE.ptd] [--method NAME] [--inputs FILE.json | --random SEED]\n"
-      "                      [--format text|json] [--profile [--trace FILE.json]] [--verbose] [--method-meta]\n\n"
+      "                      [--format text|json] [--profile [--trace FILE.json]] [--verbose] [--method-meta]\n"
+      "                      [--etdump FILE.etdp] [--debug-outputs DIR]\n\n"
       "Loads PROGRAM.pte, gives the method its inputs, runs it with every operator through Switchyard's\n"
       "dispatcher and every delegate through its registered backend, and prints the outputs (a training\n"
       "program's gradients and parameters by name, from its __et_training_* methods). A dynamic\n"
       "input (DYNAMIC_BOUND) takes any sizes up to its bound from --inputs; --random makes it at its bound.",
-      {"data", "method", "inputs", "random", "format", "profile", "trace", "verbose", "method_meta"},
+      {"data", "method", "inputs", "random", "format", "profile", "trace", "verbose", "method_meta", "etdump",
+       "debug_outputs"},
       &run};
   return command;
 }
