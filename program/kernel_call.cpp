@@ -1,5 +1,6 @@
 #include "switchyard/program/kernel_call.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "switchyard/dispatcher/partial_kernels.h"
@@ -226,6 +227,22 @@ absl::StatusOr<PreparedKernelCall> prepareKernelCall(OperatorHandle op, absl::Sp
     call.shaped = shapeKernelCall(op, call.arguments);
   }
   return call;
+}
+
+std::vector<uint32_t> tensorsWritten(const OperatorHandle& op, absl::Span<const int32_t> args,
+                                     const std::vector<IValue>& values, const std::vector<std::vector<int32_t>>& list_items) {
+  std::vector<uint32_t> out;
+  auto add = [&](int32_t v) {
+    const uint32_t value = static_cast<uint32_t>(v);
+    if (values[value].isTensor() && std::find(out.begin(), out.end(), value) == out.end()) out.push_back(value);
+  };
+  const std::vector<Argument>& arguments = op.schema().arguments();
+  for (size_t k = 0; k < args.size(); ++k) {
+    if (k < arguments.size() && !arguments[k].is_write()) continue;
+    add(args[k]);
+    for (int32_t item : list_items[static_cast<size_t>(args[k])]) add(item);
+  }
+  return out;
 }
 
 void runBoxedKernelCall(const PreparedKernelCall& call, Stack& stack, std::vector<IValue>& values) {

@@ -117,6 +117,11 @@ absl::StatusOr<PreparedKernelCall> prepareKernelCall(OperatorHandle op, absl::Sp
                                                      const std::vector<bool>& changing, const std::string& what,
                                                      CallShaping shaping = CallShaping::WhenPossible);
 
+// The tensor values a call of `op` with `args` (as for prepareKernelCall) writes: its arguments the
+// schema marks written (the items of a written tensor list too) and its results, each once.
+std::vector<uint32_t> tensorsWritten(const OperatorHandle& op, absl::Span<const int32_t> args,
+                                     const std::vector<IValue>& values, const std::vector<std::vector<int32_t>>& list_items);
+
 // Runs a prepared call boxed, on `stack` (empty before and after); a call with a shape runs as
 // `call.shaped->run()` instead, which execute() calls directly. Kernel errors propagate as sy::Error.
 void runBoxedKernelCall(const PreparedKernelCall& call, Stack& stack, std::vector<IValue>& values);

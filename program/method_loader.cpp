@@ -73,7 +73,7 @@ class MethodBuilder {
   }
 
   absl::StatusOr<std::unique_ptr<MethodState>> build() {
-    if (auto s = refuseOtherDevices(); !s.ok()) return s;
+    if (auto s = refuseOtherDevices(plan_, state_->where); !s.ok()) return s;
     if (auto s = resolveOperatorsAndBackends(); !s.ok()) return s;
     if (auto s = layOutMemory(); !s.ok()) return s;
     if (auto s = buildValues(); !s.ok()) return s;
@@ -85,40 +85,6 @@ class MethodBuilder {
   }
 
  private:
-  // Note [Programs placed on other devices are refused]
-  // ExecuTorch's newer exporters can place a tensor on another device (ExtraTensorInfo.device_type,
-  // CUDA) and a planned buffer too (ExecutionPlan.non_const_buffer_device). Switchyard runs
-  // programs on the CPU; a program that asks for another device expects its kernels or delegate to
-  // find the data there, so running it on the CPU could only give wrong results or read memory that
-  // is not what it claims. Such a method fails to load with one error naming every tensor and
-  // buffer placed elsewhere and the device; CPU entries (any index) change nothing and load. The
-  // program itself still loads, so `switchyard inspect` shows where each value was placed.
-  absl::Status refuseOtherDevices() const {
-    std::vector<std::string> placed;
-    auto deviceName = [](pte::DeviceType type, int8_t index) {
-      const char* name = pte::EnumNameDeviceType(type);
-      return name[0] == '\0' ? sy::str("device type ", static_cast<int>(type), " (which the format does not define)")
-                              : sy::str(name, ":", static_cast<int>(index));
-    };
-    const auto* values = plan_.values();
-    for (uint32_t i = 0; values != nullptr && i < values->size(); ++i) {
-      const pte::Tensor* t = values->Get(i)->val_as_Tensor();
-      const pte::ExtraTensorInfo* extra = t == nullptr ? nullptr : t->extra_tensor_info();
-      if (extra == nullptr || extra->device_type() == pte::DeviceType::CPU) continue;
-      placed.push_back(sy::str("value ", i, " on ", deviceName(extra->device_type(), extra->device_index())));
-    }
-    if (const auto* devices = plan_.non_const_buffer_device()) {
-      for (const pte::NonConstBufferDevice* d : *devices) {
-        if (d->device_type() == pte::DeviceType::CPU) continue;
-        placed.push_back(sy::str("planned buffer ", d->buffer_idx(), " on ", deviceName(d->device_type(), d->device_index())));
-      }
-    }
-    if (placed.empty()) return absl::OkStatus();
-    return absl::UnimplementedError(sy::str(state_->where, " places ", absl::StrJoin(placed, ", "),
-                                            "; Switchyard runs programs on the CPU only and does not move them there "
-                                            "(re-export the program for the CPU)"));
-  }
-
   // Every operator and backend the method needs, looked up once; everything missing in one error.
   absl::Status resolveOperatorsAndBackends() {
     std::vector<std::string> problems;
@@ -463,7 +429,7 @@ class MethodBuilder {
                                                         sourceOf(*chain, pc - chain_start)));
             state_->kernel_calls.push_back(std::move(*prepared));
             state_->instruction_ops.back() = op.operator_name().toString();
-            state_->instruction_writes.back() = tensorsWritten(op, args);
+            state_->instruction_writes.back() = tensorsWritten(op, args, state_->values, state_->list_items);
             break;
           }
           case pte::InstructionArguments::DelegateCall: {
@@ -523,23 +489,6 @@ class MethodBuilder {
     }
     state_->stack.reserve(max_stack);
     return absl::OkStatus();
-  }
-
-  // The tensor values a call of `op` with `args` writes: its written arguments (the items of a
-  // written tensor list too) and its results, each once.
-  std::vector<uint32_t> tensorsWritten(const OperatorHandle& op, absl::Span<const int32_t> args) const {
-    std::vector<uint32_t> out;
-    auto add = [&](int32_t v) {
-      const uint32_t value = static_cast<uint32_t>(v);
-      if (state_->values[value].isTensor() && std::find(out.begin(), out.end(), value) == out.end()) out.push_back(value);
-    };
-    const std::vector<Argument>& arguments = op.schema().arguments();
-    for (size_t k = 0; k < args.size(); ++k) {
-      if (k < arguments.size() && !arguments[k].is_write()) continue;
-      add(args[k]);
-      for (int32_t item : state_->list_items[static_cast<size_t>(args[k])]) add(item);
-    }
-    return out;
   }
 
   void bindInputsAndOutputs() {

@@ -123,6 +123,10 @@ struct MethodState {
   std::vector<std::unique_ptr<DelegateInstance>> delegates;
 };
 
+// OK unless `plan` places a tensor or planned buffer on another device than the CPU; the error
+// starts with `where` (See Note [Programs placed on other devices are refused], method_devices.cpp).
+absl::Status refuseOtherDevices(const pte::ExecutionPlan& plan, const std::string& where);
+
 // Runs the method's instructions recording each into m.recorder (program/method_recorded.cpp).
 absl::Status executeRecorded(MethodState& m);
 
