@@ -45,6 +45,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "switchyard/delegate/event_tracer.h"
 #include "switchyard/ivalue/ivalue.h"
 
 namespace sy {
@@ -116,6 +117,9 @@ struct BackendInitContext {
 struct BackendExecutionContext {
   std::string_view method_name;
   size_t delegate_index = 0;
+  // Where to report the delegate's own steps while a recorder is attached to the method
+  // (Method::set_event_tracer); null otherwise, which costs a delegate one test per call.
+  EventTracer* event_tracer = nullptr;
 };
 
 class BackendInterface {

@@ -79,4 +79,23 @@ ExportedProgram capture(const Model& model, const std::vector<Tensor>& example_i
                         const char* file = __builtin_FILE(), uint32_t line = __builtin_LINE(),
                         const char* function = __builtin_FUNCTION());
 
+// A dimension of an example input whose size changes from run to run (torch.export's Dim): from
+// `min` up to the example's size in that dimension, which is its bound.
+struct DynamicDim {
+  size_t input = 0;  // which example input
+  int64_t dim = 0;   // which of its dimensions
+  int64_t min = 1;   // the smallest size it takes
+};
+
+// capture() with dynamic dimensions: the program takes inputs whose dynamic dimensions are any
+// size from `min` to the example's, and every value computed from them is marked dynamic, with
+// its size at the examples as its bound (See Note [Dynamic dimensions are found by capturing
+// twice] in capture_dynamic.cpp). Raises sy::Error naming the node when the model computes
+// something from a dynamic size that a program cannot express (an argument other than the sizes
+// of a view or expand), or when a value grows as an input shrinks.
+ExportedProgram captureDynamic(const Model& model, const std::vector<Tensor>& example_inputs,
+                               const std::vector<DynamicDim>& dynamic_dims, std::vector<NamedTensor> parameters = {},
+                               std::vector<std::string> input_names = {}, const char* file = __builtin_FILE(),
+                               uint32_t line = __builtin_LINE(), const char* function = __builtin_FUNCTION());
+
 }  // namespace sy::export_

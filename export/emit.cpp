@@ -174,8 +174,11 @@ class MethodEmitter {
       alloc = pte::CreateAllocationDetails(fb_, kPlannedMemoryId, static_cast<uint32_t>(*planned_offset),
                                            static_cast<uint32_t>(*planned_offset >> 32));
     }
+    // See Note [Dynamic dimensions are found by capturing twice]: sizes are the bound.
+    const pte::TensorShapeDynamism dynamism =
+        meta.isDynamic() ? pte::TensorShapeDynamism::DYNAMIC_BOUND : pte::TensorShapeDynamism::STATIC;
     auto tensor = pte::CreateTensor(fb_, static_cast<pte::ScalarType>(*dtype), 0, sizes_v, dim_order_v, false,
-                                    data_buffer_idx, alloc, 0, pte::TensorShapeDynamism::STATIC, 0);
+                                    data_buffer_idx, alloc, 0, dynamism, 0);
     return pte::CreateEValue(fb_, pte::KernelTypes::Tensor, tensor.Union());
   }
 
@@ -304,7 +307,19 @@ class MethodEmitter {
     if (n.args.empty() || n.args[0].kind != NodeArgument::Kind::Value || n.outputs.size() != 1) {
       return error(sy::str("node '", n.name, "' (", n.op->operator_name(), ") does not read one tensor and write one"));
     }
-    absl::StatusOr<int32_t> sizes = constantValue(IValue(g_.value(n.outputs[0]).meta.sizes), "the sizes of node '" + n.name + "'");
+    // A dynamic dimension's size is inferred at run time (See Note [Dynamic dimensions are found by
+    // capturing twice]); view_copy infers at most one.
+    const TensorMeta& result = g_.value(n.outputs[0]).meta;
+    std::vector<int64_t> result_sizes = result.sizes;
+    size_t inferred = 0;
+    for (size_t d = 0; d < result_sizes.size(); ++d) {
+      if (result.isDynamic(d)) result_sizes[d] = -1, ++inferred;
+    }
+    if (inferred > 1) {
+      return error(sy::str("node '", n.name, "' (", n.op->operator_name(), ") makes ", result.str(), ", with ", inferred,
+                           " dynamic dimensions; view_copy infers at most one"));
+    }
+    absl::StatusOr<int32_t> sizes = constantValue(IValue(result_sizes), "the sizes of node '" + n.name + "'");
     if (!sizes.ok()) return sizes.status();
     std::vector<int32_t> args{n.args[0].value, *sizes, n.outputs[0], n.outputs[0]};
     const uint32_t op = operatorIndex(view_copy->operator_name());

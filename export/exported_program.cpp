@@ -159,7 +159,7 @@ std::vector<Tensor> ExportedProgram::run(const std::vector<Tensor>& inputs) cons
   std::vector<Tensor> values(graph_.numValues());
   for (size_t i = 0; i < user.size(); ++i) {
     const TensorMeta& expected = graph_.value(user[i]).meta;
-    SY_CHECK(inputs[i].defined() && TensorMeta::of(inputs[i]) == expected, "ExportedProgram::run: input ", i, " ('",
+    SY_CHECK(inputs[i].defined() && expected.admits(TensorMeta::of(inputs[i])), "ExportedProgram::run: input ", i, " ('",
              graph_.value(user[i]).name, "') must be ", expected.str(), ", but is ",
              inputs[i].defined() ? TensorMeta::of(inputs[i]).str() : std::string("undefined"));
     values[static_cast<size_t>(user[i])] = inputs[i];

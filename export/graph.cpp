@@ -22,9 +22,19 @@ uint64_t TensorMeta::nbytes() const {
   return checkedStorageBytes("export graph value", 0, numel(), dtype, sizes);
 }
 
+bool TensorMeta::isDynamic() const { return std::find(dynamic.begin(), dynamic.end(), true) != dynamic.end(); }
+
+bool TensorMeta::admits(const TensorMeta& actual) const {
+  if (actual.dtype != dtype || actual.sizes.size() != sizes.size()) return false;
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    if (actual.sizes[d] != sizes[d] && !(isDynamic(d) && actual.sizes[d] <= sizes[d])) return false;
+  }
+  return true;
+}
+
 std::string TensorMeta::str() const {
   std::string out = sy::str(toString(dtype), "[");
-  for (size_t i = 0; i < sizes.size(); ++i) out += sy::str(i == 0 ? "" : ", ", sizes[i]);
+  for (size_t i = 0; i < sizes.size(); ++i) out += sy::str(i == 0 ? "" : ", ", isDynamic(i) ? "<=" : "", sizes[i]);
   return out + "]";
 }
 
@@ -229,6 +239,13 @@ const Value& Graph::value(ValueId id) const {
   SY_CHECK_INDEX(id >= 0 && static_cast<size_t>(id) < values_.size(), "value ", id,
                  " is out of range: the graph has ", values_.size(), " values");
   return values_[static_cast<size_t>(id)];
+}
+
+void Graph::setDynamicDims(ValueId id, std::vector<bool> dynamic) {
+  Value& v = const_cast<Value&>(value(id));
+  SY_CHECK_VALUE(dynamic.empty() || dynamic.size() == v.meta.sizes.size(), "setDynamicDims: ", dynamic.size(),
+                 " flags for value ", v.name, " of ", v.meta.sizes.size(), " dimensions");
+  v.meta.dynamic = std::move(dynamic);
 }
 
 NodeId Graph::producer(ValueId id) const {

@@ -67,11 +67,20 @@ struct NodeMeta {
 struct TensorMeta {
   ScalarType dtype = ScalarType::Float;
   std::vector<int64_t> sizes;
+  // Per dimension, whether its size changes from run to run, `sizes` being its upper bound (See
+  // Note [Dynamic dimensions are found by capturing twice] in capture_dynamic.cpp); empty when no
+  // dimension does.
+  std::vector<bool> dynamic;
 
   int64_t numel() const;
   // numel * element size; raises sy::Error on overflow.
   uint64_t nbytes() const;
-  // "Float[2, 3]"
+  bool isDynamic() const;
+  bool isDynamic(size_t dim) const { return dim < dynamic.size() && dynamic[dim]; }
+  // Whether a tensor of `actual`'s dtype and sizes may stand for this value: the same dtype and
+  // rank, each dimension equal to its size or, for a dynamic one, at most it.
+  bool admits(const TensorMeta& actual) const;
+  // "Float[2, 3]"; a dynamic dimension as "<=8": "Float[<=8, 3]"
   std::string str() const;
   static TensorMeta of(const Tensor& t);
   friend bool operator==(const TensorMeta& a, const TensorMeta& b) { return a.dtype == b.dtype && a.sizes == b.sizes; }
@@ -154,6 +163,8 @@ class Graph {
   Node& mutableNode(NodeId id);
   size_t numValues() const { return values_.size(); }
   const Value& value(ValueId id) const;
+  // Marks dimensions of `id` as dynamic (TensorMeta::dynamic: one flag per dimension, or empty).
+  void setDynamicDims(ValueId id, std::vector<bool> dynamic);
   // The node that defines `id`.
   NodeId producer(ValueId id) const;
   // The node called `name`, or nullopt.

@@ -7,8 +7,11 @@
 //   auto method = program.load_method("forward", options);
 //
 // Loading verifies the FlatBuffers data (identifier FT01) and checks that every entry's segment,
-// type, shape and byte size are consistent, so lookups never read out of bounds. Older .ptd
-// layouts are refused with a clear error (See Note [Extended header layouts]).
+// type, shape and byte size are consistent, so lookups never read out of bounds. Files of
+// ExecuTorch 0.6, whose root table listed tensors in a table of their own, are read too (See Note
+// [Data files of ExecuTorch 0.6] in data_file.cpp); the layout before that, with its header at
+// byte 0, is refused with a clear error (See Note [Extended header layouts]), and so is a file
+// whose format version is newer than kNewestVersion, naming both versions.
 #pragma once
 
 #include <cstdint>
@@ -40,7 +43,14 @@ class DataFile {
   static absl::StatusOr<std::shared_ptr<const DataFile>> loadFromBuffer(absl::Span<const uint8_t> bytes,
                                                                        std::string name = "<buffer>");
 
+  // The newest FlatTensor.version this build reads (ExecuTorch has written 0 so far).
+  static constexpr uint32_t kNewestVersion = 0;
+
   const std::string& name() const { return name_; }
+  // Which layout the file has: "ExecuTorch 1.x (named data)" or "ExecuTorch 0.6 (a tensors table)".
+  const std::string& layout() const { return layout_; }
+  // The format version written in the file (FlatTensor.version).
+  uint32_t version() const { return version_; }
   const std::vector<Entry>& entries() const { return entries_; }
   // The entry called `key`, or null.
   const Entry* find(std::string_view key) const;
@@ -51,6 +61,8 @@ class DataFile {
                                                               std::string name);
 
   std::string name_;
+  std::string layout_ = "ExecuTorch 1.x (named data)";
+  uint32_t version_ = 0;
   std::unique_ptr<uint8_t[]> bytes_;
   std::vector<Entry> entries_;
 };

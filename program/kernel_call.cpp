@@ -1,5 +1,6 @@
 #include "switchyard/program/kernel_call.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "switchyard/dispatcher/partial_kernels.h"
@@ -25,37 +26,50 @@ bool holdsReference(const IValue& v) {
          v.isList() || v.isTuple() || v.isObject();
 }
 
-// The prepared IValue for one argument (See Note [Prepared kernel calls]).
-absl::StatusOr<IValue> prepareArgument(const Argument& arg, const Type& type, IValue& value, int32_t index,
-                                       const std::string& what) {
+// Appends the prepared IValue for one argument to `out` (See Note [Prepared kernel calls]). A
+// borrowed IValue is constructed in place: moving one (into a StatusOr, say) would make it own a
+// copy, which a MoveCall into the value, or a size written into the list, would never reach.
+absl::Status prepareArgument(const Argument& arg, const Type& type, IValue& value, int32_t index,
+                             const std::string& what, std::vector<IValue>& out) {
   if (type.kind() == TypeKind::Optional) {
-    if (value.isNone()) return IValue();
-    return prepareArgument(arg, *type.element(), value, index, what);
+    if (value.isNone()) {
+      out.emplace_back();
+      return absl::OkStatus();
+    }
+    return prepareArgument(arg, *type.element(), value, index, what, out);
   }
+  auto copy = [&] {
+    out.push_back(value);
+    return absl::OkStatus();
+  };
   switch (type.kind()) {
     case TypeKind::Tensor:
       if (!value.isTensor()) break;
-      if (arg.is_write()) return IValue(kMutablyBorrowed, value.toTensor());
-      return IValue(kBorrowed, std::as_const(value).toTensor());
+      if (arg.is_write()) {
+        out.emplace_back(kMutablyBorrowed, value.toTensor());
+      } else {
+        out.emplace_back(kBorrowed, std::as_const(value).toTensor());
+      }
+      return absl::OkStatus();
     case TypeKind::Int:
     case TypeKind::SymInt:
-      if (value.isInt()) return value;
+      if (value.isInt()) return copy();
       break;
     case TypeKind::Float:
-      if (value.isDouble() || value.isInt()) return value;
+      if (value.isDouble() || value.isInt()) return copy();
       break;
     case TypeKind::Bool:
-      if (value.isBool()) return value;
+      if (value.isBool()) return copy();
       break;
     case TypeKind::Str:
-      if (value.isString()) return value;
+      if (value.isString()) return copy();
       break;
     case TypeKind::Scalar:
-      if (value.isInt() || value.isDouble() || value.isBool()) return value;
+      if (value.isInt() || value.isDouble() || value.isBool()) return copy();
       break;
     case TypeKind::Layout:
     case TypeKind::MemoryFormat:
-      if (value.isInt()) return value;  // the file and Switchyard number them as PyTorch does
+      if (value.isInt()) return copy();  // the file and Switchyard number them as PyTorch does
       break;
     case TypeKind::ScalarType: {
       if (!value.isInt()) break;
@@ -69,18 +83,20 @@ absl::StatusOr<IValue> prepareArgument(const Argument& arg, const Type& type, IV
         return absl::UnimplementedError(sy::str(what, ": argument '", arg.name, "' asks for dtype ",
                                                      toString(*file_type), ", which Switchyard tensors cannot hold"));
       }
-      return IValue(*ours);
+      out.emplace_back(*ours);
+      return absl::OkStatus();
     }
     case TypeKind::List: {
       const TypeKind element = type.element()->kind();
       if ((element == TypeKind::Int || element == TypeKind::SymInt) && value.isIntList()) {
-        return IValue(kBorrowed, value.toIntList());
+        out.emplace_back(kBorrowed, value.toIntList());
+        return absl::OkStatus();
       }
-      if (element == TypeKind::Float && value.isDoubleList()) return value;
-      if (element == TypeKind::Bool && value.isBoolList()) return value;
-      if (element == TypeKind::Tensor && value.isTensorList()) return value;
+      if (element == TypeKind::Float && value.isDoubleList()) return copy();
+      if (element == TypeKind::Bool && value.isBoolList()) return copy();
+      if (element == TypeKind::Tensor && value.isTensorList()) return copy();
       if (element == TypeKind::Optional && type.element()->element()->kind() == TypeKind::Tensor && value.isList()) {
-        return value;
+        return copy();
       }
       break;
     }
@@ -164,27 +180,32 @@ absl::StatusOr<PreparedKernelCall> prepareKernelCall(OperatorHandle op, absl::Sp
                                                    num_returns));
   }
 
+  // Never reallocated: moving a borrowed IValue would make it own a copy (See Note [Borrowed IValues]).
   call.arguments.reserve(num_arguments);
   for (size_t i = 0; i < num_arguments; ++i) {
     const Argument& arg = schema.arguments()[i];
-    absl::StatusOr<IValue> prepared = prepareArgument(arg, *arg.type, values[args[i]], args[i], what);
-    if (!prepared.ok()) return prepared.status();
-    if (holdsReference(*prepared)) call.owned.push_back(static_cast<uint32_t>(i));
+    if (auto s = prepareArgument(arg, *arg.type, values[args[i]], args[i], what, call.arguments); !s.ok()) return s;
+    const IValue& prepared = call.arguments.back();
+    if (holdsReference(prepared)) call.owned.push_back(static_cast<uint32_t>(i));
     const size_t v = static_cast<size_t>(args[i]);
-    if (changing[v] && !prepared->isNone()) {
-      if (!(prepared->isInt() || prepared->isDouble() || prepared->isBool())) {
+    if (changing[v] && !prepared.isNone()) {
+      if (!(prepared.isInt() || prepared.isDouble() || prepared.isBool())) {
         return absl::UnimplementedError(sy::str(what, ": argument '", arg.name, "' reads value ", v,
                                                 ", which ", kChangesAtRunTime, "; only numbers may change"));
       }
       call.refreshes.push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(v)});
     }
-    for (int32_t item : list_items[v]) {
-      if (changing[static_cast<size_t>(item)]) {
+    for (size_t k = 0; k < list_items[v].size(); ++k) {
+      const int32_t item = list_items[v][k];
+      if (!changing[static_cast<size_t>(item)]) continue;
+      // See Note [Lists of numbers that change].
+      if (!prepared.isIntList() || !values[static_cast<size_t>(item)].isInt()) {
         return absl::UnimplementedError(sy::str(what, ": argument '", arg.name, "' is list value ", v, ", whose item ", item,
-                                                " ", kChangesAtRunTime, "; such lists are not supported yet"));
+                                                " ", kChangesAtRunTime, "; only lists of ints may have such items"));
       }
+      int64_t* slot = const_cast<int64_t*>(prepared.toIntList().data()) + k;
+      call.list_refreshes.push_back({slot, static_cast<uint32_t>(item)});
     }
-    call.arguments.push_back(std::move(*prepared));
   }
   for (size_t r = 0; r < num_returns; ++r) {
     const int aliased = schema.aliasedArgumentOfReturn(r);
@@ -201,13 +222,31 @@ absl::StatusOr<PreparedKernelCall> prepareKernelCall(OperatorHandle op, absl::Sp
   absl::StatusOr<std::string> kernel_name = resolveKernelKey(op, call.arguments, what);
   if (!kernel_name.ok()) return kernel_name.status();
   call.partial_kernel = std::move(*kernel_name);
-  if (shaping == CallShaping::WhenPossible && call.refreshes.empty() && call.write_backs.empty()) {
+  if (shaping == CallShaping::WhenPossible && call.refreshes.empty() && call.list_refreshes.empty() &&
+      call.write_backs.empty()) {
     call.shaped = shapeKernelCall(op, call.arguments);
   }
   return call;
 }
 
+std::vector<uint32_t> tensorsWritten(const OperatorHandle& op, absl::Span<const int32_t> args,
+                                     const std::vector<IValue>& values, const std::vector<std::vector<int32_t>>& list_items) {
+  std::vector<uint32_t> out;
+  auto add = [&](int32_t v) {
+    const uint32_t value = static_cast<uint32_t>(v);
+    if (values[value].isTensor() && std::find(out.begin(), out.end(), value) == out.end()) out.push_back(value);
+  };
+  const std::vector<Argument>& arguments = op.schema().arguments();
+  for (size_t k = 0; k < args.size(); ++k) {
+    if (k < arguments.size() && !arguments[k].is_write()) continue;
+    add(args[k]);
+    for (int32_t item : list_items[static_cast<size_t>(args[k])]) add(item);
+  }
+  return out;
+}
+
 void runBoxedKernelCall(const PreparedKernelCall& call, Stack& stack, std::vector<IValue>& values) {
+  for (const PreparedKernelCall::ListRefresh& r : call.list_refreshes) *r.slot = values[r.value].toInt();
   const size_t n = call.arguments.size();
   stack.resize(n);  // Nones, which own nothing: overwriting them below leaks nothing
   IValue* slots = stack.data();

@@ -20,7 +20,19 @@
 // whose tensors keep their TensorImpl for the method's life: set_input copies into them or swaps
 // their storage, MoveCall assigns into the slot the borrow points at. A number that changes at run
 // time (an input, which set_input replaces, a kernel's int result, a MoveCall's destination) is
-// copied from its value at every call instead; a list of such numbers is refused at load.
+// copied from its value at every call instead, and so is an int list's item that reads one (See
+// Note [Lists of numbers that change]).
+//
+// Note [Lists of numbers that change]
+// A program with dynamic shapes computes sizes while it runs: executorch_prim::sym_size.int writes
+// a tensor's real size into an Int value, prim arithmetic combines such values, and a view_copy
+// or expand_copy reads them as items of its int-list argument ([%7, 4], where %7 is the size).
+// The list value itself never changes (its items are value indices); its numbers do. So at load,
+// each item of an int-list argument that reads a changing Int value is recorded with the address
+// of that item in the list value's own elements (which the prepared argument borrows, and which
+// never move: a list value read by a call is never replaced, since only numbers may change), and
+// before each call the item is copied from its Int value. Such calls run boxed, never shaped; the
+// copy is one load and one store per item and allocates nothing.
 //
 // Note [A kernel call's results keep the kinds of the values they are written into]
 // A value of a method keeps its kind (Tensor, int, list, ...) for the method's life: kernel calls
@@ -46,6 +58,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -72,6 +85,13 @@ struct PreparedKernelCall {
     uint32_t value;
   };
   std::vector<Refresh> refreshes;
+  // Items of int-list arguments read from values that change at run time, written into the
+  // method's list before each call (See Note [Lists of numbers that change]).
+  struct ListRefresh {
+    int64_t* slot;   // the item in the list value's own elements, which the prepared argument borrows
+    uint32_t value;  // the Int value it is read from
+  };
+  std::vector<ListRefresh> list_refreshes;
   uint32_t num_results = 0;
   // The partial kernel the call resolved to at load, or "" for the operator's CPU kernel.
   std::string partial_kernel;
@@ -79,6 +99,9 @@ struct PreparedKernelCall {
   // it boxed (See Note [A shaped kernel call is one typed call through the dispatcher]).
   std::unique_ptr<ShapedKernelCall> shaped;
 };
+// Moving a call (into the method's vector) must move `arguments`' buffer, never copy its elements:
+// a copied borrowed IValue owns a copy (See Note [Borrowed IValues]).
+static_assert(std::is_nothrow_move_constructible_v<PreparedKernelCall>);
 
 // Whether prepareKernelCall may give a call a shape; tests compare a call run both ways.
 enum class CallShaping : uint8_t { WhenPossible, Never };
@@ -93,6 +116,11 @@ absl::StatusOr<PreparedKernelCall> prepareKernelCall(OperatorHandle op, absl::Sp
                                                      const std::vector<std::vector<int32_t>>& list_items,
                                                      const std::vector<bool>& changing, const std::string& what,
                                                      CallShaping shaping = CallShaping::WhenPossible);
+
+// The tensor values a call of `op` with `args` (as for prepareKernelCall) writes: its arguments the
+// schema marks written (the items of a written tensor list too) and its results, each once.
+std::vector<uint32_t> tensorsWritten(const OperatorHandle& op, absl::Span<const int32_t> args,
+                                     const std::vector<IValue>& values, const std::vector<std::vector<int32_t>>& list_items);
 
 // Runs a prepared call boxed, on `stack` (empty before and after); a call with a shape runs as
 // `call.shaped->run()` instead, which execute() calls directly. Kernel errors propagate as sy::Error.

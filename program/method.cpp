@@ -9,6 +9,7 @@
 #include "switchyard/core/error.h"
 #include "switchyard/core/error_status.h"
 #include "switchyard/core/macros.h"
+#include "switchyard/ivalue/checked_size.h"
 #include "switchyard/program/method_state.h"
 
 namespace sy {
@@ -67,7 +68,7 @@ size_t Method::outputs_size() const { return state_->outputs.size(); }
 
 namespace {
 
-absl::Status setTensorInput(const MethodState& m, size_t index, InputBinding binding, Tensor& dst, const Tensor& src) {
+absl::Status setTensorInput(const MethodState& m, size_t index, Tensor& dst, const Tensor& src) {
   // Messages are built only on failure: setting an input allocates nothing.
   auto where = [&] { return sy::str(m.where, ": input ", index); };
   if (!src.defined()) return absl::InvalidArgumentError(sy::str(where(), " expects a tensor, but the one given is undefined"));
@@ -75,31 +76,71 @@ absl::Status setTensorInput(const MethodState& m, size_t index, InputBinding bin
     return absl::InvalidArgumentError(sy::str(where(), " expects a ", toString(dst.dtype()), " tensor, but the one given is ",
                                                    toString(src.dtype())));
   }
-  if (!sameSizes(src.sizes(), dst.sizes())) {
-    return absl::InvalidArgumentError(sy::str(where(), " expects sizes ", formatSizes(dst.sizes()),
-                                                   ", but the tensor given has sizes ", formatSizes(src.sizes())));
-  }
+  // See Note [A method's tensors change sizes within the memory planned for them].
+  const program_internal::TensorBound& bound = m.input_bounds[index];
+  if (auto s = program_internal::checkSizesWithin(bound, src.sizes(), where); !s.ok()) return s;
   if (!src.is_cpu()) {
     return absl::InvalidArgumentError(sy::str(where(), ": the tensor given is on ", src.device().str(),
                                                    "; copy it to the CPU first"));
   }
-  if (binding == InputBinding::Share) {
-    TensorImpl* impl = dst.unsafeGetTensorImpl();
+  TensorImpl* impl = dst.unsafeGetTensorImpl();
+  if (m.input_bindings[index] == InputBinding::Share) {
     impl->set_storage(src.storage());
     impl->set_sizes_and_strides(src.sizes(), src.strides(), src.storage_offset());
     return absl::OkStatus();
   }
   if (src.is_same(dst)) return absl::OkStatus();
-  if (sameSizes(src.strides(), dst.strides()) && src.is_contiguous()) {
-    std::memmove(dst.data_ptr(), src.data_ptr(), static_cast<size_t>(src.numel()) * src.element_size());
-    return absl::OkStatus();
-  }
   try {
+    if (!sameSizes(src.sizes(), dst.sizes())) {
+      // Within the bound (checked above), so within the tensor's memory, but for an unbounded
+      // input (See Note [Unbounded tensors get memory at run time]), whose storage grows here.
+      const SizesVector strides = checkedStridesInDimOrder("set_input", src.sizes(), bound.dim_order);
+      const int64_t numel = checkedNumel("set_input", src.sizes());
+      impl->storage()->reserve(checkedStorageBytes("set_input", dst.storage_offset(), numel, dst.dtype(), src.sizes()));
+      impl->set_sizes_and_strides(src.sizes(), strides, dst.storage_offset());
+    }
+    if (sameSizes(src.strides(), dst.strides()) && src.is_contiguous()) {
+      std::memmove(dst.data_ptr(), src.data_ptr(), static_cast<size_t>(src.numel()) * src.element_size());
+      return absl::OkStatus();
+    }
     dst.copy_(src);
   } catch (const std::exception& e) {
     return statusOf(e, sy::str(where(), ": copying the tensor in failed: "));
   }
   return absl::OkStatus();
+}
+
+// Note [Inputs whose memory the plan reuses are restored before each execute]
+// ExecuTorch's memory planner gives bytes to values by lifetime within one execute, and an input's
+// life ends at its last reader: a later value may be planned over it (xor_training.pte plans a
+// gather's index input where an intermediate goes later). Run once, that is sound; run again
+// without set_input, the method would read what the intermediate left there, and a training loop
+// that sets its inputs once would train on garbage from the second step. So the loader finds each
+// planned input that shares bytes with another value and gives it a copy (at its bound, allocated
+// at load); set_input keeps the copy up to date, and execute() puts the copy back first when an
+// execute has run since the input was set. Setting inputs before every execute costs one more copy
+// in set_input and nothing in execute; running again without setting them costs one copy per such
+// input. Methods without such inputs pay one branch per execute. MethodMeta::inputs_reused lists
+// them, and `switchyard inspect` says so.
+void keepReusedInput(MethodState& m, size_t index) {
+  for (program_internal::ReusedInput& r : m.reused_inputs) {
+    if (r.input != index) continue;
+    const Tensor& input = m.values[m.inputs[index]].toTensor();
+    // Within the bound (set_input checked it), so within the copy; the min keeps that local.
+    std::memcpy(r.copy.get(), input.data_ptr(),
+                std::min(r.capacity, static_cast<size_t>(input.numel()) * input.element_size()));
+    r.fresh = true;
+  }
+}
+
+void restoreReusedInputs(MethodState& m) {
+  for (program_internal::ReusedInput& r : m.reused_inputs) {
+    if (!r.fresh) {
+      const Tensor& input = m.values[m.inputs[r.input]].toTensor();
+      std::memcpy(input.data_ptr(), r.copy.get(), std::min(r.capacity, static_cast<size_t>(input.numel()) * input.element_size()));
+    }
+    r.fresh = false;  // the execute about to run may write over it
+  }
 }
 
 }  // namespace
@@ -118,7 +159,9 @@ absl::Status Method::set_input(size_t index, const IValue& value) {
       return absl::InvalidArgumentError(sy::str(m.where, ": input ", index, " is a Tensor, but a ", value.typeName(),
                                                      " was given"));
     }
-    return setTensorInput(m, index, binding, slot.toTensor(), value.toTensor());
+    absl::Status s = setTensorInput(m, index, slot.toTensor(), value.toTensor());
+    if (s.ok() && SY_UNLIKELY(!m.reused_inputs.empty())) keepReusedInput(m, index);
+    return s;
   }
   if (value.tag() != slot.tag() && !(slot.isDouble() && value.isInt())) {
     return absl::InvalidArgumentError(sy::str(m.where, ": input ", index, " is a ", slot.typeName(), ", but a ",
@@ -141,10 +184,32 @@ const IValue& Method::get_output(size_t index) const {
   return state_->values[state_->outputs[index]];
 }
 
+absl::Status Method::set_event_tracer(ETDumpRecorder* recorder) {
+  MethodState& m = *state_;
+  if (!takeMethod(m)) return absl::FailedPreconditionError(busyMessage(m, "set_event_tracer()"));
+  const HeldMethod held{m};
+  m.recorder = recorder;
+  m.recorder_names.clear();
+  if (recorder != nullptr) {
+    recorder->intern("");  // the method outputs' name, so that recording them allocates nothing
+    for (size_t i = 0; i < m.instructions.size(); ++i) {
+      // ExecuTorch's names, in InstructionKind's order.
+      static constexpr const char* kEventNames[] = {"OPERATOR_CALL", "DELEGATE_CALL", "MOVE_CALL", "JF_CALL", "FREE_CALL"};
+      m.recorder_names.emplace_back(recorder->intern(kEventNames[static_cast<int>(m.instructions[i].kind)]),
+                                    recorder->intern(m.instruction_ops[i]));
+    }
+  }
+  for (program_internal::PreparedDelegateCall& call : m.delegate_calls) call.frame.context.event_tracer = recorder;
+  return absl::OkStatus();
+}
+
 absl::Status Method::execute() {
   MethodState& m = *state_;
   if (SY_UNLIKELY(!takeMethod(m))) return absl::FailedPreconditionError(busyMessage(m, "execute()"));
   const HeldMethod held{m};
+  if (SY_UNLIKELY(!m.reused_inputs.empty())) restoreReusedInputs(m);
+  // See Note [Profiles cost nothing when off and allocate nothing when on] (program/etdump.h).
+  if (SY_UNLIKELY(m.recorder != nullptr)) return program_internal::executeRecorded(m);
   // Walked by pointer, not index: one add per instruction (bench/README.md, "Programs").
   const program_internal::Instruction* const begin = m.instructions.data();
   const program_internal::Instruction* const end = begin + m.instructions.size();

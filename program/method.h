@@ -35,6 +35,7 @@
 namespace sy {
 
 class DataFile;
+class ETDumpRecorder;
 
 struct MethodOptions {
   // The caller's buffers for planned tensors; null to have load_method allocate them.
@@ -66,10 +67,11 @@ class Method {
   size_t inputs_size() const;
   size_t outputs_size() const;
 
-  // Input `index` for the next execute(). A tensor must have the declared dtype and sizes; it is
-  // copied into the method's memory (or, for an input without planned memory, its storage is
-  // shared). A non-tensor input must have the declared kind. FailedPrecondition while another
-  // thread runs a call of this method.
+  // Input `index` for the next execute(). A tensor must have the declared dtype and sizes (for a
+  // dynamic input, sizes within its bounds: See Note [A method's tensors change sizes within the
+  // memory planned for them]); it is copied into the method's memory (or, for an input without
+  // planned memory, its storage is shared). A non-tensor input must have the declared kind.
+  // FailedPrecondition while another thread runs a call of this method.
   absl::Status set_input(size_t index, const IValue& value);
   // Runs the method's instructions. A kernel's or delegate's error stops it and is returned,
   // naming the instruction and operator. FailedPrecondition, running nothing, while another thread
@@ -80,6 +82,13 @@ class Method {
   const IValue& get_output(size_t index) const;
   // Input `index` as the method currently holds it (sy::Error as for get_output).
   const IValue& get_input(size_t index) const;
+
+  // Records every later execute() into `recorder` (an event per instruction and per step its
+  // delegates report, and intermediate outputs when the recorder keeps them) until
+  // set_event_tracer(nullptr); the recorder must outlive its attachment. See Note [Profiles cost
+  // nothing when off and allocate nothing when on] (program/etdump.h). FailedPrecondition while
+  // another thread runs a call of this method.
+  absl::Status set_event_tracer(ETDumpRecorder* recorder);
 
  private:
   friend class Program;

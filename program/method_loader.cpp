@@ -13,6 +13,7 @@
 #include "switchyard/program/method_state.h"
 #include "switchyard/program/named_data_internal.h"
 #include "switchyard/program/program.h"
+#include "switchyard/program/tensor_memory.h"
 
 namespace sy {
 
@@ -24,19 +25,6 @@ absl::Status invalid(const MethodState& m, const std::string& what) {
   return absl::InvalidArgumentError(sy::str(m.where, ": ", what));
 }
 
-
-// A CPU tensor over `nbytes` at `data`, which someone else owns; or, with data null, a tensor
-// owning a fresh allocation of `nbytes` (a value that gets its memory at run time).
-Tensor makeTensor(ScalarType dtype, const TensorGeometry& g, void* data, size_t nbytes, int64_t storage_offset) {
-  Storage storage = data != nullptr
-                        ? make_intrusive<StorageImpl>(DataPtr{data, nullptr, nullptr, kCPU}, nbytes)
-                        : make_intrusive<StorageImpl>(nbytes, getAllocator(DeviceType::CPU), kCPU);
-  auto impl = make_intrusive<TensorImpl>(std::move(storage), dtype, kCPU);
-  SizesVector sizes(g.sizes.begin(), g.sizes.end());
-  SizesVector strides(g.strides.begin(), g.strides.end());
-  impl->set_sizes_and_strides(sizes, strides, storage_offset);
-  return Tensor(std::move(impl));
-}
 
 // " at model.cpp:12 (in forward)": where the chain's stack trace says instruction `i` came from
 // (its innermost frame), or "" when the program has no stack traces or no frame for it.
@@ -86,12 +74,14 @@ class MethodBuilder {
   }
 
   absl::StatusOr<std::unique_ptr<MethodState>> build() {
+    if (auto s = refuseOtherDevices(plan_, state_->where); !s.ok()) return s;
     if (auto s = resolveOperatorsAndBackends(); !s.ok()) return s;
     if (auto s = layOutMemory(); !s.ok()) return s;
     if (auto s = buildValues(); !s.ok()) return s;
     if (auto s = initDelegates(); !s.ok()) return s;
     if (auto s = buildInstructions(); !s.ok()) return s;
     bindInputsAndOutputs();
+    if (auto s = findReusedInputs(); !s.ok()) return s;
     return std::move(state_);
   }
 
@@ -207,27 +197,43 @@ class MethodBuilder {
       initial = *data;
     }
     const size_t nbytes = static_cast<size_t>(g->nbytes);
-    if (const pte::AllocationDetails* alloc = t.allocation_info()) {
+    TensorBound bound{t.shape_dynamism(), SizesVector(g->sizes.begin(), g->sizes.end()),
+                      SizesVector(g->dim_order.begin(), g->dim_order.end())};
+    const pte::AllocationDetails* alloc = t.allocation_info();
+    if (bound.dynamism == pte::TensorShapeDynamism::DYNAMIC_UNBOUND && (alloc != nullptr || initial.empty())) {
+      // See Note [Unbounded tensors get memory at run time].
+      if (auto s = reserve(nbytes, sy::str("value ", index)); !s.ok()) return s;
+      auto storage = make_intrusive<StorageImpl>(nbytes, getAllocator(DeviceType::CPU), kCPU);
+      if (!initial.empty()) std::memcpy(storage->data(), initial.data(), nbytes);
+      return IValue(tensorOn(std::move(storage), *dtype, *g, t.storage_offset()));
+    }
+    uint8_t* data = nullptr;
+    if (alloc != nullptr) {
       // Planned memory, in range (checked at load); an initial value is copied in.
       const uint64_t offset = static_cast<uint64_t>(alloc->memory_offset_high()) << 32 | alloc->memory_offset_low();
-      uint8_t* data = buffers_[alloc->memory_id()].data() + offset;
+      data = buffers_[alloc->memory_id()].data() + offset;
       if (auto s = checkAligned(data, *dtype, index, sy::str("offset ", offset, " of planned buffer ", alloc->memory_id()));
           !s.ok()) {
         return s;
       }
       if (!initial.empty()) std::memcpy(data, initial.data(), nbytes);
-      return IValue(makeTensor(*dtype, *g, data, nbytes, t.storage_offset()));
-    }
-    if (!initial.empty()) {
+    } else if (!initial.empty()) {
       // Constant data read in place. Kernels do not write their inputs; the bytes are the program's own copy.
       if (auto s = checkAligned(initial.data(), *dtype, index, external ? "its data file" : "the program's constant data");
           !s.ok()) {
         return s;
       }
-      return IValue(makeTensor(*dtype, *g, const_cast<uint8_t*>(initial.data()), nbytes, t.storage_offset()));
+      DataPtr constant{const_cast<uint8_t*>(initial.data()), nullptr, nullptr, kCPU};
+      return IValue(tensorOn(make_intrusive<StorageImpl>(constant, nbytes), *dtype, *g, t.storage_offset()));
+    } else {
+      // No plan: memory of the method's own from the CPU allocator, at the tensor's bound.
+      if (auto s = reserve(nbytes, sy::str("value ", index)); !s.ok()) return s;
+      Storage& own = state_->owned_storages.emplace_back(make_intrusive<StorageImpl>(nbytes, getAllocator(DeviceType::CPU), kCPU));
+      data = static_cast<uint8_t*>(own->data());
     }
-    if (auto s = reserve(nbytes, sy::str("value ", index)); !s.ok()) return s;
-    return IValue(makeTensor(*dtype, *g, nullptr, nbytes, t.storage_offset()));
+    // See Note [A method's tensors change sizes within the memory planned for them].
+    state_->tensor_memory.push_back(std::make_unique<BoundedMemory>(data, nbytes, index, std::move(bound)));
+    return IValue(tensorOver(*dtype, *g, state_->tensor_memory.back().get(), nbytes, t.storage_offset()));
   }
 
   // See Note [Tensor data is aligned for its dtype]: data placed by the file (a planned offset, a
@@ -400,11 +406,16 @@ class MethodBuilder {
       }
     }
     size_t max_stack = 3;
+    uint32_t chain_index = 0;
     for (const pte::Chain* chain : *plan_.chains()) {
       const uint32_t chain_start = static_cast<uint32_t>(state_->instructions.size());
+      ++chain_index;
       if (chain->instructions() == nullptr) continue;
       for (const pte::Instruction* ins : *chain->instructions()) {
         const size_t pc = state_->instructions.size();
+        state_->instruction_places.emplace_back(chain_index - 1, static_cast<int32_t>(pc - chain_start));
+        state_->instruction_ops.emplace_back();
+        state_->instruction_writes.emplace_back();
         switch (ins->instr_args_type()) {
           case pte::InstructionArguments::KernelCall: {
             const pte::KernelCall* call = ins->instr_args_as_KernelCall();
@@ -420,6 +431,8 @@ class MethodBuilder {
             state_->instruction_names.push_back(sy::str("instruction ", pc, " (", op.operator_name().toString(), ")",
                                                         sourceOf(*chain, pc - chain_start)));
             state_->kernel_calls.push_back(std::move(*prepared));
+            state_->instruction_ops.back() = op.operator_name().toString();
+            state_->instruction_writes.back() = tensorsWritten(op, args, state_->values, state_->list_items);
             break;
           }
           case pte::InstructionArguments::DelegateCall: {
@@ -448,6 +461,7 @@ class MethodBuilder {
                 {InstructionKind::Delegate, static_cast<uint32_t>(state_->delegate_calls.size() - 1), 0});
             state_->instruction_names.push_back(sy::str("instruction ", pc, " (delegate ", index, ", backend '",
                                                              instance.backend_name, "')"));
+            state_->instruction_ops.back() = instance.backend_name;
             break;
           }
           case pte::InstructionArguments::MoveCall: {
@@ -488,11 +502,35 @@ class MethodBuilder {
         state_->input_bindings.push_back(t == nullptr ? InputBinding::Value
                                          : t->allocation_info() != nullptr || t->data_buffer_idx() != 0 ? InputBinding::Copy
                                                                                                         : InputBinding::Share);
+        TensorBound& bound = state_->input_bounds.emplace_back();
+        if (absl::StatusOr<TensorGeometry> g = t == nullptr ? absl::NotFoundError("") : tensorGeometry(*t); g.ok()) {
+          bound.dynamism = t->shape_dynamism();
+          bound.sizes = SizesVector(g->sizes.begin(), g->sizes.end());
+          bound.dim_order = SizesVector(g->dim_order.begin(), g->dim_order.end());
+        }
       }
     }
     if (plan_.outputs() != nullptr) {
       for (int32_t i : *plan_.outputs()) state_->outputs.push_back(static_cast<uint32_t>(i));
     }
+  }
+
+  // The planned inputs whose bytes the plan gives another value too: See Note [Inputs whose memory
+  // the plan reuses are restored before each execute] (method.cpp). Each gets a copy of its own.
+  absl::Status findReusedInputs() {
+    for (const auto& [k, j] : inputsSharingTheirBytes(plan_)) {
+      const Tensor& input = state_->values[state_->inputs[k]].toTensor();
+      const size_t nbytes = input.storage()->nbytes();  // at the bound
+      if (auto s = reserve(nbytes, sy::str("the copy of input ", k)); !s.ok()) return s;
+      ZeroedBuffer copy(static_cast<uint8_t*>(std::calloc(nbytes + 1, 1)));
+      if (copy == nullptr) {
+        return absl::ResourceExhaustedError(sy::str(state_->where, ": cannot allocate the ", nbytes, " bytes of input ", k,
+                                                    "'s copy"));
+      }
+      std::memcpy(copy.get(), input.data_ptr(), static_cast<size_t>(input.numel()) * input.element_size());
+      state_->reused_inputs.push_back({k, j, std::move(copy), nbytes, true});
+    }
+    return absl::OkStatus();
   }
 
   const pte::ExecutionPlan& plan_;

@@ -2,6 +2,7 @@
 #include "switchyard/program/method_meta.h"
 
 #include "switchyard/core/error.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "switchyard/delegate/backend_registry.h"
 #include "switchyard/delegate/delegate_debug_handle.h"
@@ -9,10 +10,33 @@
 #include "switchyard/program/program.h"
 #include "switchyard/program/named_data_internal.h"
 #include "switchyard/program/program_internal.h"
+#include "switchyard/program/tensor_memory.h"
 
 namespace sy {
 
 using program_internal::view;
+
+const char* toString(ShapeDynamism dynamism) {
+  switch (dynamism) {
+    case ShapeDynamism::Static: return "static";
+    case ShapeDynamism::DynamicBound: return "dynamic (bounded)";
+    case ShapeDynamism::DynamicUnbound: return "dynamic (unbounded)";
+  }
+  return "unknown";
+}
+
+std::string toString(const ValueInfo& v) {
+  if (v.kind != "Tensor") return v.kind;
+  const char* bound = v.dynamism == ShapeDynamism::DynamicBound ? "<=" : "";
+  std::string s = sy::str(v.dtype ? std::string(toString(*v.dtype)) : "?", "[",
+                          absl::StrJoin(v.sizes, ", ", [&](std::string* out, int64_t size) { absl::StrAppend(out, bound, size); }),
+                          "]");
+  if (v.dynamism != ShapeDynamism::Static) s += sy::str(" ", toString(v.dynamism));
+  bool contiguous = true;
+  for (size_t i = 0; i < v.dim_order.size(); ++i) contiguous &= (v.dim_order[i] == static_cast<int64_t>(i));
+  if (!contiguous) s += sy::str(" dim order [", absl::StrJoin(v.dim_order, ", "), "]");
+  return s;
+}
 
 namespace {
 
@@ -29,11 +53,22 @@ ValueInfo describeValue(const pte::ExecutionPlan& plan, size_t index) {
       info.dtype = g->dtype;
       info.sizes = g->sizes;
       info.dim_order = g->dim_order;
+      info.nbytes = g->nbytes;
+    }
+    switch (t->shape_dynamism()) {
+      case pte::TensorShapeDynamism::DYNAMIC_BOUND: info.dynamism = ShapeDynamism::DynamicBound; break;
+      case pte::TensorShapeDynamism::DYNAMIC_UNBOUND: info.dynamism = ShapeDynamism::DynamicUnbound; break;
+      default: break;
     }
     info.planned = t->allocation_info() != nullptr;
     const pte::ExtraTensorInfo* extra = t->extra_tensor_info();
     if (extra != nullptr && extra->location() == pte::TensorDataLocation::EXTERNAL) {
       info.external_name = std::string(view(extra->fully_qualified_name()));
+    }
+    if (extra != nullptr && extra->device_type() != pte::DeviceType::CPU) {
+      const char* name = pte::EnumNameDeviceType(extra->device_type());
+      info.device = sy::str(name[0] == '\0' ? sy::str("device type ", static_cast<int>(extra->device_type())) : name, ":",
+                            static_cast<int>(extra->device_index()));
     }
   }
   return info;
@@ -238,6 +273,7 @@ absl::StatusOr<MethodMeta> Program::method_meta(std::string_view method) const {
   }
   if (plan->non_const_buffer_sizes() != nullptr) {
     meta.planned_buffer_sizes = program_internal::elementsOf(plan->non_const_buffer_sizes());
+    for (const auto& [input, value] : program_internal::inputsSharingTheirBytes(*plan)) meta.reused_inputs.emplace_back(input, value);
   }
   if (plan->values() != nullptr) {
     for (size_t i = 0; i < plan->values()->size(); ++i) {

@@ -15,12 +15,22 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "switchyard/dispatcher/function_schema.h"
 #include "switchyard/core/program_scalar_type.h"
 
 namespace sy {
+
+// Whether a tensor's sizes may change from run to run (the file's TensorShapeDynamism).
+enum class ShapeDynamism : uint8_t {
+  Static = 0,          // its sizes are the ones given
+  DynamicBound = 1,    // each dimension is at most the size given (memory is planned for that)
+  DynamicUnbound = 2,  // any sizes of its rank (the method allocates its memory as it grows)
+};
+// "static", "dynamic (bounded)", "dynamic (unbounded)".
+const char* toString(ShapeDynamism dynamism);
 
 // One value of a method as the file declares it (an input or output).
 struct ValueInfo {
@@ -30,12 +40,24 @@ struct ValueInfo {
   std::string kind;
   // Tensors only.
   std::optional<ProgramScalarType> dtype;
+  // The sizes the file gives: the shape of a static tensor, the upper bound of each dimension of
+  // a dynamic one.
   std::vector<int64_t> sizes;
   std::vector<int64_t> dim_order;
+  ShapeDynamism dynamism = ShapeDynamism::Static;
+  uint64_t nbytes = 0;   // at `sizes`: what the method holds for it
   bool planned = false;  // has planned memory (allocation_info)
   // Tensors whose data lives in a .ptd file: their fully qualified name.
   std::string external_name;
+  // A tensor the file places on another device than the CPU ("CUDA:0"); empty on the CPU. Such a
+  // method does not load (See Note [Programs placed on other devices are refused]).
+  std::string device;
 };
+
+// A value as `switchyard inspect` shows it: "Float[2, 3]", a bounded dimension as its bound
+// ("Float[<=8, 4] dynamic (bounded)"), "Float[2] dynamic (unbounded)", a dim order other than
+// the contiguous one appended ("Float[1, 3, 8, 8] dim order [0, 2, 3, 1]"); "Int" for a non-tensor.
+std::string toString(const ValueInfo& v);
 
 struct CompileSpecInfo {
   std::string key;
@@ -86,6 +108,10 @@ struct MethodMeta {
   std::vector<OperatorName> operators;
   std::vector<DelegateInfo> delegates;
   std::vector<int64_t> planned_buffer_sizes;
+  // The inputs whose planned bytes the plan also gives another value, each with the first such
+  // value; a loaded method keeps a copy of each and restores it before each execute (See Note
+  // [Inputs whose memory the plan reuses are restored before each execute]).
+  std::vector<std::pair<size_t, size_t>> reused_inputs;
   // Fully qualified names of the tensors the method needs from a .ptd data file.
   std::vector<std::string> external_tensors;
   size_t num_values = 0;

@@ -14,8 +14,10 @@
 #include "switchyard/delegate/delegate_call.h"
 #include "switchyard/ivalue/stack.h"
 #include "switchyard/program/data_file.h"
+#include "switchyard/program/etdump.h"
 #include "switchyard/program/kernel_call.h"
 #include "switchyard/program/program_internal.h"
+#include "switchyard/program/tensor_memory.h"
 
 namespace sy {
 namespace program_internal {
@@ -72,19 +74,45 @@ using ZeroedBuffer = std::unique_ptr<uint8_t, FreeMemory>;
 // The most a method may allocate at load (planned buffers plus tensors that get memory at run time).
 inline constexpr uint64_t kMaxMethodAllocationBytes = uint64_t{1} << 34;
 
+// An input whose planned bytes the memory plan also gives another value (See Note [Inputs whose
+// memory the plan reuses are restored before each execute], method.cpp).
+struct ReusedInput {
+  uint32_t input = 0;  // index among the method's inputs
+  uint32_t value = 0;  // the first other value planned over its bytes, for messages
+  ZeroedBuffer copy;   // what set_input last gave, at the input's bound
+  size_t capacity = 0;  // bytes of `copy`
+  bool fresh = true;   // the planned bytes hold it (no execute since set_input)
+};
+
 struct MethodState {
   std::shared_ptr<const ProgramData> program;
   std::vector<std::shared_ptr<const DataFile>> data_files;
   std::string name;
   std::string where;  // "program 'x.pte': method 'forward'"
   std::vector<ZeroedBuffer> owned_buffers;
+  std::vector<Storage> owned_storages;  // the memory of tensors with neither a plan nor data
+  // The allocators of the tensors the method holds memory for (See Note [A method's tensors change
+  // sizes within the memory planned for them]); before `values`, whose storages point at them.
+  std::vector<std::unique_ptr<BoundedMemory>> tensor_memory;
   std::vector<IValue> values;
   std::vector<std::vector<int32_t>> list_items;  // per value: the indices a list value refers to
   std::vector<uint32_t> inputs;
   std::vector<InputBinding> input_bindings;
+  std::vector<TensorBound> input_bounds;  // per input; a non-tensor input's is empty
+  std::vector<ReusedInput> reused_inputs;
   std::vector<uint32_t> outputs;
   std::vector<Instruction> instructions;
   std::vector<std::string> instruction_names;  // "instruction 3 (aten::add.out)", for errors
+  // Per instruction, for recording (See Note [Profiles cost nothing when off and allocate nothing
+  // when on], program/etdump.h): its chain and index in it, the operator or backend it calls (""
+  // for the others), and the tensor values a kernel call writes.
+  std::vector<std::pair<uint32_t, int32_t>> instruction_places;
+  std::vector<std::string> instruction_ops;
+  std::vector<std::vector<uint32_t>> instruction_writes;
+  // Attached by Method::set_event_tracer; null when nothing records. The names it interned, per
+  // instruction: the event's ("OPERATOR_CALL", ...) and the operator's.
+  ETDumpRecorder* recorder = nullptr;
+  std::vector<std::pair<uint32_t, uint32_t>> recorder_names;
   std::vector<PreparedKernelCall> kernel_calls;
   std::vector<PreparedDelegateCall> delegate_calls;
   Stack stack;
@@ -94,6 +122,13 @@ struct MethodState {
   // Last, so that delegates are destroyed first, while everything they might refer to still exists.
   std::vector<std::unique_ptr<DelegateInstance>> delegates;
 };
+
+// OK unless `plan` places a tensor or planned buffer on another device than the CPU; the error
+// starts with `where` (See Note [Programs placed on other devices are refused], method_devices.cpp).
+absl::Status refuseOtherDevices(const pte::ExecutionPlan& plan, const std::string& where);
+
+// Runs the method's instructions recording each into m.recorder (program/method_recorded.cpp).
+absl::Status executeRecorded(MethodState& m);
 
 }  // namespace program_internal
 }  // namespace sy

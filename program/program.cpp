@@ -146,6 +146,12 @@ absl::StatusOr<Program> Program::fromOwnedBytes(std::unique_ptr<uint8_t[]> bytes
                                                    " bytes) fails verification: truncated or corrupt"));
   }
   data->root = pte::GetProgram(data->file.data());
+  if (data->root->version() > kNewestFormatVersion) {
+    return absl::UnimplementedError(sy::str(data->where(), " has format version ", data->root->version(),
+                                            ", but this build of Switchyard reads programs up to version ",
+                                            kNewestFormatVersion, " (written by a newer ExecuTorch; re-export it with "
+                                            "the version this build knows, or update Switchyard)"));
+  }
   if (absl::Status s = program_internal::validateProgram(*data); !s.ok()) return s;
   return Program(std::move(data));
 }
@@ -153,6 +159,18 @@ absl::StatusOr<Program> Program::fromOwnedBytes(std::unique_ptr<uint8_t[]> bytes
 const std::string& Program::name() const { return data_->name; }
 
 uint32_t Program::version() const { return data_->root->version(); }
+
+std::vector<NamedDataInfo> Program::named_data() const {
+  std::vector<NamedDataInfo> out;
+  if (const auto* named = data_->root->named_data()) {
+    for (const pte::NamedData* n : *named) {
+      absl::StatusOr<absl::Span<const uint8_t>> bytes = data_->segment(n->segment_index());
+      out.push_back({std::string(view(n->key())), bytes.ok() ? bytes->size() : 0,
+                     bytes.ok() ? std::string() : std::string(bytes.status().message())});
+    }
+  }
+  return out;
+}
 
 std::vector<std::string> Program::method_names() const {
   std::vector<std::string> names;

@@ -32,6 +32,14 @@ namespace program_internal {
 struct ProgramData;
 }
 
+// One blob of the program's own named data (Program.named_data): bytes a delegate (or, through
+// the merged map a method's delegates get, a .ptd file) provides under a key.
+struct NamedDataInfo {
+  std::string key;
+  uint64_t size = 0;  // bytes
+  std::string error;  // why its bytes cannot be read (a segment past the file's), or empty
+};
+
 class Program {
  public:
   // Reads and verifies the file at `path`.
@@ -42,9 +50,14 @@ class Program {
 
   // The path it was loaded from, or the name given with the buffer.
   const std::string& name() const;
+  // The newest Program.version this build reads (ExecuTorch's EXECUTORCH_SCHEMA_VERSION, 0 so far);
+  // a newer file is refused at load, naming both versions.
+  static constexpr uint32_t kNewestFormatVersion = 0;
   // The format version written in the file (0 when absent).
   uint32_t version() const;
   std::vector<std::string> method_names() const;
+  // The program's own named data, in file order.
+  std::vector<NamedDataInfo> named_data() const;
   absl::StatusOr<MethodMeta> method_meta(std::string_view method) const;
 
   // Prepares `method` to run: resolves its operators, initialises its delegates, lays out its

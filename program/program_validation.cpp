@@ -210,12 +210,16 @@ class PlanValidator {
   // The loader places every tensor with allocation_info in its planned buffer, at its declared
   // sizes, and set_input and kernels write that many bytes there. So the extent is checked for
   // every planned tensor, a DYNAMIC_UNBOUND one too: skipping it let a Float[1024] planned into a
-  // 16-byte buffer (or at offset 2^40) take writes far past the buffer. What memory an unbounded
-  // tensor may grow into is for dynamic shapes to decide; until then a planned one is held to
-  // its declared sizes like any other.
+  // 16-byte buffer (or at offset 2^40) take writes far past the buffer. An unbounded tensor now
+  // gets memory of its own instead (See Note [Unbounded tensors get memory at run time]), but its
+  // plan is still checked: a plan that does not fit its buffer is a corrupt file either way.
   absl::Status checkTensor(const pte::Tensor& t, const std::string& what) {
     absl::StatusOr<TensorGeometry> g = tensorGeometry(t);
     if (!g.ok()) return invalid(where_, sy::str(what, " (Tensor): ", g.status().message()));
+    if (static_cast<uint8_t>(t.shape_dynamism()) > static_cast<uint8_t>(pte::TensorShapeDynamism::MAX)) {
+      return invalid(where_, sy::str(what, " (Tensor) has shape dynamism ", static_cast<int>(t.shape_dynamism()),
+                                     ", which the format does not define (0 STATIC, 1 DYNAMIC_BOUND, 2 DYNAMIC_UNBOUND)"));
+    }
     const pte::ExtraTensorInfo* extra = t.extra_tensor_info();
     const bool external = extra != nullptr && extra->location() == pte::TensorDataLocation::EXTERNAL;
     if (external && view(extra->fully_qualified_name()).empty()) {

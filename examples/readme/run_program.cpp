@@ -1,31 +1,31 @@
-// docs/programs.md: load a program, run a method, read its output. The
-// region between the markers is the README's code block (tests/lint/check_readme_examples.py checks
-// it; ./test.sh builds this).
+// docs/programs.md: run a program's method with sy::Module, as ExecuTorch's extension/module runs it.
+// The region between the markers is the README's code block (tests/lint/check_readme_examples.py
+// checks it; ./test.sh builds this).
 #include <iostream>
 
 #include <switchyard/ivalue/tensor_factories.h>
 
 // README: begin
-#include <switchyard/program/program.h>
+#include <switchyard/program/module.h>
 
-absl::StatusOr<sy::Tensor> run_model(const std::string& path, const sy::Tensor& x) {
-  absl::StatusOr<sy::Program> program = sy::Program::load(path);         // verified, bounds-checked
-  if (!program.ok()) return program.status();
-  absl::StatusOr<sy::MethodMeta> meta = program->method_meta("forward");  // inputs, operators, delegates, memory
-  absl::StatusOr<sy::Method> forward = program->load_method("forward");   // operators resolved, delegates initialised
-  if (!forward.ok()) return forward.status();
-  if (absl::Status s = forward->set_input(0, x); !s.ok()) return s;       // dtype and shape checked, copied
-  if (absl::Status s = forward->execute(); !s.ok()) return s;             // allocates nothing for static shapes
-  return forward->get_output(0).toTensor();                               // a view into the method's memory
+absl::StatusOr<sy::Tensor> run_model(const std::string& path, const std::vector<std::string>& data_files,
+                                     const sy::Tensor& x) {
+  sy::Module module(path, {.data_files = data_files});                    // read on first use, verified
+  absl::StatusOr<sy::MethodMeta> meta = module.method_meta("forward");    // dtype, sizes, dynamism, bounds
+  if (!meta.ok()) return meta.status();
+  std::cout << "forward takes " << sy::toString(meta->inputs[0]) << "\n";  // "Float[<=8] dynamic (bounded)"
+  absl::StatusOr<std::vector<sy::IValue>> out = module.forward({x});      // loaded once and kept, then run
+  if (!out.ok()) return out.status();                                     // every error names file, method, value
+  return (*out)[0].toTensor();                                            // a view into the method's memory
 }
 // README: end
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: run_program MODEL.pte (a model with one Float[1] input)\n";
+    std::cerr << "usage: run_program MODEL.pte [DATA.ptd...] (a model with one Float[1] input)\n";
     return 2;
   }
-  absl::StatusOr<sy::Tensor> y = run_model(argv[1], sy::ones({1}));
+  absl::StatusOr<sy::Tensor> y = run_model(argv[1], std::vector<std::string>(argv + 2, argv + argc), sy::ones({1}));
   if (!y.ok()) {
     std::cerr << y.status() << "\n";
     return 1;

@@ -66,6 +66,17 @@ class ProgramBuilder {
     t.offset = offset;
     return addTensor(std::move(t));
   }
+  // A planned tensor whose ExtraTensorInfo places it on another device (device_type: 1 is CUDA).
+  int plannedTensorOnDevice(ScalarType dtype, std::vector<int32_t> sizes, uint32_t memory_id, uint64_t offset,
+                            int8_t device_type, int8_t device_index = 0) {
+    TensorSpec t = tensorSpec(dtype, std::move(sizes), {});
+    t.planned = true;
+    t.memory_id = memory_id;
+    t.offset = offset;
+    t.device_type = device_type;
+    t.device_index = device_index;
+    return addTensor(std::move(t));
+  }
   // Full control over the raw fields, for hostile programs.
   int rawTensor(int8_t scalar_type, std::vector<int32_t> sizes, std::vector<uint8_t> dim_order, bool planned,
                 uint32_t memory_id, uint64_t offset, uint32_t data_buffer_idx = 0) {
@@ -131,6 +142,11 @@ class ProgramBuilder {
   ProgramBuilder& inputs(std::vector<int32_t> v) { inputs_ = std::move(v); return *this; }
   ProgramBuilder& outputs(std::vector<int32_t> v) { outputs_ = std::move(v); return *this; }
   ProgramBuilder& bufferSizes(std::vector<int64_t> v) { buffer_sizes_ = std::move(v); return *this; }
+  // An ExecutionPlan.non_const_buffer_device entry: planned buffer `buffer` on `device_type` (1: CUDA).
+  ProgramBuilder& bufferDevice(int32_t buffer, int8_t device_type, int8_t device_index = 0) {
+    buffer_devices_.push_back({buffer, device_type, device_index});
+    return *this;
+  }
   // Constants in a data segment (constant_segment) rather than constant_buffer.
   ProgramBuilder& constantsInSegment(bool v = true) { constants_in_segment_ = v; return *this; }
   // Bytes of padding before each constant in the data segment: a test's way to place constant data
@@ -142,6 +158,8 @@ class ProgramBuilder {
     named_data_.emplace_back(std::move(key), std::move(bytes));
     return *this;
   }
+  // Program.version (0, as ExecuTorch writes it, unless a test says otherwise).
+  ProgramBuilder& version(uint32_t v) { version_ = v; return *this; }
   // 24 for the older extended header, 32 for the newer (only used when there are segments).
   ProgramBuilder& extendedHeaderLength(uint32_t v) { header_length_ = v; return *this; }
 
@@ -174,8 +192,13 @@ class ProgramBuilder {
       delegates.push_back(pte::CreateBackendDelegateDirect(fb, d.backend.c_str(), ref, &specs));
     }
     std::vector<flatbuffers::Offset<pte::Chain>> chains{pte::CreateChainDirect(fb, nullptr, nullptr, &instructions)};
+    std::vector<flatbuffers::Offset<pte::NonConstBufferDevice>> buffer_devices;
+    for (const BufferDevice& d : buffer_devices_) {
+      buffer_devices.push_back(pte::CreateNonConstBufferDevice(fb, d.buffer, static_cast<pte::DeviceType>(d.type), d.index));
+    }
     auto plan = pte::CreateExecutionPlanDirect(fb, method_.c_str(), 0, &values, &inputs_, &outputs_, &chains, &operators,
-                                               &delegates, &buffer_sizes_);
+                                               &delegates, &buffer_sizes_,
+                                               buffer_devices.empty() ? nullptr : &buffer_devices);
     std::vector<flatbuffers::Offset<pte::ExecutionPlan>> plans{plan};
 
     std::vector<flatbuffers::Offset<pte::Buffer>> constant_buffer;
@@ -209,7 +232,7 @@ class ProgramBuilder {
       segment_table.push_back(pte::CreateDataSegment(fb, segment_offset, s.size()));
       segment_offset += (s.size() + 15) / 16 * 16;
     }
-    auto root = pte::CreateProgramDirect(fb, 0, &plans, &constant_buffer, &inline_data, &segment_table, constant_segment,
+    auto root = pte::CreateProgramDirect(fb, version_, &plans, &constant_buffer, &inline_data, &segment_table, constant_segment,
                                          nullptr, named_data.empty() ? nullptr : &named_data);
     pte::FinishProgramBuffer(fb, root);
     std::vector<uint8_t> file(fb.GetBufferPointer(), fb.GetBufferPointer() + fb.GetSize());
@@ -250,6 +273,8 @@ class ProgramBuilder {
     uint32_t data_buffer_idx = 0;
     std::string external_name;
     pte::TensorShapeDynamism dynamism = pte::TensorShapeDynamism::STATIC;
+    int8_t device_type = 0;  // pte::DeviceType::CPU
+    int8_t device_index = 0;
   };
   struct InstructionSpec {
     pte::InstructionArguments kind;
@@ -290,8 +315,11 @@ class ProgramBuilder {
                                              static_cast<uint32_t>(t.offset >> 32));
       }
       flatbuffers::Offset<pte::ExtraTensorInfo> extra = 0;
-      if (!t.external_name.empty()) {
-        extra = pte::CreateExtraTensorInfoDirect(fb, 0, t.external_name.c_str(), pte::TensorDataLocation::EXTERNAL);
+      if (!t.external_name.empty() || t.device_type != 0 || t.device_index != 0) {
+        extra = pte::CreateExtraTensorInfoDirect(
+            fb, 0, t.external_name.empty() ? nullptr : t.external_name.c_str(),
+            t.external_name.empty() ? pte::TensorDataLocation::CONSTANT_SEGMENT : pte::TensorDataLocation::EXTERNAL,
+            static_cast<pte::DeviceType>(t.device_type), t.device_index);
       }
       auto tensor = pte::CreateTensor(fb, static_cast<pte::ScalarType>(t.scalar_type), 0, sizes, dim_order, false,
                                       t.data_buffer_idx, alloc, 0, t.dynamism, extra);
@@ -324,8 +352,15 @@ class ProgramBuilder {
   std::vector<int32_t> inputs_;
   std::vector<int32_t> outputs_;
   std::vector<int64_t> buffer_sizes_;
+  struct BufferDevice {
+    int32_t buffer;
+    int8_t type;
+    int8_t index;
+  };
+  std::vector<BufferDevice> buffer_devices_;
   bool constants_in_segment_ = false;
   uint32_t header_length_ = 32;
+  uint32_t version_ = 0;
 };
 
 }  // namespace testing

@@ -103,5 +103,37 @@ TEST(ProgramAllocations, ExecuteAllocatesNothingForExecuTorchsPrograms) {
   }
 }
 
+// A bounded dynamic program (See Note [A method's tensors change sizes within the memory planned
+// for them]): inputs of changing sizes and outputs resized by their kernels, all within the memory
+// planned for the bound.
+TEST(ProgramAllocations, ExecuteAllocatesNothingForABoundedDynamicProgram) {
+  constexpr auto bound = pte::TensorShapeDynamism::DYNAMIC_BOUND;
+  ProgramBuilder b;
+  int x = b.plannedTensor(ScalarType::Float, {4, 6}, 1, 0, {}, bound);
+  int y = b.plannedTensor(ScalarType::Float, {4, 6}, 1, 96, {}, bound);
+  int out = b.plannedTensor(ScalarType::Float, {4, 3, 2}, 1, 192, {}, bound);
+  b.kernelCall(b.op("aten::add", "out"), {x, x, b.intValue(1), y, y});
+  b.kernelCall(b.op("aten::view_copy", "out"), {y, b.intList({b.intValue(-1), b.intValue(3), b.intValue(2)}), out, out});
+  b.inputs({x}).outputs({out}).bufferSizes({0, 288});
+  absl::StatusOr<Program> program = Program::loadFromBuffer(b.finish());
+  ASSERT_TRUE(program.ok()) << program.status();
+  absl::StatusOr<Method> m = program->load_method("forward");
+  ASSERT_TRUE(m.ok()) << m.status();
+  std::vector<Tensor> inputs;
+  for (int64_t n : {4, 1, 3, 2}) inputs.push_back(ones({n, 6}));
+  for (const Tensor& input : inputs) {
+    ASSERT_TRUE(m->set_input(0, input).ok());
+    ASSERT_TRUE(m->execute().ok());
+  }
+  EXPECT_EQ(allocationsDuring([&] {
+              for (int i = 0; i < 20; ++i) {
+                const Tensor& input = inputs[static_cast<size_t>(i) % inputs.size()];
+                if (!m->set_input(0, input).ok() || !m->execute().ok()) std::abort();
+              }
+            }),
+            0);
+  EXPECT_EQ(m->get_output(0).toTensor().sizes(), (std::vector<int64_t>{2, 3, 2}));
+}
+
 }  // namespace
 }  // namespace sy

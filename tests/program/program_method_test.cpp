@@ -336,6 +336,30 @@ TEST(ProgramMethod, ChecksTheDtypeAndShapeOfInputs) {
   EXPECT_EQ(m->set_input(1, IValue(3)).code(), absl::StatusCode::kOutOfRange);
 }
 
+// ExecuTorch's MoveCall makes the destination the source's tensor (what a cond's branches end
+// with); kernel calls read the method's value, so they see it (See Note [Prepared kernel calls]).
+// Their arguments were owned copies of the tensor the value held at load: they read t's old
+// memory (0) and wrote c's old tensor.
+TEST(ProgramMethod, KernelCallsSeeTheTensorAMoveCallPutInTheirValue) {
+  ProgramBuilder b;
+  int a = b.plannedTensor(ScalarType::Float, {1}, 1, 0);
+  int t = b.plannedTensor(ScalarType::Float, {1}, 1, 8);
+  int c = b.plannedTensor(ScalarType::Float, {1}, 1, 16);
+  int d = b.plannedTensor(ScalarType::Float, {1}, 1, 24);
+  b.moveCall(a, t);
+  b.moveCall(d, c);
+  b.kernelCall(b.op("aten::add", "out"), {t, t, b.intValue(1), c, c});
+  b.inputs({a}).outputs({c, d}).bufferSizes({0, 32});
+  absl::StatusOr<Program> program = Program::loadFromBuffer(b.finish());
+  ASSERT_TRUE(program.ok()) << program.status();
+  absl::StatusOr<Method> m = program->load_method("forward");
+  ASSERT_TRUE(m.ok()) << m.status();
+  ASSERT_TRUE(m->set_input(0, tensor(std::vector<float>{3}, {1})).ok());
+  ASSERT_TRUE(m->execute().ok());
+  EXPECT_EQ(values(m->get_output(0).toTensor()), (std::vector<float>{6}));
+  EXPECT_EQ(values(m->get_output(1).toTensor()), (std::vector<float>{6}));  // c is d's tensor now
+}
+
 TEST(ProgramMethod, ListsMissingOperatorsOfABuiltProgramByFullName) {
   ProgramBuilder b;
   int x = b.plannedTensor(ScalarType::Float, {1}, 1, 0);

@@ -1,4 +1,6 @@
 // `switchyard inspect`: what a program holds and what running it needs, without running it.
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "absl/flags/declare.h"
@@ -7,6 +9,7 @@
 #include "switchyard/core/error.h"
 #include "switchyard/delegate/backend_registry.h"
 #include "switchyard/dispatcher/dispatcher.h"
+#include "switchyard/program/data_file.h"
 #include "switchyard/program/program.h"
 #include "switchyard/tools/switchyard/command.h"
 #include "switchyard/tools/switchyard/graph_dot.h"
@@ -21,13 +24,26 @@ namespace {
 
 std::string describe(const ValueInfo& v) {
   if (v.kind != "Tensor") return sy::str(v.kind, " (value ", v.value_index, ")");
-  std::string s = sy::str(v.dtype ? std::string(toString(*v.dtype)) : "?", "[", absl::StrJoin(v.sizes, ", "), "]");
-  bool contiguous = true;
-  for (size_t i = 0; i < v.dim_order.size(); ++i) contiguous &= (v.dim_order[i] == static_cast<int64_t>(i));
-  if (!contiguous) s += sy::str(" dim order [", absl::StrJoin(v.dim_order, ", "), "]");
-  s += sy::str(" (value ", v.value_index, v.planned ? ", planned" : "", ")");
+  std::string s = sy::str(toString(v), " (value ", v.value_index, v.planned ? ", planned" : "", ")");
   if (!v.external_name.empty()) s += sy::str(" external '", v.external_name, "'");
+  if (!v.device.empty()) s += sy::str(" on ", v.device, "    <- not the CPU: the method does not load here");
   return s;
+}
+
+// "  dynamic shapes: 2 of 3 tensors DYNAMIC_BOUND, ..." when the method has dynamic tensors.
+std::string dynamicShapesLine(const MethodMeta& m) {
+  size_t tensors = 0, bound = 0, unbound = 0;
+  for (const ValueInfo& v : m.values) {
+    if (v.kind != "Tensor") continue;
+    ++tensors;
+    bound += v.dynamism == ShapeDynamism::DynamicBound;
+    unbound += v.dynamism == ShapeDynamism::DynamicUnbound;
+  }
+  if (bound + unbound == 0) return "";
+  std::string line = sy::str("  dynamic shapes: ", bound, " of ", tensors, " tensors DYNAMIC_BOUND (sizes shown are upper "
+                             "bounds; inputs take any sizes up to them)");
+  if (unbound > 0) line += sy::str(", ", unbound, " DYNAMIC_UNBOUND (memory of their own, grown at run time)");
+  return line + "\n";
 }
 
 // A compile spec's value as text when it is printable, else its size.
@@ -42,6 +58,10 @@ void printMethod(const MethodMeta& m) {
   std::cout << "\nmethod '" << m.name << "': " << m.num_instructions << " instructions, " << m.num_values << " values\n";
   std::cout << "  inputs:\n";
   for (size_t i = 0; i < m.inputs.size(); ++i) std::cout << "    " << i << ": " << describe(m.inputs[i]) << "\n";
+  for (const auto& [input, value] : m.reused_inputs) {
+    std::cout << "    (input " << input << "'s planned bytes are reused by value " << value
+              << " while the method runs; the method keeps a copy and restores it before each execute)\n";
+  }
   std::cout << "  outputs:\n";
   for (size_t i = 0; i < m.outputs.size(); ++i) std::cout << "    " << i << ": " << describe(m.outputs[i]) << "\n";
 
@@ -67,6 +87,7 @@ void printMethod(const MethodMeta& m) {
       for (const std::string& line : d.description) std::cout << "       " << line << "\n";
     }
   }
+  std::cout << dynamicShapesLine(m);
   int64_t planned = 0;
   for (size_t i = 1; i < m.planned_buffer_sizes.size(); ++i) planned += m.planned_buffer_sizes[i];
   std::cout << "  planned memory: " << planned << " bytes in " << (m.planned_buffer_sizes.empty() ? 0 : m.planned_buffer_sizes.size() - 1)
@@ -87,8 +108,55 @@ void printMethod(const MethodMeta& m) {
   }
 }
 
+// "named data: 2 keys, 1536 bytes" and a line per key, or nothing when the program has none.
+void printNamedData(const Program& program) {
+  const std::vector<NamedDataInfo> named = program.named_data();
+  if (named.empty()) return;
+  uint64_t total = 0;
+  for (const NamedDataInfo& n : named) total += n.size;
+  std::cout << "named data: " << named.size() << (named.size() == 1 ? " key, " : " keys, ") << total << " bytes\n";
+  for (const NamedDataInfo& n : named) {
+    std::cout << "  " << n.key << ": " << (n.error.empty() ? sy::str(n.size, " bytes") : n.error) << "\n";
+  }
+}
+
+// Whether `path` holds a .ptd data file (FT01 at byte 4, or the older layout's FH01 at byte 0).
+// Anything but a regular file is left to Program::load, which says what it is (opening a FIFO
+// here would wait for a writer).
+bool isDataFile(const std::string& path) {
+  std::error_code ignored;
+  if (!std::filesystem::is_regular_file(path, ignored)) return false;
+  char head[8] = {};
+  std::ifstream in(path, std::ios::binary);
+  if (!in.read(head, sizeof(head))) return false;
+  return std::string_view(head + 4, 4) == "FT01" || std::string_view(head, 4) == "FH01";
+}
+
+absl::Status inspectDataFile(const std::string& path) {
+  absl::StatusOr<std::shared_ptr<const DataFile>> data = DataFile::load(path);
+  if (!data.ok()) return data.status();
+  const std::vector<DataFile::Entry>& entries = (*data)->entries();
+  uint64_t total = 0;
+  for (const DataFile::Entry& e : entries) total += e.bytes.size();
+  std::cout << "data file " << (*data)->name() << " (" << (*data)->layout() << ", format version " << (*data)->version()
+            << "), " << entries.size() << (entries.size() == 1 ? " entry, " : " entries, ") << total << " bytes\n";
+  for (const DataFile::Entry& e : entries) {
+    std::cout << "  " << e.key << ": ";
+    if (e.dtype) std::cout << toString(*e.dtype) << "[" << absl::StrJoin(e.sizes, ", ") << "], ";
+    std::cout << e.bytes.size() << " bytes\n";
+  }
+  return absl::OkStatus();
+}
+
 absl::Status inspect(const std::vector<std::string>& args) {
   if (args.size() != 1) return absl::InvalidArgumentError("inspect takes one program file (see switchyard inspect --help)");
+  if (isDataFile(args[0])) {
+    if (absl::GetFlag(FLAGS_format) != "text" || !absl::GetFlag(FLAGS_method).empty() || absl::GetFlag(FLAGS_graph)) {
+      return absl::InvalidArgumentError(sy::str("'", args[0], "' is a data file (.ptd): inspect lists its entries, and "
+                                                "takes none of --format, --method and --graph for it"));
+    }
+    return inspectDataFile(args[0]);
+  }
   const std::string format = absl::GetFlag(FLAGS_format);
   if (format != "text" && format != "dot") {
     return absl::InvalidArgumentError(sy::str("--format for inspect is text or dot, not '", format, "'"));
@@ -111,6 +179,7 @@ absl::Status inspect(const std::vector<std::string>& args) {
   }
   std::cout << "program " << program->name() << " (format version " << program->version() << "), "
             << names.size() << " method(s): " << absl::StrJoin(names, ", ") << "\n";
+  printNamedData(*program);
   for (const MethodMeta& meta : methods) printMethod(meta);
   return absl::OkStatus();
 }
@@ -121,14 +190,19 @@ const Command& inspectCommand() {
   static const Command command{
       "inspect",
       "show a program's methods, operators, delegates and planned memory",
-      "usage: switchyard inspect PROGRAM.pte [--method NAME] [--graph] [--format text|dot]\n\n"
-      "Prints each method's inputs and outputs (dtype and sizes), the operators it calls (marking those\n"
-      "no library registered), its delegates (backend, blob size, compile specs, registered or not) and\n"
-      "its planned memory; with --graph, every instruction too (operator and arguments, source line, and\n"
-      "for a delegate call the original operators it runs). Nothing is run, so a program that cannot run\n"
-      "here can still be inspected; --method NAME shows that method only. --format dot prints one Graphviz\n"
-      "graph instead (each method in a cluster when there are several, each delegate in its own coloured\n"
-      "cluster, external .ptd parameters as their own nodes): switchyard inspect model.pte --format dot | dot -Tsvg > model.svg",
+      "usage: switchyard inspect PROGRAM.pte [--method NAME] [--graph] [--format text|dot]\n"
+      "       switchyard inspect DATA.ptd\n\n"
+      "Lists the program's named data (the key and size of each blob its delegates read), then each\n"
+      "method's inputs and outputs (dtype and sizes; a dynamic tensor's sizes are its bounds, as in\n"
+      "Float[<=8, 4] dynamic (bounded), and a line counts its dynamic tensors), the operators it calls\n"
+      "(marking those no library registered), its delegates (backend, blob size, compile specs,\n"
+      "registered or not) and its planned memory; with --graph, every instruction too (operator and\n"
+      "arguments, source line, and for a delegate call the original operators it runs). Nothing is run,\n"
+      "so a program that cannot run here can still be inspected; --method NAME shows that method only.\n"
+      "--format dot prints one Graphviz graph instead (each method in a cluster when there are several,\n"
+      "each delegate in its own coloured cluster, external .ptd parameters as their own nodes):\n"
+      "switchyard inspect model.pte --format dot | dot -Tsvg > model.svg\n"
+      "Given a data file (.ptd), lists its entries: key, dtype and sizes for tensors, and bytes.",
       {"method", "graph", "format"},
       &inspect};
   return command;

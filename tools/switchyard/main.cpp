@@ -38,7 +38,9 @@ void printHelp(const Command& c) {
   std::cout << "\nflags:\n";
   for (const std::string& name : c.flags) {
     const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
-    std::cout << "  --" << name << " (default: " << (flag->DefaultValue().empty() ? "\"\"" : flag->DefaultValue())
+    std::string spelled = name;  // See Note [Flags are spelled with dashes]
+    std::replace(spelled.begin(), spelled.end(), '_', '-');
+    std::cout << "  --" << spelled << " (default: " << (flag->DefaultValue().empty() ? "\"\"" : flag->DefaultValue())
               << ")\n      " << flag->Help() << "\n";
   }
 }
@@ -96,19 +98,33 @@ int main(int argc, char** argv) {
 
   // Refuse a flag this subcommand does not take (abseil's flags are global to the program), then
   // parse. argv[1] (the command name) is dropped so abseil sees `switchyard [arguments] [flags]`.
+  //
+  // Note [Flags are spelled with dashes]
+  // abseil names flags with underscores (method_meta); the command line spells them with dashes
+  // (--method-meta), as its help prints them. A flag's name is rewritten with underscores before
+  // abseil parses it (its value, after '=', is left alone), so both spellings work.
+  std::vector<std::string> args_with_abseil_names(argv + 2, argv + argc);
   std::vector<char*> rest = {argv[0]};
-  for (int i = 2; i < argc; ++i) {
-    rest.push_back(argv[i]);
-    std::string arg = argv[i];
-    if (arg == "--") break;
+  for (std::string& arg : args_with_abseil_names) {
+    const std::string given = arg;
+    if (arg == "--") {
+      rest.push_back(arg.data());
+      break;
+    }
     // Not a flag: a positional argument, or a negative number given as a flag's value (--random -2).
-    if (arg.size() < 2 || arg[0] != '-' || std::isdigit(static_cast<unsigned char>(arg[1]))) continue;
-    std::string flag = arg.substr(arg.find_first_not_of('-'));
-    flag = flag.substr(0, flag.find('='));
+    if (arg.size() < 2 || arg[0] != '-' || std::isdigit(static_cast<unsigned char>(arg[1]))) {
+      rest.push_back(arg.data());
+      continue;
+    }
+    const size_t name_begin = std::min(arg.find_first_not_of('-'), arg.size());
+    const size_t name_end = std::max(std::min(arg.find('='), arg.size()), name_begin);
+    std::replace(arg.begin() + static_cast<std::ptrdiff_t>(name_begin), arg.begin() + static_cast<std::ptrdiff_t>(name_end), '-', '_');
+    rest.push_back(arg.data());
+    const std::string flag = arg.substr(name_begin, name_end - name_begin);
     bool allowed = false;
     for (const std::string& f : command->flags) allowed |= (f == flag || "no" + f == flag);
     if (!allowed) {
-      return fail(std::string(command->name) + " does not take " + arg.substr(0, arg.find('=')) +
+      return fail(std::string(command->name) + " does not take " + given.substr(0, given.find('=')) +
                   " (see switchyard " + command->name + " --help)");
     }
   }

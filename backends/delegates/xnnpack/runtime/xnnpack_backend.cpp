@@ -124,7 +124,7 @@ absl::StatusOr<DelegateHandle*> XnnpackBackend::init(BackendInitContext& context
 absl::Status XnnpackBackend::execute(BackendExecutionContext& context, DelegateHandle* handle,
                                      absl::Span<IValue*> args) const {
   if (handle == nullptr) return absl::InvalidArgumentError("XnnpackBackend execute: no handle");
-  absl::Status s = static_cast<GraphExecutable*>(handle)->execute(args);
+  absl::Status s = static_cast<GraphExecutable*>(handle)->execute(args, context.event_tracer);
   if (s.ok()) return s;
   return absl::Status(s.code(), sy::str("XnnpackBackend execute: ", s.message(), " (",
                                         where(context.method_name, context.delegate_index), ")"));

@@ -151,6 +151,14 @@ absl::Status GraphExecutable::build() {
     segment_of[k] = static_cast<int64_t>(runtime_nodes_.size() - 1);
     runtime_nodes_.back().push_back(static_cast<uint32_t>(k));
   }
+  // What an event tracer calls each XNNPACK runtime's step (a host step goes by its node's debug handle).
+  runtime_event_names_.clear();
+  for (size_t r = 0; r < runtime_nodes_.size(); ++r) {
+    const std::vector<uint32_t>& nodes = runtime_nodes_[r];
+    runtime_event_names_.push_back(nodes.size() == 1 ? sy::str("XNNPACK runtime ", r, " (node ", nodes[0], ")")
+                                                     : sy::str("XNNPACK runtime ", r, " (nodes ", nodes.front(), "-",
+                                                               nodes.back(), ")"));
+  }
   // Homes. See Note [How an XNNPACK delegate runs on Debian's XNNPACK].
   needs_home_.assign(num_values, false);
   std::vector<int64_t> made_in(num_values, -1);

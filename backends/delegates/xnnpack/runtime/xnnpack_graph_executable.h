@@ -43,6 +43,7 @@
 #include "switchyard/backends/delegates/xnnpack/runtime/xnnpack_host_kernels.h"
 #include "switchyard/backends/delegates/xnnpack/runtime/xnnpack_quantize.h"
 #include "switchyard/backends/delegates/xnnpack/runtime/xnnpack_subgraph.h"
+#include "switchyard/delegate/event_tracer.h"
 #include "switchyard/ivalue/ivalue.h"
 
 struct pthreadpool;
@@ -58,7 +59,9 @@ class GraphExecutable {
   GraphExecutable& operator=(const GraphExecutable&) = delete;
 
   // `args`: one per external id (the delegate's inputs and outputs, in the blob's numbering).
-  absl::Status execute(absl::Span<IValue*> args);
+  // With a tracer, each step is reported to it as it ends: a host step by its node's debug handle,
+  // an XNNPACK runtime by name ("XNNPACK runtime 0 (nodes 1-3)"), since it runs several nodes.
+  absl::Status execute(absl::Span<IValue*> args, EventTracer* tracer = nullptr);
 
   // One line per node: where it runs and, for a host step, why.
   std::vector<std::string> placement() const;
@@ -111,6 +114,7 @@ class GraphExecutable {
   std::vector<Step> steps_;
   std::vector<std::unique_ptr<SubgraphRuntime>> runtimes_;
   std::vector<std::vector<uint32_t>> runtime_nodes_;
+  std::vector<std::string> runtime_event_names_;  // per runtime
   std::vector<HostStep> host_steps_;
   uint64_t host_float_bytes_ = 0;
   std::mutex mutex_;

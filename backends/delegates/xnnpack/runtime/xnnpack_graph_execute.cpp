@@ -162,7 +162,7 @@ absl::Status GraphExecutable::copyOutputs(absl::Span<IValue*> args) {
   return absl::OkStatus();
 }
 
-absl::Status GraphExecutable::execute(absl::Span<IValue*> args) {
+absl::Status GraphExecutable::execute(absl::Span<IValue*> args, EventTracer* tracer) {
   if (args.size() != g_.num_externs) {
     return absl::InvalidArgumentError(sy::str(args.size(), " arguments for a delegate with ", g_.num_externs,
                                               " external values (", g_.inputs.size(), " inputs, ", g_.outputs.size(),
@@ -171,10 +171,12 @@ absl::Status GraphExecutable::execute(absl::Span<IValue*> args) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (absl::Status s = bindArguments(args); !s.ok()) return s;
   for (const Step& step : steps_) {
+    const uint64_t start = tracer != nullptr ? EventTracer::now() : 0;
     if (step.xnnpack) {
       if (absl::Status s = runtimes_[step.index]->invoke(); !s.ok()) {
         return absl::InternalError(sy::str("XNNPACK runtime ", step.index, ": ", s.message()));
       }
+      if (tracer != nullptr) tracer->log_profiling_delegate(runtime_event_names_[step.index], -1, start, EventTracer::now());
       continue;
     }
     HostStep& h = host_steps_[step.index];
@@ -189,6 +191,7 @@ absl::Status GraphExecutable::execute(absl::Span<IValue*> args) {
     for (Operand& o : h.outputs) {
       if (o.convert) fromFloat(g_.values[o.value], dims_[o.value], o.floats.get(), home_[o.value], rows_[o.value]);
     }
+    if (tracer != nullptr) tracer->log_profiling_delegate({}, g_.nodes[h.node].debug_handle, start, EventTracer::now());
   }
   return copyOutputs(args);
 }

@@ -3,6 +3,7 @@
 // with every node on the host path (the run-time option placement=host), within float rounding,
 // or one quantization step for int8.
 #include <cmath>
+#include <fstream>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -165,6 +166,36 @@ TEST(XnnpackWildPrograms, ADynamicInputRunsAtEverySizeWithinItsBound) {
   }
   const absl::Status too_big = (*d)->execute({randomTensor({9}, 9), c, sy::empty({8})});
   EXPECT_THAT(std::string(too_big.message()), HasSubstr("is given dims [9], past the bound [8]"));
+}
+
+// The same program through a Method: set_input takes any length up to the bound, the delegate
+// gets the real sizes and get_output has them (See Note [A method's tensors change sizes within
+// the memory planned for them]); the command line takes such inputs too.
+TEST(XnnpackWildPrograms, TheDynamicProgramRunsAtItsBoundAndBelowItThroughAMethod) {
+  SY_REFERENCE_PROGRAM_OR_SKIP(path, "wild/executorch-numpy-runtime__dynamic.pte");
+  absl::StatusOr<Program> program = Program::load(path);
+  ASSERT_TRUE(program.ok()) << program.status();
+  const Tensor x = randomTensor({8}, 21);
+  const std::vector<Tensor> at_bound = wildRunForward(*program, {x}, false);
+  ASSERT_EQ(at_bound.size(), 1u);
+  absl::StatusOr<Method> m = program->load_method("forward");
+  ASSERT_TRUE(m.ok()) << m.status();
+  for (int64_t n : {5, 1, 8, 0, 3}) {
+    absl::Status s = m->set_input(0, ops::clone(ops::slice(x, 0, 0, n)));
+    ASSERT_TRUE(s.ok()) << s;
+    s = m->execute();
+    ASSERT_TRUE(s.ok()) << s;
+    expectCloseTo(m->get_output(0).toTensor(), ops::slice(at_bound[0], 0, 0, n), 0);
+  }
+  const absl::Status too_long = m->set_input(0, randomTensor({9}, 22));
+  EXPECT_THAT(std::string(too_long.message()), HasSubstr("input 0: dimension 0 has size 9, above its bound of 8"));
+
+  const std::string inputs = ::testing::TempDir() + "/dynamic_inputs.json";
+  std::ofstream(inputs) << R"([{"dtype": "Float", "sizes": [3], "data": [1, 2, -4]}])";
+  const cli::Result r = cli::runCli("run " + path + " --inputs " + inputs);
+  EXPECT_EQ(r.status, 0) << r.err;
+  const double c = at_bound[0].data_ptr<float>()[0] / x.data_ptr<float>()[0];
+  EXPECT_THAT(r.out, HasSubstr(sy::str("output 0: ", ops::mul(tensor<float>({1, 2, -4}, {3}), c).toString())));
 }
 
 }  // namespace
