@@ -100,7 +100,10 @@ absl::Status setTensorInput(const MethodState& m, size_t index, Tensor& dst, con
       impl->set_sizes_and_strides(src.sizes(), strides, dst.storage_offset());
     }
     if (sameSizes(src.strides(), dst.strides()) && src.is_contiguous()) {
-      std::memmove(dst.data_ptr(), src.data_ptr(), static_cast<size_t>(src.numel()) * src.element_size());
+      // An input without elements may have no data at all: memmove's pointers must not be null.
+      if (src.numel() > 0) {
+        std::memmove(dst.data_ptr(), src.data_ptr(), static_cast<size_t>(src.numel()) * src.element_size());
+      }
       return absl::OkStatus();
     }
     dst.copy_(src);
@@ -127,8 +130,8 @@ void keepReusedInput(MethodState& m, size_t index) {
     if (r.input != index) continue;
     const Tensor& input = m.values[m.inputs[index]].toTensor();
     // Within the bound (set_input checked it), so within the copy; the min keeps that local.
-    std::memcpy(r.copy.get(), input.data_ptr(),
-                std::min(r.capacity, static_cast<size_t>(input.numel()) * input.element_size()));
+    const size_t nbytes = std::min(r.capacity, static_cast<size_t>(input.numel()) * input.element_size());
+    if (nbytes > 0) std::memcpy(r.copy.get(), input.data_ptr(), nbytes);
     r.fresh = true;
   }
 }
@@ -137,7 +140,8 @@ void restoreReusedInputs(MethodState& m) {
   for (program_internal::ReusedInput& r : m.reused_inputs) {
     if (!r.fresh) {
       const Tensor& input = m.values[m.inputs[r.input]].toTensor();
-      std::memcpy(input.data_ptr(), r.copy.get(), std::min(r.capacity, static_cast<size_t>(input.numel()) * input.element_size()));
+      const size_t nbytes = std::min(r.capacity, static_cast<size_t>(input.numel()) * input.element_size());
+      if (nbytes > 0) std::memcpy(input.data_ptr(), r.copy.get(), nbytes);
     }
     r.fresh = false;  // the execute about to run may write over it
   }

@@ -527,7 +527,8 @@ class MethodBuilder {
         return absl::ResourceExhaustedError(sy::str(state_->where, ": cannot allocate the ", nbytes, " bytes of input ", k,
                                                     "'s copy"));
       }
-      std::memcpy(copy.get(), input.data_ptr(), static_cast<size_t>(input.numel()) * input.element_size());
+      const size_t input_bytes = static_cast<size_t>(input.numel()) * input.element_size();
+      if (input_bytes > 0) std::memcpy(copy.get(), input.data_ptr(), input_bytes);
       state_->reused_inputs.push_back({k, j, std::move(copy), nbytes, true});
     }
     return absl::OkStatus();
