@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_format.h"
@@ -23,26 +24,30 @@ bool isPrintableDtype(ScalarType dtype) {
   return visitScalarType(dtype, [](auto) {});
 }
 
+// The element at `element` (any alignment) as a double: exact for every floating dtype.
 double readFloating(const char* element, ScalarType dtype) {
-  if (dtype == ScalarType::Float) {
-    float value;
-    std::memcpy(&value, element, sizeof(value));
-    return value;
-  }
-  double value;
-  std::memcpy(&value, element, sizeof(value));
+  double value = 0;
+  visitScalarType(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    alignas(T) unsigned char bytes[sizeof(T)];
+    std::memcpy(bytes, element, sizeof(T));
+    value = static_cast<double>(loadElement(reinterpret_cast<const T*>(bytes)));
+  });
   return value;
 }
 
-int64_t readIntegral(const char* element, ScalarType dtype) {
-  if (dtype == ScalarType::Int) {
-    int32_t value;
-    std::memcpy(&value, element, sizeof(value));
-    return value;
-  }
-  int64_t value;
-  std::memcpy(&value, element, sizeof(value));
-  return value;
+// The integral element at `element` in decimal (UInt64's values above Long's range included).
+std::string formatIntegral(const char* element, ScalarType dtype) {
+  std::string text;
+  visitScalarType(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_integral_v<T>) {
+      T value;
+      std::memcpy(&value, element, sizeof(T));
+      text = absl::StrCat(+value);
+    }
+  });
+  return text;
 }
 
 std::string formatFloating(double value, bool all_integral) {
@@ -120,7 +125,7 @@ class TensorPrinter {
       }
     } else {
       for (const char* e : elements_) {
-        formatted_.push_back(absl::StrCat(readIntegral(e, dtype_)));
+        formatted_.push_back(formatIntegral(e, dtype_));
         width = std::max(width, formatted_.back().size());
       }
     }
