@@ -139,7 +139,23 @@ TEST(EveryDtype, PrintsTheValuesOfEveryRealDtype) {
   EXPECT_EQ(tensor<int64_t>({-128, 5}).to(ScalarType::Char).toString(), "tensor([-128,    5], dtype=Char)");
   EXPECT_EQ(ops::full({1}, int64_t{1} << 62, ScalarType::UInt64).toString(),
             "tensor([4611686018427387904], dtype=UInt64)");
-  EXPECT_EQ(ops::empty({1}, ScalarType::QInt8).toString(), "tensor(<unprintable dtype>, size=(1,), dtype=QInt8)");
+}
+
+TEST(EveryDtype, PrintsComplexElementsAsPairsAndQuantizedOnesAsTheirIntegers) {
+  Tensor c = ops::empty({2}, ScalarType::ComplexFloat);
+  c.data_ptr<Complex<float>>()[0] = Complex<float>(1.5f, -0.25f);
+  c.data_ptr<Complex<float>>()[1] = Complex<float>(-2.0f, 3.0f);
+  EXPECT_EQ(c.toString(), "tensor([ 1.5000-0.2500j, -2.0000+3.0000j], dtype=ComplexFloat)");
+  Tensor whole = ops::empty({1}, ScalarType::ComplexDouble);
+  whole.data_ptr<Complex<double>>()[0] = Complex<double>(1, 2);
+  EXPECT_EQ(whole.toString(), "tensor([1.+2.j], dtype=ComplexDouble)");
+  Tensor q = ops::empty({2}, ScalarType::QInt8);
+  q.data_ptr<qint8>()[0] = qint8(-7);
+  q.data_ptr<qint8>()[1] = qint8(12);
+  EXPECT_EQ(q.toString(), "tensor([-7, 12], dtype=QInt8)");
+  Tensor bits = ops::empty({1}, ScalarType::Bits16);
+  bits.data_ptr<bits16>()[0] = bits16(0xFFFF);
+  EXPECT_EQ(bits.toString(), "tensor([65535], dtype=Bits16)");
 }
 
 }  // namespace
