@@ -73,8 +73,12 @@ constexpr ScalarType kPromotion[13][13] = {
 }  // namespace
 
 ScalarType promoteTypes(ScalarType a, ScalarType b) {
-  if (a == ScalarType::Undefined || b == ScalarType::Undefined) return ScalarType::Undefined;
   if (a == b) return a;
+  // Kernels compute result types on every call: two types on the lattice take one lookup.
+  const int ia = latticeIndex(a);
+  const int ib = latticeIndex(b);
+  if (SY_LIKELY(ia >= 0 && ib >= 0)) return kPromotion[ia][ib];
+  if (a == ScalarType::Undefined || b == ScalarType::Undefined) return ScalarType::Undefined;
   SY_CHECK(!isQIntType(a) && !isQIntType(b), "promoteTypes: quantized types have no promotion, offending types: ",
            a, " and ", b);
   if (isBitsType(a) || isBitsType(b)) return ScalarType::Undefined;
@@ -86,10 +90,7 @@ ScalarType promoteTypes(ScalarType a, ScalarType b) {
     SY_ERROR("promoteTypes: UInt16, UInt32 and UInt64 promote only with floating types, attempted to promote ", a,
              " and ", b);
   }
-  const int ia = latticeIndex(a);
-  const int ib = latticeIndex(b);
-  SY_CHECK(ia >= 0 && ib >= 0, "promoteTypes: no promotion for ", a, " and ", b);
-  return kPromotion[ia][ib];
+  SY_ERROR("promoteTypes: no promotion for ", a, " and ", b);
 }
 
 }  // namespace sy
