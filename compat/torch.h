@@ -60,6 +60,26 @@ using sy::TypedOperatorHandle;
 using sy::intrusive_ptr;
 using sy::make_intrusive;
 using sy::toString;
+using sy::elementSize;
+using sy::isFloatingType;
+using sy::isIntegralType;
+using sy::isComplexType;
+using sy::promoteTypes;
+using sy::canCast;
+// The element types (core/half.h, core/bfloat16.h, core/float8.h, core/complex.h, core/opaque_types.h).
+using Half = sy::Half;
+using BFloat16 = sy::BFloat16;
+using Float8_e5m2 = sy::Float8_e5m2;
+using Float8_e4m3fn = sy::Float8_e4m3fn;
+using Float8_e5m2fnuz = sy::Float8_e5m2fnuz;
+using Float8_e4m3fnuz = sy::Float8_e4m3fnuz;
+template <class T>
+using complex = sy::Complex<T>;
+using sy::qint32;
+using sy::qint8;
+using sy::quint2x4;
+using sy::quint4x2;
+using sy::quint8;
 template <class T>
 using optional = std::optional<T>;
 using std::nullopt;
@@ -241,6 +261,26 @@ inline constexpr ScalarType kDouble = ScalarType::Double;
 inline constexpr ScalarType kInt = ScalarType::Int;
 inline constexpr ScalarType kLong = ScalarType::Long;
 inline constexpr ScalarType kBool = ScalarType::Bool;
+inline constexpr ScalarType kByte = ScalarType::Byte;
+inline constexpr ScalarType kChar = ScalarType::Char;
+inline constexpr ScalarType kShort = ScalarType::Short;
+inline constexpr ScalarType kHalf = ScalarType::Half;
+inline constexpr ScalarType kBFloat16 = ScalarType::BFloat16;
+inline constexpr ScalarType kComplexHalf = ScalarType::ComplexHalf;
+inline constexpr ScalarType kComplexFloat = ScalarType::ComplexFloat;
+inline constexpr ScalarType kComplexDouble = ScalarType::ComplexDouble;
+inline constexpr ScalarType kQInt8 = ScalarType::QInt8;
+inline constexpr ScalarType kQUInt8 = ScalarType::QUInt8;
+inline constexpr ScalarType kQInt32 = ScalarType::QInt32;
+inline constexpr ScalarType kFloat8_e5m2 = ScalarType::Float8_e5m2;
+inline constexpr ScalarType kFloat8_e4m3fn = ScalarType::Float8_e4m3fn;
+inline constexpr ScalarType kFloat8_e5m2fnuz = ScalarType::Float8_e5m2fnuz;
+inline constexpr ScalarType kFloat8_e4m3fnuz = ScalarType::Float8_e4m3fnuz;
+inline constexpr ScalarType kUInt16 = ScalarType::UInt16;
+inline constexpr ScalarType kUInt32 = ScalarType::UInt32;
+inline constexpr ScalarType kUInt64 = ScalarType::UInt64;
+using c10::BFloat16;
+using c10::Half;
 
 // Calls below this guard skip every autograd key: what an autograd kernel uses to reach the
 // backend kernel it wraps.

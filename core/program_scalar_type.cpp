@@ -60,25 +60,10 @@ size_t elementSize(ProgramScalarType t) {
 }
 
 std::optional<ScalarType> toSwitchyardScalarType(ProgramScalarType t) {
-  switch (t) {
-    case ProgramScalarType::Bool: return ScalarType::Bool;
-    case ProgramScalarType::Int: return ScalarType::Int;
-    case ProgramScalarType::Long: return ScalarType::Long;
-    case ProgramScalarType::Float: return ScalarType::Float;
-    case ProgramScalarType::Double: return ScalarType::Double;
-    default: return std::nullopt;
-  }
+  if (find(static_cast<int>(t)) == nullptr) return std::nullopt;
+  return static_cast<ScalarType>(t);
 }
 
-std::optional<ProgramScalarType> toProgramScalarType(ScalarType t) {
-  switch (t) {
-    case ScalarType::Bool: return ProgramScalarType::Bool;
-    case ScalarType::Int: return ProgramScalarType::Int;
-    case ScalarType::Long: return ProgramScalarType::Long;
-    case ScalarType::Float: return ProgramScalarType::Float;
-    case ScalarType::Double: return ProgramScalarType::Double;
-    default: return std::nullopt;
-  }
-}
+std::optional<ProgramScalarType> toProgramScalarType(ScalarType t) { return programScalarTypeFromCode(static_cast<int>(t)); }
 
 }  // namespace sy

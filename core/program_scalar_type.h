@@ -2,14 +2,14 @@
 //
 //   std::optional<sy::ProgramScalarType> t = sy::programScalarTypeFromCode(6);  // Float
 //   sy::elementSize(*t);                 // 4
-//   sy::toSwitchyardScalarType(*t);      // ScalarType::Float; nullopt for Half, UInt16, ...
+//   sy::toSwitchyardScalarType(*t);      // ScalarType::Float (the same number)
 //
 // Note [Every scalar type of the format loads]
-// The format numbers types as PyTorch's c10::ScalarType does (Float = 6), and a program may hold
-// tensors of types Switchyard's tensors cannot (Half, BFloat16, quantized and 8-bit float types,
-// UInt16 ...). The loader knows them all: their sizes, for bounds checks, and their names, for
-// inspection and messages, so such a program loads and can be inspected. Only making a tensor of
-// one (loading a method that computes with it) is an error, naming the value and the type.
+// The format numbers types as PyTorch's c10::ScalarType does (Float = 6), and so does ScalarType
+// (See Note [Scalar types are PyTorch's, numbered as PyTorch numbers them]): every type the format
+// names (Half, BFloat16, the quantized and 8-bit float types, UInt16 ...) is a ScalarType, so a
+// program holding tensors of any of them loads, and a kernel that cannot take one refuses it by
+// name when called. The format lacks the complex types and the bit containers other than Bits16.
 #pragma once
 
 #include <cstddef>
@@ -53,9 +53,11 @@ std::optional<ProgramScalarType> programScalarTypeFromCode(int code);
 std::string_view toString(ProgramScalarType t);
 // Bytes per stored element; the packed sub-byte types (QUInt4x2, QUInt2x4) store one byte per element.
 size_t elementSize(ProgramScalarType t);
-// The Switchyard tensor type, when Switchyard tensors can hold this type.
+// The Switchyard tensor type (every type of the format is one; optional for callers written when
+// some were not).
 std::optional<ScalarType> toSwitchyardScalarType(ProgramScalarType t);
-// The format's type for a Switchyard type (nullopt only for ScalarType::Undefined).
+// The format's type for a Switchyard type (nullopt for the complex types, the bit containers other
+// than Bits16, and ScalarType::Undefined).
 std::optional<ProgramScalarType> toProgramScalarType(ScalarType t);
 
 }  // namespace sy

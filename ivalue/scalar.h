@@ -50,7 +50,7 @@ class Scalar {
     }
     return T{};
   }
-  // True when to<T>() can convert the value (T one of bool, int32_t, int64_t, float, double).
+  // True when to<T>() can convert the value (T the C++ type of a real ScalarType).
   template <class T>
   bool fits() const;
   int64_t toLong() const { return to<int64_t>(); }
@@ -81,33 +81,41 @@ std::ostream& operator<<(std::ostream& os, const Scalar& s);
 // operand, alpha), so it is where PyTorch's "value cannot be converted to type int without
 // overflow" is raised: a floating value converts to an integral type only when its truncation is
 // in range (never NaN or an infinity), an integer only to an integral type that holds it, and a
-// finite floating value to Float only within Float's range (NaN and infinities convert as they
-// are). Anything converts to Bool (nonzero is true) and to Double. A C++ cast outside these ranges
-// is undefined behaviour, not a wrapped value.
+// finite value to a floating type only within that type's range (NaN and infinities convert as
+// they are; Half's range ends at 65504, as PyTorch's check does). Anything converts to Bool
+// (nonzero is true) and to Double. A C++ cast outside these ranges is undefined behaviour, not a
+// wrapped value.
 template <class T>
 bool Scalar::fits() const {
-  static_assert(std::is_same_v<T, bool> || std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> ||
-                    std::is_same_v<T, float> || std::is_same_v<T, double>,
-                "Scalar::to<T>: T must be one of the tensor element types");
-  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-    constexpr double kLow = static_cast<double>(std::numeric_limits<T>::min());  // -2^31 or -2^63, exact
+  static_assert(isRealType(CppTypeToScalarType<T>::value), "Scalar::to<T>: T must be the C++ type of a real ScalarType");
+  if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, double>) {
+    return true;
+  } else if constexpr (std::is_integral_v<T>) {
     if (kind_ == Kind::Double) {
-      // Truncation toward zero must land in range: (-2^31 - 1, 2^31) for Int; -2^63 - 1 is not a
-      // double, so [-2^63, 2^63) for Long. Both comparisons are false for NaN.
+      // Truncation toward zero must land in [min, max]. max + 1 is a power of two, exact as a double
+      // (converting max itself rounds up to it for the 64-bit types). The low end is exclusive at
+      // min - 1 where that is a double (-2^63 - 1 is not), and -1 for the unsigned types. Every
+      // comparison is false for NaN.
+      constexpr double kHigh = static_cast<double>(std::numeric_limits<T>::max()) + 1.0;
+      constexpr double kLow = static_cast<double>(std::numeric_limits<T>::min());
       const double v = v_.d;
-      return (sizeof(T) < sizeof(int64_t) ? v > kLow - 1.0 : v >= kLow) && v < -kLow;
+      if constexpr (std::is_same_v<T, int64_t>) return v >= kLow && v < kHigh;
+      return v > kLow - 1.0 && v < kHigh;
     }
-    if constexpr (sizeof(T) < sizeof(int64_t)) {
-      if (kind_ == Kind::Int) return v_.i >= std::numeric_limits<T>::min() && v_.i <= std::numeric_limits<T>::max();
+    if (kind_ == Kind::Int) {
+      if constexpr (std::is_unsigned_v<T>) {
+        return v_.i >= 0 && static_cast<uint64_t>(v_.i) <= std::numeric_limits<T>::max();
+      } else if constexpr (sizeof(T) < sizeof(int64_t)) {
+        return v_.i >= std::numeric_limits<T>::min() && v_.i <= std::numeric_limits<T>::max();
+      }
     }
     return true;
-  } else if constexpr (std::is_same_v<T, float>) {
-    if (kind_ != Kind::Double) return true;
-    return !(v_.d > static_cast<double>(std::numeric_limits<float>::max()) ||
-             v_.d < -static_cast<double>(std::numeric_limits<float>::max())) ||
-           v_.d == std::numeric_limits<double>::infinity() || v_.d == -std::numeric_limits<double>::infinity();
   } else {
-    return true;
+    // float, Half, BFloat16 and the Float8 types.
+    const double v = kind_ == Kind::Double ? v_.d : kind_ == Kind::Int ? static_cast<double>(v_.i) : 0.0;
+    const double max = static_cast<double>(static_cast<float>(largestFinite<T>()));
+    return !(v > max || v < -max) || v == std::numeric_limits<double>::infinity() ||
+           v == -std::numeric_limits<double>::infinity();
   }
 }
 

@@ -82,6 +82,8 @@ class Tensor {
   Tensor& copy_(const Tensor& src, bool non_blocking = false);
   // A copy on `device` (this tensor itself when already there).
   Tensor to(Device device) const;
+  // A copy converted to `dtype` (this tensor itself when it already has it): aten::_to_copy.
+  Tensor to(ScalarType dtype) const;
 
   // ---- Autograd (defined in autograd/; see autograd/autograd.h) ----
   // Makes a floating-point tensor a leaf whose gradient backward accumulates into grad(); false

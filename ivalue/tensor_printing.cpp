@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_format.h"
@@ -20,29 +22,57 @@ constexpr int64_t kEdgeItems = 3;
 constexpr size_t kPrefixWidth = 7;
 
 bool isPrintableDtype(ScalarType dtype) {
-  return visitScalarType(dtype, [](auto) {});
+  return visitEveryScalarType(dtype, [](auto) {});
 }
 
+// The real and imaginary parts of the complex element at `element` (any alignment), as doubles.
+std::pair<double, double> readComplex(const char* element, ScalarType dtype) {
+  std::pair<double, double> parts{0, 0};
+  visitEveryScalarType(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (isComplexType(CppTypeToScalarType<T>::value)) {
+      T value;
+      std::memcpy(static_cast<void*>(&value), element, sizeof(T));
+      if constexpr (std::is_same_v<T, Complex<double>>) {
+        parts = {value.real(), value.imag()};
+      } else {  // float or Half parts, exact as float
+        parts = {static_cast<float>(value.real()), static_cast<float>(value.imag())};
+      }
+    }
+  });
+  return parts;
+}
+
+// The element at `element` (any alignment) as a double: exact for every floating dtype.
 double readFloating(const char* element, ScalarType dtype) {
-  if (dtype == ScalarType::Float) {
-    float value;
-    std::memcpy(&value, element, sizeof(value));
-    return value;
-  }
-  double value;
-  std::memcpy(&value, element, sizeof(value));
+  double value = 0;
+  visitScalarType(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    alignas(T) unsigned char bytes[sizeof(T)];
+    std::memcpy(bytes, element, sizeof(T));
+    value = static_cast<double>(loadElement(reinterpret_cast<const T*>(bytes)));
+  });
   return value;
 }
 
-int64_t readIntegral(const char* element, ScalarType dtype) {
-  if (dtype == ScalarType::Int) {
-    int32_t value;
-    std::memcpy(&value, element, sizeof(value));
-    return value;
-  }
-  int64_t value;
-  std::memcpy(&value, element, sizeof(value));
-  return value;
+// The integral element at `element` in decimal (UInt64's values above Long's range included).
+// A quantized or bits element is its stored integer (PyTorch shows a quantized tensor's values
+// dequantized, which needs the scale and zero point this element type does not carry).
+std::string formatIntegral(const char* element, ScalarType dtype) {
+  std::string text;
+  visitEveryScalarType(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_integral_v<T>) {
+      T value;
+      std::memcpy(&value, element, sizeof(T));
+      text = absl::StrCat(+value);
+    } else if constexpr (isQIntType(CppTypeToScalarType<T>::value) || isBitsType(CppTypeToScalarType<T>::value)) {
+      typename T::underlying value;
+      std::memcpy(&value, element, sizeof(value));
+      text = absl::StrCat(+value);
+    }
+  });
+  return text;
 }
 
 std::string formatFloating(double value, bool all_integral) {
@@ -106,7 +136,22 @@ class TensorPrinter {
       return;
     }
     size_t width = 0;
-    if (isFloatingType(dtype_)) {
+    if (isComplexType(dtype_)) {
+      // "1.+2.j", "1.5000-0.2500j": both parts formatted as floating elements are.
+      bool all_integral = true;
+      for (const char* e : elements_) {
+        const auto [re, im] = readComplex(e, dtype_);
+        for (double v : {re, im}) {
+          if (std::isfinite(v) && v != std::nearbyint(v)) all_integral = false;
+        }
+      }
+      for (const char* e : elements_) {
+        const auto [re, im] = readComplex(e, dtype_);
+        const std::string imag = formatFloating(std::fabs(im), all_integral);
+        formatted_.push_back(absl::StrCat(formatFloating(re, all_integral), std::signbit(im) ? "-" : "+", imag, "j"));
+        width = std::max(width, formatted_.back().size());
+      }
+    } else if (isFloatingType(dtype_)) {
       bool all_integral = true;
       for (const char* e : elements_) {
         double v = readFloating(e, dtype_);
@@ -120,7 +165,7 @@ class TensorPrinter {
       }
     } else {
       for (const char* e : elements_) {
-        formatted_.push_back(absl::StrCat(readIntegral(e, dtype_)));
+        formatted_.push_back(formatIntegral(e, dtype_));
         width = std::max(width, formatted_.back().size());
       }
     }

@@ -16,4 +16,9 @@ Tensor Tensor::to(Device device) const {
   return result;
 }
 
+Tensor Tensor::to(ScalarType dtype) const {
+  if (scalar_type() == dtype) return *this;
+  return ops::_to_copy(*this, TensorOptions(dtype).device(device()));
+}
+
 }  // namespace sy

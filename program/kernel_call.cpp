@@ -79,9 +79,9 @@ absl::Status prepareArgument(const Argument& arg, const Type& type, IValue& valu
                                                        " (value ", index, "), which the format does not define"));
       }
       std::optional<ScalarType> ours = toSwitchyardScalarType(*file_type);
-      if (!ours) {
-        return absl::UnimplementedError(sy::str(what, ": argument '", arg.name, "' asks for dtype ",
-                                                     toString(*file_type), ", which Switchyard tensors cannot hold"));
+      if (!ours) {  // every type of the format is a ScalarType: See Note [Every scalar type of the format loads]
+        return absl::InvalidArgumentError(sy::str(what, ": argument '", arg.name, "' is dtype code ", value.toInt(),
+                                                       " (value ", index, "), which the format does not define"));
       }
       out.emplace_back(*ours);
       return absl::OkStatus();

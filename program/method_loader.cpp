@@ -180,9 +180,10 @@ class MethodBuilder {
     if (!g.ok()) return g.status();
     std::optional<ScalarType> dtype = toSwitchyardScalarType(g->dtype);
     if (!dtype) {
-      return absl::UnimplementedError(sy::str(state_->where, ": value ", index, " is a ", toString(g->dtype),
-                                                   " tensor, which Switchyard tensors cannot hold (they hold Bool, Int, "
-                                                   "Long, Float and Double); the program can be inspected but not run"));
+      // Validation refused unknown codes, and every code the format defines is a ScalarType (See
+      // Note [Every scalar type of the format loads]).
+      return invalid(*state_, sy::str("value ", index, " has dtype code ", static_cast<int>(g->dtype),
+                                      ", which the format does not define"));
     }
     const pte::ExtraTensorInfo* extra = t.extra_tensor_info();
     const bool external = extra != nullptr && extra->location() == pte::TensorDataLocation::EXTERNAL;

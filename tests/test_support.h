@@ -184,13 +184,12 @@ inline std::vector<double> doublesOf(const Tensor& t) {
     int64_t offset = 0;
     for (int64_t d = 0; d < t.dim(); ++d) offset += index[d] * t.stride(d);
     const char* p = static_cast<const char*>(t.data_ptr()) + offset * static_cast<int64_t>(t.element_size());
-    switch (t.scalar_type()) {
-      case ScalarType::Bool: values.push_back(loadElement(reinterpret_cast<const bool*>(p))); break;
-      case ScalarType::Int: values.push_back(*reinterpret_cast<const int32_t*>(p)); break;
-      case ScalarType::Long: values.push_back(static_cast<double>(*reinterpret_cast<const int64_t*>(p))); break;
-      case ScalarType::Float: values.push_back(*reinterpret_cast<const float*>(p)); break;
-      default: values.push_back(*reinterpret_cast<const double*>(p)); break;
-    }
+    const bool real = visitScalarType(t.scalar_type(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      values.push_back(static_cast<double>(loadElement(reinterpret_cast<const T*>(p))));
+    });
+    EXPECT_TRUE(real) << "doublesOf: a " << t.scalar_type() << " tensor has no real values";
+    if (!real) return {};
     for (int64_t d = t.dim() - 1; d >= 0; --d) {
       if (++index[d] < t.size(d)) break;
       index[d] = 0;

@@ -100,8 +100,8 @@ TEST_F(KernelYamlRules, RejectDuplicateKernelKeys) {
 }
 
 TEST_F(KernelYamlRules, RejectUnknownDtypesAndBadDimOrders) {
-  EXPECT_THAT(errorOf(std::string(kScale) + "  type_alias:\n    T0: [Float, Half]\n  kernels:\n    - {arg_meta: null, kernel_name: my::a}\n"),
-              HasSubstr("kernels.yaml:3: error: type_alias: unknown dtype 'Half' in T0"));
+  EXPECT_THAT(errorOf(std::string(kScale) + "  type_alias:\n    T0: [Float, Quaternion]\n  kernels:\n    - {arg_meta: null, kernel_name: my::a}\n"),
+              HasSubstr("kernels.yaml:3: error: type_alias: unknown dtype 'Quaternion' in T0"));
   EXPECT_THAT(errorOf(std::string(kScale) + "  dim_order_alias:\n    D0: [0, 2]\n  kernels:\n    - {arg_meta: null, kernel_name: my::a}\n"),
               HasSubstr("kernels.yaml:3: error: dim_order_alias: D0 is not a permutation"));
 }

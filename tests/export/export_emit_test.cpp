@@ -79,6 +79,28 @@ TEST(ExportEmit, AnOperatorWithThreeResultsWritesAllThreeAndTheProgramUsesOne) {
   expectCloseTo(runProgram(file->bytes, "forward", {x})[0], model({x})[0]);
 }
 
+TEST(ExportEmit, AHalfInputAndCharAndByteConstantsRoundTripThroughAProgram) {
+  // clone copies any dtype; the converting aten::_to_copy has no out variant a program can call.
+  const Tensor c = tensor<int64_t>({-3, 100}).to(ScalarType::Char);
+  const Tensor u = tensor<int64_t>({7, 250}).to(ScalarType::Byte);
+  auto model = [&](const std::vector<Tensor>& in) {
+    return std::vector<Tensor>{ops::clone(ops::transpose(in[0], 0, 1)), ops::clone(c), ops::clone(u)};
+  };
+  const Tensor x = tensor<float>({0.5f, -1.25f, 65504.0f, 1e-7f}, {2, 2}).to(ScalarType::Half);
+  ExportedProgram ep = capture(model, {x}, {{"c", c}, {"u", u}});
+  absl::StatusOr<EmittedProgram> file = emitProgram(ep);
+  ASSERT_TRUE(file.ok()) << file.status();
+  std::vector<Tensor> got = runProgram(file->bytes, "forward", {x});
+  ASSERT_EQ(got.size(), 3u);
+  ASSERT_EQ(got[0].scalar_type(), ScalarType::Half);
+  const std::vector<Half> expected = sy::testing::valuesOf<Half>(ops::transpose(x, 0, 1));
+  const std::vector<Half> half_out = sy::testing::valuesOf<Half>(got[0]);
+  ASSERT_EQ(half_out.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(half_out[i].bits(), expected[i].bits()) << i;
+  EXPECT_EQ(sy::testing::valuesOf<int8_t>(got[1]), (std::vector<int8_t>{-3, 100}));
+  EXPECT_EQ(sy::testing::valuesOf<uint8_t>(got[2]), (std::vector<uint8_t>{7, 250}));
+}
+
 TEST(ExportEmit, WritesOutVariantsAndReportsPlannedBytesAgainstTheSumOfIntermediates) {
   SmallCnn cnn;
   ExportedProgram ep = capture(cnn.model(), {SmallCnn::exampleInput()}, cnn.parameters());

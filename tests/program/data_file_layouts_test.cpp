@@ -82,6 +82,34 @@ TEST_P(DataFileLayouts, FeedAMethodsExternalTensors) {
   EXPECT_EQ(testing::valuesOf<float>(m->get_output(0).toTensor()), (std::vector<float>{13, 27}));
 }
 
+// out = _to_copy(w) as Float, with w a Half tensor of the data file.
+TEST_P(DataFileLayouts, FeedAMethodTensorsOfReducedPrecisionTypes) {
+  const std::vector<uint16_t> half_bits = {0x3C00, 0xC000, 0x7BFF, 0x0001};  // 1, -2, 65504, 2^-24
+  std::vector<uint8_t> bytes(half_bits.size() * sizeof(uint16_t));
+  std::memcpy(bytes.data(), half_bits.data(), bytes.size());
+  DataFileBuilder file;
+  file.tensor("w.half", ScalarType::Half, {4}, bytes);
+  absl::StatusOr<std::shared_ptr<const DataFile>> data = DataFile::loadFromBuffer(file.finish(GetParam()));
+  ASSERT_TRUE(data.ok()) << data.status();
+  EXPECT_EQ((*data)->find("w.half")->dtype, ProgramScalarType::Half);
+  testing::ProgramBuilder p;
+  const int w = p.externalTensor(ScalarType::Half, {4}, "w.half");
+  const int out = p.plannedTensor(ScalarType::Float, {4}, 1, 0);
+  p.kernelCall(p.op("aten::_to_copy", "out"), {w, p.boolValue(false), p.noneValue(), out, out});
+  p.outputs({out, w}).bufferSizes({0, 16});
+  absl::StatusOr<Program> program = Program::loadFromBuffer(p.finish());
+  ASSERT_TRUE(program.ok()) << program.status();
+  MethodOptions options;
+  options.data_files = {*data};
+  absl::StatusOr<Method> m = program->load_method("forward", options);
+  ASSERT_TRUE(m.ok()) << m.status();
+  ASSERT_TRUE(m->execute().ok());
+  EXPECT_EQ(testing::valuesOf<float>(m->get_output(0).toTensor()), (std::vector<float>{1, -2, 65504, 0x1p-24f}));
+  const Tensor weights = m->get_output(1).toTensor();
+  ASSERT_EQ(weights.scalar_type(), ScalarType::Half);
+  EXPECT_EQ(std::memcmp(weights.data_ptr(), half_bits.data(), bytes.size()), 0);
+}
+
 INSTANTIATE_TEST_SUITE_P(Layouts, DataFileLayouts,
                          ::testing::Values(DataFileBuilder::Layout::Current, DataFileBuilder::Layout::V0_6),
                          [](const ::testing::TestParamInfo<DataFileBuilder::Layout>& info) {

@@ -497,17 +497,43 @@ TEST(ProgramMethod, ReportsAKernelErrorAsAStatusNamingTheInstruction) {
   EXPECT_THAT(s.message(), HasSubstr("program 'cast.pte': method 'forward': instruction 0 (aten::add.out) failed: "));
 }
 
-TEST(ProgramMethod, RefusesToMakeTensorsOfTypesSwitchyardCannotHold) {
+TEST(ProgramMethod, LoadsConvertsAndReturnsTensorsOfEveryTypeTheFormatNames) {
+  // out = _to_copy(h) as Float; the Char and BFloat16 constants are returned as they are.
   ProgramBuilder b;
-  b.rawTensor(5, {2}, {0}, true, 1, 0);  // Half
-  b.bufferSizes({0, 16});
+  const std::vector<uint16_t> half_bits = {0x3C00, 0xC500, 0x7BFF};  // 1, -5, 65504
+  const int h = b.constantTensor<uint16_t>(ScalarType::Half, {3}, half_bits);
+  const int c = b.constantTensor<int8_t>(ScalarType::Char, {3}, {-128, 5, 127});
+  const int bf = b.constantTensor<uint16_t>(ScalarType::BFloat16, {1}, {0x4049});  // 3.140625
+  const int out = b.plannedTensor(ScalarType::Float, {3}, 1, 0);
+  b.kernelCall(b.op("aten::_to_copy", "out"), {h, b.boolValue(false), b.noneValue(), out, out})
+      .outputs({out, c, bf})
+      .bufferSizes({0, 16});
   absl::StatusOr<Program> program = Program::loadFromBuffer(b.finish(), "half.pte");
   ASSERT_TRUE(program.ok()) << program.status();
-  absl::StatusOr<MethodMeta> meta = program->method_meta("forward");
-  ASSERT_TRUE(meta.ok());
   absl::StatusOr<Method> m = program->load_method("forward");
-  EXPECT_EQ(m.status().code(), absl::StatusCode::kUnimplemented);
-  EXPECT_THAT(m.status().message(), HasSubstr("value 0 is a Half tensor, which Switchyard tensors cannot hold"));
+  ASSERT_TRUE(m.ok()) << m.status();
+  ASSERT_TRUE(m->execute().ok());
+  EXPECT_EQ(values(m->get_output(0).toTensor()), (std::vector<float>{1, -5, 65504}));
+  const Tensor chars = m->get_output(1).toTensor();
+  ASSERT_EQ(chars.scalar_type(), ScalarType::Char);
+  EXPECT_EQ(chars.data_ptr<int8_t>()[0], -128);
+  EXPECT_EQ(chars.data_ptr<int8_t>()[2], 127);
+  EXPECT_EQ(m->get_output(2).toTensor().item<float>(), 3.140625f);
+}
+
+TEST(ProgramMethod, AKernelThatCannotTakeADtypeRefusesItByName) {
+  ProgramBuilder b;
+  const int h = b.constantTensor<uint16_t>(ScalarType::Half, {2}, {0x3C00, 0x4000});
+  const int out = b.plannedTensor(ScalarType::Half, {2}, 1, 0);
+  b.kernelCall(b.op("aten::add", "out"), {h, h, b.intValue(1), out, out}).outputs({out}).bufferSizes({0, 16});
+  absl::StatusOr<Program> program = Program::loadFromBuffer(b.finish(), "half_add.pte");
+  ASSERT_TRUE(program.ok()) << program.status();
+  absl::StatusOr<Method> m = program->load_method("forward");
+  ASSERT_TRUE(m.ok()) << m.status();
+  absl::Status s = m->execute();
+  EXPECT_FALSE(s.ok());
+  EXPECT_THAT(s.message(), HasSubstr("aten::add.out"));
+  EXPECT_THAT(s.message(), HasSubstr("Half"));
 }
 
 TEST(ProgramMethod, ReadsExternalTensorsFromADataFile) {

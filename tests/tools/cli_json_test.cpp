@@ -85,6 +85,68 @@ TEST(CliJson, EveryFloatValueSurvivesARoundTrip) {
   EXPECT_TRUE(std::isnan(parsedJsonOrFail(dumpJson(json(std::nanf("")))).get<double>()));
 }
 
+// Every pattern of `dtype` (all 65536 for the 16-bit types) written as JSON text, read back as an
+// input of that dtype, and compared byte for byte (NaN patterns come back NaN).
+void expectEveryPatternRoundTripsThroughJson(ProgramScalarType dtype, uint32_t patterns) {
+  const ScalarType st = *toSwitchyardScalarType(dtype);
+  const size_t size = elementSize(st);
+  Tensor t = empty({static_cast<int64_t>(patterns)}, TensorOptions(st));
+  for (uint32_t p = 0; p < patterns; ++p) std::memcpy(static_cast<char*>(t.data_ptr()) + p * size, &p, size);
+  const std::string text = dumpJson(valueToJson(IValue(t)));
+  const json j = parsedJsonOrFail(text);
+  ASSERT_EQ(j["dtype"], toString(dtype));
+  absl::StatusOr<IValue> back = valueFromJson(j, jsonTensorInput(dtype, {patterns}), "input 0");
+  ASSERT_TRUE(back.ok()) << back.status();
+  const Tensor b = back->toTensor();
+  ASSERT_EQ(b.scalar_type(), st);
+  const Tensor doubles = b.to(ScalarType::Double);
+  for (uint32_t p = 0; p < patterns; ++p) {
+    const char* got = static_cast<const char*>(b.data_ptr()) + p * size;
+    const double value = doubles.data_ptr<double>()[p];
+    if (std::isnan(value)) continue;  // NaN is NaN; its payload is not a JSON number
+    ASSERT_EQ(std::memcmp(got, &p, size), 0) << toString(dtype) << " pattern " << p << " came back as " << value;
+  }
+}
+
+TEST(CliJson, EveryHalfBFloat16AndFloat8PatternRoundTripsBitExactly) {
+  expectEveryPatternRoundTripsThroughJson(ProgramScalarType::Half, 65536);
+  expectEveryPatternRoundTripsThroughJson(ProgramScalarType::BFloat16, 65536);
+  expectEveryPatternRoundTripsThroughJson(ProgramScalarType::Float8_e5m2, 256);
+  expectEveryPatternRoundTripsThroughJson(ProgramScalarType::Float8_e4m3fnuz, 256);
+}
+
+TEST(CliJson, EveryIntegerDtypeRoundTripsAndRefusesWhatItCannotHold) {
+  expectEveryPatternRoundTripsThroughJson(ProgramScalarType::Byte, 256);
+  expectEveryPatternRoundTripsThroughJson(ProgramScalarType::Char, 256);
+  expectEveryPatternRoundTripsThroughJson(ProgramScalarType::Short, 65536);
+  expectEveryPatternRoundTripsThroughJson(ProgramScalarType::UInt16, 65536);
+  const json out = valueToJson(IValue(full({1}, -5, TensorOptions(ScalarType::Char))));
+  EXPECT_EQ(dumpJson(out), R"({"data":[-5],"dtype":"Char","sizes":[1]})");
+  EXPECT_EQ(jsonValueErrorOf(R"({"dtype": "Byte", "sizes": [1], "data": [256]})", jsonTensorInput(ProgramScalarType::Byte, {1})),
+            "input 1: element 0 (256) does not fit in Byte [0, 255]");
+  EXPECT_EQ(jsonValueErrorOf(R"({"dtype": "UInt64", "sizes": [1], "data": [-1]})", jsonTensorInput(ProgramScalarType::UInt64, {1})),
+            "input 1: element 0 (-1) does not fit in UInt64 [0, 18446744073709551615]");
+  EXPECT_EQ(jsonValueErrorOf(R"({"dtype": "Half", "sizes": [1], "data": [65536]})", jsonTensorInput(ProgramScalarType::Half, {1})),
+            "input 1: element 0 (65536) does not fit in Half");
+  absl::StatusOr<IValue> big = valueFromJson(parsedJsonOrFail(R"({"dtype": "UInt64", "sizes": [1], "data": [18446744073709551615]})"),
+                                             jsonTensorInput(ProgramScalarType::UInt64, {1}), "input 0");
+  ASSERT_TRUE(big.ok()) << big.status();
+  EXPECT_EQ(big->toTensor().data_ptr<uint64_t>()[0], std::numeric_limits<uint64_t>::max());
+}
+
+TEST(CliJson, QuantizedTensorsAreTheirIntegersAndComplexOnesArePairs) {
+  Tensor q = empty({2}, TensorOptions(ScalarType::QInt8));
+  q.data_ptr<qint8>()[0] = qint8(-3);
+  q.data_ptr<qint8>()[1] = qint8(100);
+  EXPECT_EQ(dumpJson(valueToJson(IValue(q))), R"({"data":[-3,100],"dtype":"QInt8","sizes":[2]})");
+  absl::StatusOr<IValue> back = valueFromJson(valueToJson(IValue(q)), jsonTensorInput(ProgramScalarType::QInt8, {2}), "input 0");
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->toTensor().data_ptr<qint8>()[1], qint8(100));
+  Tensor c = empty({1}, TensorOptions(ScalarType::ComplexFloat));
+  c.data_ptr<Complex<float>>()[0] = Complex<float>(1.5f, -2.0f);
+  EXPECT_EQ(dumpJson(valueToJson(IValue(c))), R"({"data":[[1.5,-2.0]],"dtype":"ComplexFloat","sizes":[1]})");
+}
+
 TEST(CliJson, IntegersKeepEveryBitOfInt64AndUint64) {
   const json j = parsedJsonOrFail("[-9223372036854775808, 18446744073709551615, 18446744073709551616]");
   EXPECT_EQ(j[0].get<int64_t>(), std::numeric_limits<int64_t>::min());

@@ -112,6 +112,7 @@ TEST(Cli, InspectShowsInputsOperatorsAndPlannedMemory) {
   EXPECT_THAT(r.out, HasSubstr("method 'forward'"));
   EXPECT_THAT(r.out, HasSubstr("0: Float[1]"));
   EXPECT_THAT(r.out, HasSubstr("aten::add.out"));
+  EXPECT_THAT(r.out, HasSubstr("\n  dtypes: Float ("));
   EXPECT_THAT(r.out, HasSubstr("planned memory: "));
   EXPECT_THAT(r.out, HasSubstr("runnable here: yes"));
 }

@@ -2,6 +2,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
@@ -46,6 +49,21 @@ std::string dynamicShapesLine(const MethodMeta& m) {
   return line + "\n";
 }
 
+// "  dtypes: Float (5 tensors), Half (2 tensors)": every element type the method's tensors have, in
+// PyTorch's numbering, so a program with types a kernel may not take shows them before it runs.
+std::string dtypesLine(const MethodMeta& m) {
+  std::map<int, size_t> counts;
+  for (const ValueInfo& v : m.values) {
+    if (v.kind == "Tensor" && v.dtype) ++counts[static_cast<int>(*v.dtype)];
+  }
+  if (counts.empty()) return "";
+  std::vector<std::string> parts;
+  for (const auto& [code, count] : counts) {
+    parts.push_back(sy::str(toString(static_cast<ProgramScalarType>(code)), " (", count, count == 1 ? " tensor)" : " tensors)"));
+  }
+  return sy::str("  dtypes: ", absl::StrJoin(parts, ", "), "\n");
+}
+
 // A compile spec's value as text when it is printable, else its size.
 std::string describe(const CompileSpecInfo& spec) {
   bool printable = !spec.value.empty();
@@ -87,6 +105,7 @@ void printMethod(const MethodMeta& m) {
       for (const std::string& line : d.description) std::cout << "       " << line << "\n";
     }
   }
+  std::cout << dtypesLine(m);
   std::cout << dynamicShapesLine(m);
   int64_t planned = 0;
   for (size_t i = 1; i < m.planned_buffer_sizes.size(); ++i) planned += m.planned_buffer_sizes[i];
@@ -194,7 +213,8 @@ const Command& inspectCommand() {
       "       switchyard inspect DATA.ptd\n\n"
       "Lists the program's named data (the key and size of each blob its delegates read), then each\n"
       "method's inputs and outputs (dtype and sizes; a dynamic tensor's sizes are its bounds, as in\n"
-      "Float[<=8, 4] dynamic (bounded), and a line counts its dynamic tensors), the operators it calls\n"
+      "Float[<=8, 4] dynamic (bounded), a line counts its tensors of each dtype and one its dynamic\n"
+      "tensors), the operators it calls\n"
       "(marking those no library registered), its delegates (backend, blob size, compile specs,\n"
       "registered or not) and its planned memory; with --graph, every instruction too (operator and\n"
       "arguments, source line, and for a delegate call the original operators it runs). Nothing is run,\n"

@@ -5,7 +5,7 @@
 #include <random>
 
 #include "switchyard/core/error.h"
-#include "switchyard/backends/devices/cpu/dtype_dispatch.h"
+#include "switchyard/ivalue/load_element.h"
 #include "switchyard/ivalue/tensor_factories.h"
 #include "switchyard/ops/shape_ops.h"
 #include "switchyard/tools/switchyard/json_text.h"
@@ -29,13 +29,14 @@ absl::StatusOr<ScalarType> tensorDtype(const ValueInfo& expected, const std::str
   return *dtype;
 }
 
-// Reads an integer element into T: kNotAnInteger for anything but a JSON integer (or a float with
-// an integral value, which is refused as out of range when it is, else as not an integer).
+// Reads an integer element into T (any integral type but bool): kNotAnInteger for anything but a
+// JSON integer (or a float with an integral value, which is refused as out of range when it is,
+// else as not an integer).
 enum class IntegerRead { kOk, kNotAnInteger, kOutOfRange };
 template <class T>
 IntegerRead readInteger(const json& v, T* out) {
-  static_assert(std::is_integral_v<T> && std::is_signed_v<T>);
-  [[maybe_unused]] constexpr T kMin = std::numeric_limits<T>::min();
+  static_assert(std::is_integral_v<T> && !std::is_same_v<T, bool>);
+  constexpr T kMin = std::numeric_limits<T>::min();
   constexpr T kMax = std::numeric_limits<T>::max();
   if (v.is_number_unsigned()) {
     const uint64_t u = v.get<uint64_t>();
@@ -45,7 +46,9 @@ IntegerRead readInteger(const json& v, T* out) {
   }
   if (v.is_number_integer()) {
     const int64_t i = v.get<int64_t>();
-    if constexpr (sizeof(T) < sizeof(int64_t)) {
+    if constexpr (std::is_unsigned_v<T>) {
+      if (i < 0 || static_cast<uint64_t>(i) > static_cast<uint64_t>(kMax)) return IntegerRead::kOutOfRange;
+    } else if constexpr (sizeof(T) < sizeof(int64_t)) {
       if (i < kMin || i > kMax) return IntegerRead::kOutOfRange;
     }
     *out = static_cast<T>(i);
@@ -53,8 +56,10 @@ IntegerRead readInteger(const json& v, T* out) {
   }
   if (v.is_number_float()) {
     const double d = v.get<double>();
-    const double bound = std::ldexp(1.0, std::numeric_limits<T>::digits);  // 2^31, 2^63
-    if (std::isfinite(d) && std::trunc(d) == d && (d < -bound || d >= bound)) return IntegerRead::kOutOfRange;
+    // [min, max + 1): both ends are exact doubles (max + 1 is a power of two).
+    const double low = static_cast<double>(kMin);
+    const double high = std::ldexp(1.0, std::numeric_limits<T>::digits);
+    if (std::isfinite(d) && std::trunc(d) == d && (d < low || d >= high)) return IntegerRead::kOutOfRange;
   }
   return IntegerRead::kNotAnInteger;
 }
@@ -99,7 +104,7 @@ absl::Status readElement(const json& v, int64_t i, ScalarType dtype, const std::
       case IntegerRead::kOk: break;
       case IntegerRead::kOutOfRange:
         return invalid(where, sy::str(element, " (", jsonExcerpt(v), ") does not fit in ", toString(dtype), " [",
-                                      std::numeric_limits<T>::min(), ", ", std::numeric_limits<T>::max(), "]"));
+                                      +std::numeric_limits<T>::min(), ", ", +std::numeric_limits<T>::max(), "]"));
       case IntegerRead::kNotAnInteger:
         return invalid(where, sy::str(element, " must be an integer, got ", jsonExcerpt(v)));
     }
@@ -107,7 +112,8 @@ absl::Status readElement(const json& v, int64_t i, ScalarType dtype, const std::
     if (!v.is_number()) return invalid(where, sy::str(element, " must be a number, got ", jsonExcerpt(v)));
     const double d = v.get<double>();
     // Infinities and NaN are values of every floating dtype; a finite double past the dtype's range is not.
-    if (std::isfinite(d) && std::fabs(d) > static_cast<double>(std::numeric_limits<T>::max())) {
+    // Half, BFloat16 and the Float8 types end at their largest finite value, as PyTorch's check does.
+    if (std::isfinite(d) && std::fabs(d) > static_cast<double>(static_cast<float>(largestFinite<T>()))) {
       return invalid(where, sy::str(element, " (", jsonExcerpt(v), ") does not fit in ", toString(dtype)));
     }
     *out = static_cast<T>(d);
@@ -134,11 +140,27 @@ absl::StatusOr<IValue> tensorFromJson(const json& j, const ValueInfo& expected, 
   }
   Tensor t = empty(*sizes, TensorOptions(*dtype));
   absl::Status status = absl::OkStatus();
-  cpu::dispatchDtype<cpu::kAllDtypes>(*dtype, "switchyard run", "input", [&](auto tag) {
+  const bool real = visitScalarType(*dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* out = t.data_ptr<T>();
     for (int64_t i = 0; i < numel && status.ok(); ++i) status = readElement(data[i], i, *dtype, where, &out[i]);
   });
+  if (!real) {
+    // Quantized and bits dtypes: their stored integers.
+    visitEveryScalarType(*dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (!isRealType(CppTypeToScalarType<T>::value) && !isComplexType(CppTypeToScalarType<T>::value)) {
+        T* out = t.data_ptr<T>();
+        for (int64_t i = 0; i < numel && status.ok(); ++i) {
+          typename T::underlying value{};
+          status = readElement(data[i], i, *dtype, where, &value);
+          out[i] = T(value);
+        }
+      } else {
+        status = invalid(where, sy::str("switchyard run cannot read ", *dtype, " tensors from JSON yet"));
+      }
+    });
+  }
   if (!status.ok()) return status;
   return IValue(std::move(t));
 }
@@ -176,13 +198,26 @@ json valueToJson(const IValue& value) {
   if (value.isTensor()) {
     const Tensor t = ops::contiguous(value.toTensor().to(kCPU));
     json data = json::array();
-    cpu::dispatchDtype<cpu::kAllDtypes>(t.scalar_type(), "switchyard run", "output", [&](auto tag) {
+    // Every value as a JSON number: a floating element as the double it is exactly, so reading the
+    // JSON back gives the same bits; a quantized or bits element as its stored integer; a complex
+    // element as [real, imaginary].
+    visitEveryScalarType(t.scalar_type(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       const T* p = t.data_ptr<T>();
-      for (int64_t i = 0; i < t.numel(); ++i) data.push_back(loadElement(p + i));  // See Note [Bool elements are read as bytes]
+      for (int64_t i = 0; i < t.numel(); ++i) {
+        const T x = loadElement(p + i);  // See Note [Bool elements are read as bytes]
+        if constexpr (std::is_arithmetic_v<T>) {
+          data.push_back(x);
+        } else if constexpr (isFloatingType(CppTypeToScalarType<T>::value)) {
+          data.push_back(static_cast<double>(static_cast<float>(x)));
+        } else if constexpr (isComplexType(CppTypeToScalarType<T>::value)) {
+          data.push_back(json::array({static_cast<double>(x.real()), static_cast<double>(x.imag())}));
+        } else {
+          data.push_back(+x.val_);
+        }
+      }
     });
-    std::optional<ProgramScalarType> dtype = toProgramScalarType(t.scalar_type());
-    return json{{"dtype", dtype ? toString(*dtype) : "Undefined"},
+    return json{{"dtype", std::string(toString(t.scalar_type()))},
                 {"sizes", std::vector<int64_t>(t.sizes().begin(), t.sizes().end())},
                 {"data", std::move(data)}};
   }
@@ -212,7 +247,7 @@ absl::StatusOr<IValue> randomValue(const ValueInfo& expected, uint64_t seed, con
   absl::StatusOr<ScalarType> dtype = tensorDtype(expected, where);
   if (!dtype.ok()) return dtype.status();
   Tensor t = empty(expected.sizes, TensorOptions(*dtype));
-  cpu::dispatchDtype<cpu::kAllDtypes>(*dtype, "switchyard run", "input", [&](auto tag) {
+  const bool real = visitScalarType(*dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* out = t.data_ptr<T>();
     for (int64_t i = 0; i < t.numel(); ++i) {
@@ -221,6 +256,7 @@ absl::StatusOr<IValue> randomValue(const ValueInfo& expected, uint64_t seed, con
       else out[i] = static_cast<T>(std::uniform_real_distribution<double>(-1, 1)(rng));
     }
   });
+  if (!real) return invalid(where, sy::str("--random cannot make a ", *dtype, " tensor; use --inputs"));
   return IValue(std::move(t));
 }
 

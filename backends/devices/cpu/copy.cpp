@@ -2,12 +2,15 @@
 // to stage results (elementwise.h).
 //
 // Semantics: src is broadcast to self's shape (an error when it cannot be), converted to self's
-// dtype with C++ conversions (float -> integral truncates toward zero, nonzero -> true), and
+// dtype with C++ conversions (float -> integral truncates toward zero, nonzero -> true; Half,
+// BFloat16 and the Float8 types convert through float, rounding to nearest even, as PyTorch's do),
+// and
 // written through self's strides, so self may be any view (transposed, sliced). When src shares
 // memory with self in a different layout it is first staged, so no element is read after being
 // overwritten. Both tensors must be on the CPU: a backend with memory of its own registers its
 // own copy_ for transfers.
 #include <cstring>
+#include <type_traits>
 
 #include "switchyard/backends/devices/cpu/elementwise.h"
 #include "switchyard/backends/devices/cpu/kernels.h"
@@ -38,15 +41,87 @@ void copyBits(const LoopGeometry& geometry) {
   runElementwise<Bits, Bits>(geometry, [](Bits x) { return x; });
 }
 
+// The 16 bytes of a ComplexDouble element, copied as they are.
+struct SixteenBytes {
+  uint64_t words[2];
+};
+
+// Note [Conversions between the other real dtypes go through one wide value]
+// Bool, Int, Long, Float and Double convert directly, one loop per pair (the kernels' staging copies
+// take this path). The other real dtypes (Byte, Char, Short, Half, BFloat16, the Float8 and wide
+// unsigned types) convert through a WideValue, so each type needs one reader and one writer instead
+// of a loop per pair: an integer is held as int64_t (uint64_t for the unsigned types) and a floating
+// value as a double, each exactly, and the writer converts from it as a direct C++ conversion from
+// the source type would (an integer to Half goes through float, as PyTorch's does).
+struct WideValue {
+  enum Kind : uint8_t { kSigned, kUnsigned, kFloating } kind;
+  int64_t i;
+  uint64_t u;
+  double d;
+};
+
+template <class From>
+WideValue readWide(const char* element) {
+  alignas(From) unsigned char bytes[sizeof(From)];
+  std::memcpy(bytes, element, sizeof(From));
+  const From x = loadElement(reinterpret_cast<const From*>(bytes));
+  if constexpr (std::is_same_v<From, bool>) {
+    return {WideValue::kSigned, x ? 1 : 0, 0, 0.0};
+  } else if constexpr (std::is_integral_v<From> && std::is_unsigned_v<From>) {
+    return {WideValue::kUnsigned, 0, static_cast<uint64_t>(x), 0.0};
+  } else if constexpr (std::is_integral_v<From>) {
+    return {WideValue::kSigned, static_cast<int64_t>(x), 0, 0.0};
+  } else if constexpr (std::is_same_v<From, double>) {
+    return {WideValue::kFloating, 0, 0, x};
+  } else {
+    return {WideValue::kFloating, 0, 0, static_cast<double>(static_cast<float>(x))};
+  }
+}
+
+template <class To>
+void writeWide(char* element, const WideValue& v) {
+  const To out = v.kind == WideValue::kFloating ? static_cast<To>(v.d)
+                 : v.kind == WideValue::kUnsigned ? static_cast<To>(v.u)
+                                                  : static_cast<To>(v.i);
+  std::memcpy(element, &out, sizeof(To));
+}
+
+using WideReader = WideValue (*)(const char*);
+using WideWriter = void (*)(char*, const WideValue&);
+
+void convertThroughWideValues(const LoopGeometry& geometry, WideReader read, WideWriter write) {
+  forEachRow<2>(geometry, [&](const std::array<char*, 2>& data, const std::array<int64_t, 2>& strides, int64_t n) {
+    for (int64_t k = 0; k < n; ++k) write(data[0] + k * strides[0], read(data[1] + k * strides[1]));
+  });
+}
+
 void copyElements(const char* op, const Tensor& dst, const Tensor& src, const char* dst_name, const char* src_name) {
   const LoopGeometry geometry = makeLoopGeometry({&dst, &src});
   if (dst.scalar_type() == src.scalar_type()) {
     switch (dst.element_size()) {
       case 1: return copyBits<uint8_t>(geometry);
+      case 2: return copyBits<uint16_t>(geometry);
       case 4: return copyBits<uint32_t>(geometry);
       case 8: return copyBits<uint64_t>(geometry);
+      case 16: return copyBits<SixteenBytes>(geometry);
       default: break;
     }
+  }
+  constexpr unsigned kDirect = kAllDtypes;
+  const auto direct = [](ScalarType t) {
+    const int bit = static_cast<int>(t);
+    return bit >= 0 && bit < kNumScalarTypes && ((kDirect >> bit) & 1u) != 0;
+  };
+  if (!direct(dst.scalar_type()) || !direct(src.scalar_type())) {
+    // See Note [Conversions between the other real dtypes go through one wide value].
+    WideReader read = nullptr;
+    WideWriter write = nullptr;
+    visitScalarType(src.scalar_type(), [&](auto tag) { read = &readWide<typename decltype(tag)::type>; });
+    visitScalarType(dst.scalar_type(), [&](auto tag) { write = &writeWide<typename decltype(tag)::type>; });
+    SY_CHECK_NOT_IMPLEMENTED(read != nullptr && write != nullptr, op, ": cannot convert ", src_name, " of dtype ",
+                             src.scalar_type(), " to ", dst_name, " of dtype ", dst.scalar_type(),
+                             " (complex, quantized and bits dtypes copy only to their own dtype)");
+    return convertThroughWideValues(geometry, read, write);
   }
   SY_DISPATCH_ALL_TYPES(dst.scalar_type(), op, dst_name, [&](auto dst_tag) {
     using To = typename decltype(dst_tag)::type;

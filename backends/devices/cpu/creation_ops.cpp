@@ -65,9 +65,20 @@ void fillWith(const Tensor& t, T value) {
   });
 }
 
+// The dtypes zeros, ones and full fill: every real dtype (a fill computes nothing, so Half,
+// BFloat16, the Float8 and the narrow and wide integer types need no arithmetic of their own).
+constexpr unsigned realDtypes() {
+  unsigned set = 0;
+  for (int t = 0; t < kNumScalarTypes; ++t) {
+    if (isRealType(static_cast<ScalarType>(t))) set |= 1u << t;
+  }
+  return set;
+}
+constexpr unsigned kFillableDtypes = realDtypes();
+
 // Sets every element of the CPU tensor `t` (any strides) to `value`.
 void fillChecked(const char* op, const Tensor& t, const Scalar& value, const char* argument) {
-  SY_DISPATCH_ALL_TYPES(t.scalar_type(), op, argument, [&](auto tag) {
+  dispatchDtype<kFillableDtypes>(t.scalar_type(), op, argument, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T converted = checkedFillValue<T>(op, value, t.scalar_type());
     if (t.numel() > 0) fillWith<T>(t, converted);
@@ -91,7 +102,7 @@ Tensor& filledOut(const char* op, IntArrayRef size, const Scalar& value, Tensor&
   checkOnCPU(op, "out", out);
   checkSizes(op, size);
   // Validate the value before touching out, so a failed call leaves it as it was.
-  SY_DISPATCH_ALL_TYPES(out.scalar_type(), op, "out", [&](auto tag) {
+  dispatchDtype<kFillableDtypes>(out.scalar_type(), op, "out", [&](auto tag) {
     checkedFillValue<typename decltype(tag)::type>(op, value, out.scalar_type());
   });
   resizeOutput(out, size);

@@ -173,7 +173,7 @@ TEST(CpuOpsUnary, UndefinedDtypeIsAnErrorNamingOperatorAndArgument) {
   Tensor out = empty({1});
   EXPECT_EQ(errorMessageOf([&] { ops::acos_out(out, weird); }),
             "aten::acos.out: argument 'self' has dtype Undefined, which this kernel does not support "
-            "(supported: Bool, Int, Long, Float, Double)");
+            "(supported: Int, Long, Float, Double, Bool)");
 }
 
 // ---------------------------------------------------------------------------------------------

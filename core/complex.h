@@ -1,0 +1,34 @@
+// Complex<T>: a complex number of two T, laid out as std::complex<T> and c10::complex<T> are (real,
+// then imaginary), the element type of ComplexHalf, ComplexFloat and ComplexDouble tensors.
+//
+//   sy::Complex<float> z{1.0f, -2.0f};
+//   z.real();  z.imag();                 // 1, -2
+//   sy::Complex<double> w = z;           // converts each part
+//
+// Complex tensors load, copy, convert and print; kernels that compute refuse them by name (PyTorch's
+// complex arithmetic is not implemented here).
+#pragma once
+
+namespace sy {
+
+template <class T>
+struct alignas(2 * sizeof(T)) Complex {
+  T real_{};
+  T imag_{};
+
+  Complex() = default;
+  constexpr Complex(T re, T im = T()) : real_(re), imag_(im) {}  // NOLINT: a real converts implicitly
+  template <class U>
+  explicit constexpr Complex(const Complex<U>& other)
+      : real_(static_cast<T>(static_cast<float>(other.real()))), imag_(static_cast<T>(static_cast<float>(other.imag()))) {}
+
+  constexpr T real() const { return real_; }
+  constexpr T imag() const { return imag_; }
+  friend constexpr bool operator==(const Complex& a, const Complex& b) {
+    return static_cast<double>(a.real_) == static_cast<double>(b.real_) &&
+           static_cast<double>(a.imag_) == static_cast<double>(b.imag_);
+  }
+  friend constexpr bool operator!=(const Complex& a, const Complex& b) { return !(a == b); }
+};
+
+}  // namespace sy
