@@ -68,6 +68,24 @@ void addBinaryCases(std::vector<OpCase>& cases) {
                       .arg("rounding_mode", {IValue()})
                       .out("out", OutDtype::floating()));
 
+  // pow: every exponent PyTorch's kernel specialises (0, 1, 0.5, -0.5, -1, 2, 3, -2), a general
+  // one, Bool exponents and a negative integer one (refused for integral and Bool tensors; a Bool
+  // result is refused whatever the exponent).
+  cases.push_back(OpCase({"aten::pow.Tensor_Tensor", "aten::pow.Tensor_Tensor_out", "aten::pow_.Tensor"})
+                      .tensors({"self", "exponent"})
+                      .promote("exponent", dtypes::kAll)
+                      .shapes(shapes::kBroadcast));
+  cases.push_back(OpCase({"aten::pow.Tensor_Scalar", "aten::pow.Tensor_Scalar_out", "aten::pow_.Scalar"})
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .arg("exponent", {2, 0, 1, 0.5, -0.5, -1.0, 3, -2.0, 2.5, 1.0, true, false, -3, 0.0})
+                      .out("out", OutDtype::resultType("exponent")));
+  cases.push_back(OpCase({"aten::pow.Scalar", "aten::pow.Scalar_out"})
+                      .tensors({"exponent"})
+                      .shapes(shapes::kOne)
+                      .arg("self", {2, 1, -1.5, 0.5, 1.0, true, false, -2})
+                      .out("out", OutDtype::resultType("self")));
+
   // maximum and minimum propagate NaN.
   for (const char* op : {"aten::maximum", "aten::minimum"}) {
     cases.push_back(tensorTensor({op, std::string(op) + ".out"}));
