@@ -20,7 +20,38 @@ void addUnaryCases(std::vector<OpCase>& cases) {
                          "aten::tanh", "aten::sigmoid"}) {
     cases.push_back(OpCase(threeForms(op)).tensors({"self"}).shapes(shapes::kOne).out("out", OutDtype::floating()));
   }
+  for (const char* op : {"aten::asin", "aten::asinh", "aten::atan", "aten::atanh", "aten::acosh", "aten::cosh",
+                         "aten::sinh", "aten::tan", "aten::erf", "aten::expm1", "aten::log10", "aten::log1p", "aten::log2",
+                         "aten::reciprocal"}) {
+    cases.push_back(OpCase(threeForms(op)).tensors({"self"}).shapes(shapes::kOne).out("out", OutDtype::floating()));
+  }
+  // Rounding keeps the dtype (integral inputs are copied, Bool is refused on both sides); sign too.
+  for (const char* op : {"aten::ceil", "aten::floor", "aten::round", "aten::trunc", "aten::sign"}) {
+    cases.push_back(OpCase(threeForms(op)).tensors({"self"}).shapes(shapes::kOne));
+  }
+  // Bool results from self's own elements.
+  for (const char* op : {"aten::isnan", "aten::isinf"}) {
+    cases.push_back(OpCase({op, std::string(op) + ".out"})
+                        .tensors({"self"})
+                        .shapes(shapes::kOne)
+                        .out("out", OutDtype::fixedTo(ScalarType::Bool)));
+  }
+  cases.push_back(OpCase(threeForms("aten::logical_not"))
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .out("out", OutDtype::fixedTo(ScalarType::Bool)));
+  cases.push_back(OpCase(threeForms("aten::bitwise_not")).tensors({"self"}).shapes(shapes::kOne));
   cases.push_back(OpCase(threeForms("aten::relu")).tensors({"self"}).shapes(shapes::kOne));
+  cases.push_back(OpCase(threeForms("aten::leaky_relu"))
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .arg("negative_slope", {0.01, 0.2, -1.5, 2}));
+  cases.push_back(OpCase(threeForms("aten::elu"))
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .arg("alpha", {1, 0.5})
+                      .arg("scale", {1, 2})
+                      .arg("input_scale", {1, 0.5}));
   cases.push_back(OpCase(threeForms("aten::gelu"))
                       .tensors({"self"})
                       .shapes(shapes::kOne)
