@@ -68,6 +68,23 @@ void addBinaryCases(std::vector<OpCase>& cases) {
                       .arg("rounding_mode", {IValue()})
                       .out("out", OutDtype::floating()));
 
+  // floor_divide is div with rounding_mode='floor' (PyTorch 1.13 floors, as 2.x does).
+  cases.push_back(tensorTensor({"aten::floor_divide", "aten::floor_divide.out", "aten::floor_divide_.Tensor"})
+                      .values("other", Values::nonzeroIntegers()));
+  // fmod and remainder: nonzero integral divisors, then division by zero on purpose.
+  for (const char* name : {"fmod", "remainder"}) {
+    const std::string op = std::string("aten::") + name;
+    const std::vector<std::string> tensor_forms{op + ".Tensor", op + ".Tensor_out", op + "_.Tensor"};
+    cases.push_back(tensorTensor(tensor_forms).values("other", Values::nonzeroIntegers()));
+    cases.push_back(OpCase(tensor_forms)
+                        .label("by zero")
+                        .tensors({"self", "other"})
+                        .values("other", Values::range(0, 0))
+                        .shapes({{{2, 3}, {2, 3}}, {{3}, {}}}));
+    cases.push_back(tensorScalar(scalarForms(name)).arg("other", {2, -1.5, 3, -4, true, 0}));
+  }
+  cases.push_back(tensorTensor({"aten::atan2", "aten::atan2.out", "aten::atan2_"}).out("out", OutDtype::floating()));
+
   // pow: every exponent PyTorch's kernel specialises (0, 1, 0.5, -0.5, -1, 2, 3, -2), a general
   // one, Bool exponents and a negative integer one (refused for integral and Bool tensors; a Bool
   // result is refused whatever the exponent).
@@ -85,6 +102,15 @@ void addBinaryCases(std::vector<OpCase>& cases) {
                       .shapes(shapes::kOne)
                       .arg("self", {2, 1, -1.5, 0.5, 1.0, true, false, -2})
                       .out("out", OutDtype::resultType("self")));
+
+  // Bitwise operators: Bool and integral operands; floating ones are refused on both sides.
+  for (const char* name : {"bitwise_and", "bitwise_or", "bitwise_xor"}) {
+    const std::string op = std::string("aten::") + name;
+    cases.push_back(tensorTensor({op + ".Tensor", op + ".Tensor_out", op + "_.Tensor"}));
+    cases.push_back(tensorScalar(scalarForms(name)).arg("other", {2, -1, true, false, 0, -1.5}));
+  }
+  // rsub: other - alpha * self, functional and out= only.
+  cases.push_back(tensorScalar({"aten::rsub.Scalar", "aten::rsub.Scalar_out"}).arg("alpha", {1, 2, 0.5}));
 
   // maximum and minimum propagate NaN.
   for (const char* op : {"aten::maximum", "aten::minimum"}) {
