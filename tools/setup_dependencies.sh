@@ -12,6 +12,8 @@ SWITCHYARD_PACKAGES=(
   pkg-config libsleef-dev libopenblas-dev
   libxnnpack-dev libpthreadpool-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  # Tests only: PyTorch 1.13, the oracle the operators are compared against (conformance/oracle/).
+  libtorch-dev
   valgrind python3 ccache
 )
 

@@ -104,27 +104,11 @@ TEST(Training, XorTrainingLearnsXorWithSgd) {
   EXPECT_LT(after, before / 4);
 }
 
-// dnf_executorch.pte squares its error with aten::pow.Tensor_Scalar_out, which the operator issue
-// adds; until then the test registers a stand-in for the length of the test.
-Tensor& trainingTestPow(const Tensor& self, const Scalar& exponent, Tensor& out) {
-  out.resize_(self.sizes());
-  const std::vector<float> in = testing::valuesOf<float>(self);
-  for (size_t i = 0; i < in.size(); ++i) out.data_ptr<float>()[i] = std::pow(in[i], static_cast<float>(exponent.toDouble()));
-  return out;
-}
-
 // The ECG filter's training program (one linear layer, tanh, a squared error): its loss on one
-// fixed input falls step after step, the state carried from one execute to the next.
+// fixed input falls step after step, the state carried from one execute to the next. It squares
+// its error with aten::pow.Tensor_Scalar_out, the portable kernel's.
 TEST(Training, ThePublishedDnfProgramTrainsOnAFixedInput) {
   SY_REFERENCE_PROGRAM_OR_SKIP(path, "wild/dnf_executorch__dnf_executorch.pte");
-  std::vector<Library> stand_in;
-  stand_in.reserve(2);
-  if (!Dispatcher::singleton().findSchema({"aten::pow", "Tensor_Scalar_out"})) {
-    stand_in.emplace_back(Library::Fragment, "aten");
-    stand_in.back().def("pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)");
-    stand_in.emplace_back(Library::Impl, "aten", DispatchKey::CPU);
-    stand_in.back().impl("pow.Tensor_Scalar_out", SY_FN(trainingTestPow));
-  }
   absl::StatusOr<Program> program = Program::load(path);
   ASSERT_TRUE(program.ok()) << program.status();
   absl::StatusOr<TrainingLayout> layout = trainingLayout(*program, "forward");

@@ -1,5 +1,5 @@
-// Activation operators on the CPU: sigmoid, relu, gelu, hardtanh and clamp (Scalar and Tensor
-// bounds), each one kernel serving its functional, out= and in-place forms (unary_kernels.h).
+// Activation operators on the CPU: sigmoid, relu, gelu, hardtanh, leaky_relu, elu and clamp
+// (Scalar and Tensor bounds), each one kernel serving its functional, out= and in-place forms (unary_kernels.h).
 //
 // Semantics, as PyTorch unless noted:
 // - sigmoid: 1 / (1 + exp(-x)); integral and bool inputs compute in Float. Saturates to 0 and 1
@@ -20,6 +20,9 @@
 // - hardtanh: clamp to [min_val, max_val] (defaults -1 and 1) that never promotes: the result has
 //   self's dtype, and an integral self first truncates each bound to an integer (hardtanh(int x,
 //   -1.5, 2.5) clamps to [-1, 2]). Bool inputs are an error, as in PyTorch.
+// - leaky_relu: x > 0 ? x : negative_slope * x; elu: x > 0 ? scale * x : alpha * scale *
+//   expm1(input_scale * x). Float and Double only (PyTorch's CPU kernels have no integral form);
+//   the Scalars are taken in self's dtype. NaN stays NaN.
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -327,6 +330,27 @@ Tensor& clamp_out_cpu(const Tensor& self, const std::optional<Scalar>& min, cons
 Tensor& clamp_tensor_out_cpu(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max,
                              Tensor& out, const KernelContext& ctx) {
   return clampTensorInto(ctx, planClampTensor(ctx.op, self, min, max), self, min, max, out);
+}
+
+Tensor& leaky_relu_out_cpu(const Tensor& self, const Scalar& negative_slope, Tensor& out, const KernelContext& ctx) {
+  unary::checkInput(ctx.op, self);
+  const double slope = negative_slope.toDouble();
+  return sameDtypeUnary<kFloatingDtypes>(ctx, self, out, [slope](auto x) {
+    using T = decltype(x);
+    return x > T{0} ? x : static_cast<T>(slope) * x;
+  });
+}
+
+Tensor& elu_out_cpu(const Tensor& self, const Scalar& alpha, const Scalar& scale, const Scalar& input_scale, Tensor& out,
+                    const KernelContext& ctx) {
+  unary::checkInput(ctx.op, self);
+  const double negative_factor = alpha.toDouble() * scale.toDouble();
+  const double positive_factor = scale.toDouble(), input_factor = input_scale.toDouble();
+  return sameDtypeUnary<kFloatingDtypes>(ctx, self, out, [=](auto x) {
+    using T = decltype(x);
+    return x > T{0} ? x * static_cast<T>(positive_factor)
+                    : std::expm1(x * static_cast<T>(input_factor)) * static_cast<T>(negative_factor);
+  });
 }
 
 }  // namespace native

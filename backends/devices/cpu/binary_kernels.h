@@ -7,7 +7,7 @@
 // generated from backends/devices/cpu/binary_ops.yaml into switchyard/ops/binary/NativeFunctions.h,
 // in sy::cpu::native (kernel_name sy::cpu::div_out_cpu binds sy::cpu::native::div_out_cpu, as in
 // ExecuTorch); the definitions are in binary_ops.cpp (add, sub, mul, maximum, minimum),
-// division_ops.cpp, comparison_ops.cpp and where_op.cpp.
+// division_ops.cpp, pow_ops.cpp, comparison_ops.cpp and where_op.cpp.
 #pragma once
 
 #include <optional>

@@ -1,4 +1,5 @@
-// Binary arithmetic elementwise operators on the CPU: add and sub (self ± alpha * other), mul,
+// Binary arithmetic elementwise operators on the CPU: add and sub (self ± alpha * other), rsub
+// (other - alpha * self, with a Scalar other), mul,
 // maximum and minimum, with a Tensor or a Scalar `other`: one kernel per overload, the out
 // variant's, which also serves the functional and in-place forms PyTorch has.
 //
@@ -90,7 +91,7 @@ void checkSubtractable(const char* op, ScalarType self, ScalarType other) {
            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
 }
 
-enum class Arithmetic { Add, Sub, Mul, Maximum, Minimum };
+enum class Arithmetic { Add, Sub, ReverseSub, Mul, Maximum, Minimum };
 
 // One arithmetic operator, in the form `ctx` names: `operands` come from binaryOperands (a Scalar
 // operand already wrapped), `out` is allocated here (functional), the caller's out= or self (in place).
@@ -100,13 +101,18 @@ Tensor& arithmeticInto(const KernelContext& ctx, const Tensor& self, const Binar
   const char* op = ctx.op;
   const ScalarType result = operands.result;
   const OutputRole role = binaryOutputFor(ctx, self, operands.other, result, out);
-  if constexpr (kOp == Arithmetic::Sub) checkSubtractable(op, self.scalar_type(), operands.other_dtype);
-  if constexpr (kOp == Arithmetic::Add || kOp == Arithmetic::Sub) checkAlpha(op, result, alpha);
+  constexpr bool kSubtracts = kOp == Arithmetic::Sub || kOp == Arithmetic::ReverseSub;
+  if constexpr (kSubtracts) checkSubtractable(op, self.scalar_type(), operands.other_dtype);
+  if constexpr (kOp == Arithmetic::Add || kSubtracts) checkAlpha(op, result, alpha);
   const BinaryInputs inputs = prepareBinaryOutput(op, self, operands.other, out, result, role);
-  constexpr unsigned kComputeDtypes = kOp == Arithmetic::Sub ? (kIntegralDtypes | kFloatingDtypes) : kAllDtypes;
+  constexpr unsigned kComputeDtypes = kSubtracts ? (kIntegralDtypes | kFloatingDtypes) : kAllDtypes;
   runBinaryLoop<kComputeDtypes>(op, inputs.self(), inputs.other(), out, result, result, [&](const LoopGeometry& geometry, auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (kOp == Arithmetic::Add || kOp == Arithmetic::Sub) {
+    if constexpr (kOp == Arithmetic::ReverseSub) {
+      // other - alpha * self.
+      const T scale = alpha.to<T>();
+      runElementwise<T, T, T>(geometry, [scale](T x, T y) { return minus(y, times(scale, x)); });
+    } else if constexpr (kOp == Arithmetic::Add || kOp == Arithmetic::Sub) {
       auto combine = [](T x, T y) {
         if constexpr (kOp == Arithmetic::Sub) {
           return minus(x, y);
@@ -160,6 +166,11 @@ Tensor& sub_out_cpu(const Tensor& self, const Tensor& other, const Scalar& alpha
 Tensor& sub_scalar_out_cpu(const Tensor& self, const Scalar& other, const Scalar& alpha, Tensor& out,
                            const KernelContext& ctx) {
   return arithmetic<Arithmetic::Sub>(ctx, self, other, alpha, out);
+}
+
+Tensor& rsub_scalar_out_cpu(const Tensor& self, const Scalar& other, const Scalar& alpha, Tensor& out,
+                            const KernelContext& ctx) {
+  return arithmetic<Arithmetic::ReverseSub>(ctx, self, other, alpha, out);
 }
 
 Tensor& mul_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) {

@@ -1,11 +1,14 @@
-// The elementwise comparisons eq, ne, lt, gt on the CPU, each with a Tensor or Scalar `other`: one
-// kernel per overload, the out variant's, which also serves the functional and in-place forms.
+// The elementwise comparisons eq, ne, lt, gt, le, ge on the CPU, each with a Tensor or Scalar
+// `other`, and logical_and, logical_or and logical_xor of two tensors: one kernel per overload, the
+// out variant's, which also serves the functional and in-place forms.
 //
 // Semantics, as PyTorch: the operands are broadcast and compared in their result type (an Int
 // tensor compared with 2.5 compares in Float, so 2 == 2.5 is false; a Long tensor with a Double
 // 0-dim compares in Long); the functional result is Bool. An out= tensor may have any dtype and
 // receives true/false as 1/0; an in-place `self` keeps its dtype and must have the broadcast
-// shape. NaN compares unequal to everything, itself included (ne is true, the rest false).
+// shape. NaN compares unequal to everything, itself included (ne is true, the rest false). The
+// logical operators compare the operands' truth values (nonzero, NaN included, is true) in the
+// same result type, so a Long tensor and a 0-dim 0.5 compare in Long, where 0.5 is 0 and false.
 #include <type_traits>
 
 #include "switchyard/backends/devices/cpu/binary_kernels.h"
@@ -29,6 +32,27 @@ struct Less {
 struct Greater {
   template <class T>
   bool operator()(T a, T b) const { return a > b; }
+};
+struct LessOrEqual {
+  template <class T>
+  bool operator()(T a, T b) const { return a <= b; }
+};
+struct GreaterOrEqual {
+  template <class T>
+  bool operator()(T a, T b) const { return a >= b; }
+};
+// The logical operators read each operand as a truth value (nonzero, NaN included, is true).
+struct LogicalAnd {
+  template <class T>
+  bool operator()(T a, T b) const { return static_cast<bool>(a) && static_cast<bool>(b); }
+};
+struct LogicalOr {
+  template <class T>
+  bool operator()(T a, T b) const { return static_cast<bool>(a) || static_cast<bool>(b); }
+};
+struct LogicalXor {
+  template <class T>
+  bool operator()(T a, T b) const { return static_cast<bool>(a) != static_cast<bool>(b); }
 };
 
 // A comparison in the form `ctx` names, with a Tensor or a Scalar `other`: `out` is the fresh Bool
@@ -68,7 +92,19 @@ SY_DEFINE_COMPARISON_KERNELS(eq, Equal)
 SY_DEFINE_COMPARISON_KERNELS(ne, NotEqual)
 SY_DEFINE_COMPARISON_KERNELS(lt, Less)
 SY_DEFINE_COMPARISON_KERNELS(gt, Greater)
+SY_DEFINE_COMPARISON_KERNELS(le, LessOrEqual)
+SY_DEFINE_COMPARISON_KERNELS(ge, GreaterOrEqual)
 #undef SY_DEFINE_COMPARISON_KERNELS
+
+Tensor& logical_and_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) {
+  return compare<LogicalAnd>(ctx, self, other, out);
+}
+Tensor& logical_or_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) {
+  return compare<LogicalOr>(ctx, self, other, out);
+}
+Tensor& logical_xor_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) {
+  return compare<LogicalXor>(ctx, self, other, out);
+}
 
 }  // namespace native
 }  // namespace sy::cpu

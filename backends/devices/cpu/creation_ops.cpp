@@ -9,11 +9,14 @@
 //   - A fill value that does not fit the dtype is an error rather than a silent wrap
 //     ("value 3000000000 cannot be converted to type Int without overflow"); NaN and infinities are
 //     fine for Float/Double, and any value converts to Bool (nonzero -> true).
-//   - arange gives Long when start, end and step are all integers and Float otherwise; integer
-//     bounds with an integral result are computed exactly in 64-bit integers, everything else in
-//     double (start + i * step) and then converted. Its out= form keeps out's shape when out
-//     already has the right number of elements (filled in row-major order) and resizes it to 1-D
-//     otherwise.
+//   - arange gives Long when start, end and step are all integers and Float otherwise. A floating
+//     result is start + i * step computed in double, then converted. An integral result (Int or
+//     Long) first converts start, end and step to 64-bit integers, truncating toward zero, and
+//     steps through those exactly: arange(-2.5, 5, dtype=Int) starts at -2, and a step that
+//     truncates to 0 is an error. Its length, as in PyTorch, is ceil((end - start) / step) of the
+//     truncated values for Long but of the values as given for Int (arange(0, 2.5) has 2 Long
+//     elements but 3 Int ones). Its out= form keeps out's shape when out already has the right
+//     number of elements (filled in row-major order) and resizes it to 1-D otherwise.
 //   - Only the Strided layout exists; pin_memory is accepted and ignored (there is no DMA to pin).
 //   - A tensor requested on another device is built on the CPU and copied over with aten::empty
 //     and aten::copy_ through the dispatcher, so that device's backend does the transfer.
@@ -127,12 +130,19 @@ bool integralBounds(const Scalar& start, const Scalar& end, const Scalar& step) 
 int64_t arangeLength(const char* op, const Scalar& start, const Scalar& end, const Scalar& step, ScalarType dtype,
                      const char* argument) {
   dispatchDtype<kIntegralDtypes | kFloatingDtypes>(dtype, op, argument, [](auto) {});  // no Bool ranges
-  if (integralBounds(start, end, step) && isIntegralType(dtype, false)) {
+  if (isIntegralType(dtype, false)) {
+    // PyTorch's integral arange works on the bounds and step truncated to int64.
     const int64_t first = start.toLong(), last = end.toLong(), stride = step.toLong();
     SY_CHECK(stride != 0, op, ": step must be nonzero");
     SY_CHECK((stride > 0 && last >= first) || (stride < 0 && last <= first), op,
              ": upper bound and larger bound inconsistent with step sign (start ", start, ", end ", end, ", step ",
              step, ")");
+    if (dtype != ScalarType::Long && !integralBounds(start, end, step)) {
+      // ... but measures an Int range on the bounds as given.
+      const double length = std::ceil((end.toDouble() - start.toDouble()) / step.toDouble());
+      SY_CHECK(length < 9.2e18, op, ": invalid size, possible overflow?");
+      return length > 0 ? static_cast<int64_t>(length) : 0;
+    }
     int64_t distance;
     // INT64_MIN as a distance would overflow its division by -1.
     SY_CHECK(!__builtin_sub_overflow(last, first, &distance) && distance != std::numeric_limits<int64_t>::min(), op,
@@ -167,14 +177,16 @@ template <class T>
 void writeArange(const char* op, T* out, int64_t length, const Scalar& start, const Scalar& step, ScalarType dtype) {
   if (length == 0) return;
   if constexpr (std::is_integral_v<T>) {
-    if (start.isIntegral(true) && step.isIntegral(true)) {
-      const int64_t first = start.toLong(), stride = step.toLong();
-      const int64_t final_value = first + (length - 1) * stride;  // between start and end: no overflow
-      checkedFillValue<T>(op, first, dtype);
-      checkedFillValue<T>(op, final_value, dtype);
-      for (int64_t i = 0; i < length; ++i) out[i] = static_cast<T>(first + i * stride);
-      return;
-    }
+    // The truncated start and step (see arangeLength).
+    const int64_t first = start.toLong(), stride = step.toLong();
+    int64_t final_value;
+    SY_CHECK(!__builtin_mul_overflow(length - 1, stride, &final_value) &&
+                 !__builtin_add_overflow(first, final_value, &final_value),
+             op, ": invalid size, possible overflow?");
+    checkedFillValue<T>(op, first, dtype);
+    checkedFillValue<T>(op, final_value, dtype);
+    for (int64_t i = 0; i < length; ++i) out[i] = static_cast<T>(first + i * stride);
+    return;
   }
   const double first = start.toDouble(), stride = step.toDouble();
   checkedFillValue<T>(op, first, dtype);

@@ -1,6 +1,7 @@
 // aten::div on the CPU: Tensor or Scalar divisor, with rounding_mode None (true division), 'trunc'
-// or 'floor'; one kernel per overload, the out variant's, which also serves the functional and
-// in-place forms.
+// or 'floor'; floor_divide (div with 'floor'), fmod and remainder (Tensor or Scalar divisor) and
+// atan2: one kernel per overload, the out variant's, which also serves the functional and in-place
+// forms.
 //
 // Semantics, as PyTorch:
 // - True division computes in the result type promoted to floating: Int / Int is Float, Long /
@@ -12,6 +13,10 @@
 //   9.0 (0.1 is slightly above one tenth) where floor(1.0 / 0.1) would round up to 10.
 // - Bool inputs: true division gives Float; the rounding modes have no Bool kernel (an error, as
 //   in PyTorch).
+// - fmod's remainder has the dividend's sign (std::fmod), remainder's the divisor's (Python's %,
+//   PyTorch's fmod moved into the divisor's sign). Both keep the result type and refuse Bool; an
+//   integer divisor of 0 raises "ZeroDivisionError", a floating one gives NaN.
+// - atan2 computes in the result type promoted to floating, as true division.
 #include <cmath>
 #include <optional>
 #include <string_view>
@@ -111,6 +116,64 @@ Tensor& divide(const KernelContext& ctx, const Tensor& self, const Other& other,
   return out;
 }
 
+enum class Remainder { kFmod, kPython };
+
+// Integer remainder with the sign of the dividend (fmod) or of the divisor (Python's %).
+template <class T>
+T integerRemainder(const char* op, T a, T b, Remainder kind) {
+  if (b == 0) throwZeroDivision(op);
+  if (b == -1) return T{0};  // INT_MIN % -1 traps in C++; the remainder is 0
+  T r = static_cast<T>(a % b);
+  if (kind == Remainder::kPython && r != 0 && ((r < 0) != (b < 0))) r = static_cast<T>(r + b);
+  return r;
+}
+
+// PyTorch's floating remainder: fmod, moved into the divisor's sign for Python's %.
+template <class T>
+T floatingRemainder(T a, T b, Remainder kind) {
+  T r = std::fmod(a, b);
+  if (kind == Remainder::kPython && r != 0 && ((b < 0) != (r < 0))) r += b;
+  return r;
+}
+
+// fmod and remainder in the form `ctx` names, in the operands' result type (Bool refused).
+template <class Other>
+Tensor& remainderOf(const KernelContext& ctx, const Tensor& self, const Other& other, Remainder kind, Tensor& out) {
+  const char* op = ctx.op;
+  const BinaryOperands operands = binaryOperands(op, self, other);
+  const ScalarType compute = operands.result;
+  const OutputRole role = binaryOutputFor(ctx, self, operands.other, compute, out);
+  checkDtypeSupported(op, "self", compute, kIntegralDtypes | kFloatingDtypes);
+  const BinaryInputs inputs = prepareBinaryOutput(op, self, operands.other, out, compute, role);
+  runBinaryLoop<kIntegralDtypes | kFloatingDtypes>(
+      op, inputs.self(), inputs.other(), out, compute, compute, [&](const LoopGeometry& geometry, auto tag) {
+        using T = typename decltype(tag)::type;
+        if constexpr (std::is_integral_v<T>) {
+          runElementwise<T, T, T>(geometry, [op, kind](T a, T b) { return integerRemainder(op, a, b, kind); });
+        } else if (kind == Remainder::kFmod) {
+          runElementwise<T, T, T>(geometry, [](T a, T b) { return std::fmod(a, b); });
+        } else {
+          runElementwise<T, T, T>(geometry, [](T a, T b) { return floatingRemainder(a, b, Remainder::kPython); });
+        }
+      });
+  return out;
+}
+
+// atan2 in the form `ctx` names: floating results, as true division's.
+Tensor& arcTangent(const KernelContext& ctx, const Tensor& self, const Tensor& other, Tensor& out) {
+  const char* op = ctx.op;
+  const BinaryOperands operands = binaryOperands(op, self, other);
+  const ScalarType compute = promotedToFloating(operands.result);
+  const OutputRole role = binaryOutputFor(ctx, self, operands.other, compute, out);
+  const BinaryInputs inputs = prepareBinaryOutput(op, self, operands.other, out, compute, role);
+  runBinaryLoop<kFloatingDtypes>(op, inputs.self(), inputs.other(), out, compute, compute,
+                                 [](const LoopGeometry& geometry, auto tag) {
+                                   using T = typename decltype(tag)::type;
+                                   runElementwise<T, T, T>(geometry, [](T a, T b) { return std::atan2(a, b); });
+                                 });
+  return out;
+}
+
 }  // namespace
 
 // ---- The kernels (registered from backends/devices/cpu/binary_ops.yaml) --------------------------
@@ -130,6 +193,27 @@ Tensor& div_scalar_out_cpu(const Tensor& self, const Scalar& other, Tensor& out,
 Tensor& div_scalar_mode_out_cpu(const Tensor& self, const Scalar& other, std::optional<std::string_view> rounding_mode,
                                 Tensor& out, const KernelContext& ctx) {
   return divide(ctx, self, other, parseRoundingMode(ctx.op, rounding_mode), out);
+}
+
+Tensor& floor_divide_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) {
+  return divide(ctx, self, other, Rounding::kFloor, out);
+}
+
+Tensor& fmod_tensor_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) {
+  return remainderOf(ctx, self, other, Remainder::kFmod, out);
+}
+Tensor& fmod_scalar_out_cpu(const Tensor& self, const Scalar& other, Tensor& out, const KernelContext& ctx) {
+  return remainderOf(ctx, self, other, Remainder::kFmod, out);
+}
+Tensor& remainder_tensor_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) {
+  return remainderOf(ctx, self, other, Remainder::kPython, out);
+}
+Tensor& remainder_scalar_out_cpu(const Tensor& self, const Scalar& other, Tensor& out, const KernelContext& ctx) {
+  return remainderOf(ctx, self, other, Remainder::kPython, out);
+}
+
+Tensor& atan2_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) {
+  return arcTangent(ctx, self, other, out);
 }
 
 }  // namespace native

@@ -9,7 +9,7 @@
 // functional and in-place forms (See Note [Functional and in-place forms call the out kernel] in
 // dispatcher/derived_kernels.h). Callers go through sy::ops::*; the declarations are generated
 // (switchyard/ops/unary/NativeFunctions.h, from backends/devices/cpu/unary_ops.yaml) and the
-// definitions are in unary_ops.cpp and activation_ops.cpp.
+// definitions are in unary_ops.cpp, rounding_ops.cpp, logical_unary_ops.cpp and activation_ops.cpp.
 //
 // The driver (unaryOp) is the whole life of a unary kernel apart from the per-element function:
 // argument checks, result dtype, allocation, out= resizing, conversion, aliasing.

@@ -137,5 +137,49 @@ Tensor& acos_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) 
   return floatingUnary(ctx, self, out, Acos{});
 }
 
+// The other floating functions, each the <cmath> function of its name (reciprocal is 1 / x).
+Tensor& asin_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return floatingUnary(ctx, self, out, [](auto x) { return std::asin(x); });
+}
+Tensor& asinh_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return floatingUnary(ctx, self, out, [](auto x) { return std::asinh(x); });
+}
+Tensor& atan_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return floatingUnary(ctx, self, out, [](auto x) { return std::atan(x); });
+}
+Tensor& atanh_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return floatingUnary(ctx, self, out, [](auto x) { return std::atanh(x); });
+}
+Tensor& acosh_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return floatingUnary(ctx, self, out, [](auto x) { return std::acosh(x); });
+}
+Tensor& cosh_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return floatingUnary(ctx, self, out, [](auto x) { return std::cosh(x); });
+}
+Tensor& sinh_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return floatingUnary(ctx, self, out, [](auto x) { return std::sinh(x); });
+}
+Tensor& tan_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return floatingUnary(ctx, self, out, [](auto x) { return std::tan(x); });
+}
+Tensor& erf_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return floatingUnary(ctx, self, out, [](auto x) { return std::erf(x); });
+}
+Tensor& expm1_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return floatingUnary(ctx, self, out, [](auto x) { return std::expm1(x); });
+}
+Tensor& log10_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return floatingUnary(ctx, self, out, [](auto x) { return std::log10(x); });
+}
+Tensor& log1p_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return floatingUnary(ctx, self, out, [](auto x) { return std::log1p(x); });
+}
+Tensor& log2_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return floatingUnary(ctx, self, out, [](auto x) { return std::log2(x); });
+}
+Tensor& reciprocal_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return floatingUnary(ctx, self, out, [](auto x) { return decltype(x){1} / x; });
+}
+
 }  // namespace native
 }  // namespace sy::cpu

@@ -71,7 +71,12 @@ Tensor& view_copy_out_cpu(const Tensor& self, IntArrayRef size, Tensor& out, con
       return out;
     }
   }
-  return copyOfView(ctx, self, out, [&] { return view(self, size, views::kView); });
+  // A self no view can give the shape (a transposed one) is copied in row-major order all the same,
+  // as PyTorch's view_copy does (it falls back to reshape); size errors are still view's.
+  return copyOfView(ctx, self, out, [&] {
+    inferSize(views::kView.op, size, self.numel());
+    return reshape(self, size, views::kReshape);
+  });
 }
 
 Tensor& permute_copy_out_cpu(const Tensor& self, IntArrayRef dims, Tensor& out, const KernelContext& ctx) {

@@ -168,7 +168,20 @@ TEST(CreationArange, ValuesAreStartPlusIndexTimesStepInTheRequestedDtype) {
   for (int i = 0; i < 7; ++i) expected.push_back(-1 + i * 0.3);  // ceil(2 / 0.3) = 7 elements
   EXPECT_THAT(valuesOf<double>(r), ElementsAreArray(expected));
   EXPECT_THAT(valuesOf<int32_t>(ops::arange(0, 3, 1, ScalarType::Int)), ElementsAre(0, 1, 2));
-  EXPECT_THAT(valuesOf<int32_t>(ops::arange(0, 2, 0.5, ScalarType::Int)), ElementsAre(0, 0, 1, 1));
+}
+
+// PyTorch 1.13 and 2.x alike (found by the PyTorch oracle, conformance/oracle/): an integral range
+// truncates start, end and step to integers first, and measures an Int range on the bounds as given.
+TEST(CreationArange, IntegralResultsStepThroughTheTruncatedBoundsAsPyTorchDoes) {
+  EXPECT_THAT(valuesOf<int32_t>(ops::arange(-2.5, 5, 1, ScalarType::Int)), ElementsAre(-2, -1, 0, 1, 2, 3, 4, 5));
+  EXPECT_THAT(valuesOf<int64_t>(ops::arange(-2.5, 5, 1, ScalarType::Long)), ElementsAre(-2, -1, 0, 1, 2, 3, 4));
+  EXPECT_THAT(valuesOf<int32_t>(ops::arange(0, 2.5, 1, ScalarType::Int)), ElementsAre(0, 1, 2));
+  EXPECT_THAT(valuesOf<int64_t>(ops::arange(0, 2.5, 1, ScalarType::Long)), ElementsAre(0, 1));
+  EXPECT_THAT(valuesOf<int32_t>(ops::arange(1, -2.5, -1, ScalarType::Int)), ElementsAre(1, 0, -1, -2));
+  Tensor out = empty({0}, ScalarType::Long);
+  ops::arange_out(out, 2.5);
+  EXPECT_THAT(valuesOf<int64_t>(out), ElementsAre(0, 1));
+  EXPECT_EQ(errorMessageOf([] { ops::arange(0, 2, 0.5, ScalarType::Int); }), "aten::arange.start_step: step must be nonzero");
 }
 
 TEST(CreationArange, LongRangesNearTheLimitsAreExact) {

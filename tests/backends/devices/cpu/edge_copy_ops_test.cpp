@@ -53,6 +53,18 @@ TEST(ViewCopy, WritingTheCopyLeavesTheInputAlone) {
   EXPECT_THAT(valuesOf<float>(x), ElementsAre(0, 1, 2, 3));
 }
 
+// PyTorch's view_copy copies whatever self's strides (found by the PyTorch oracle); before, a self
+// that no view could reshape was refused with view's "view size is not compatible" error.
+TEST(ViewCopy, CopiesASelfThatNoViewCouldReshapeInRowMajorOrder) {
+  const Tensor x = ops::transpose(iota({3, 2}), 0, 1);  // [2, 3]: 0 2 4 / 1 3 5, strides (1, 2)
+  Tensor out = emptyOut();
+  ops::view_copy_out(out, x, {6});
+  EXPECT_THAT(out.sizes(), ElementsAre(6));
+  EXPECT_THAT(valuesOf<float>(out), ElementsAre(0, 2, 4, 1, 3, 5));
+  EXPECT_THAT(errorMessageOf([&] { ops::view_copy_out(out, x, {4}); }),
+              HasSubstr("aten::view_copy.out: aten::view: shape '[4]' is invalid for input of size 6"));
+}
+
 TEST(ViewCopy, RejectsAShapeWithAnotherElementCountNamingBothOperators) {
   Tensor out = emptyOut();
   const std::string message = errorMessageOf([&] { ops::view_copy_out(out, iota({2, 3}), {4}); });

@@ -1,0 +1,145 @@
+// The binary arithmetic operators and where (backends/devices/cpu/binary_ops.yaml); comparisons are in
+// comparison_cases.cpp.
+#include "switchyard/conformance/oracle/cases/cases.h"
+
+namespace sy::oracle {
+
+namespace {
+
+// name.Tensor, name.out, name_.Tensor.
+std::vector<std::string> tensorForms(const std::string& name) {
+  return {"aten::" + name + ".Tensor", "aten::" + name + ".out", "aten::" + name + "_.Tensor"};
+}
+// name.Scalar, name.Scalar_out, name_.Scalar.
+std::vector<std::string> scalarForms(const std::string& name) {
+  return {"aten::" + name + ".Scalar", "aten::" + name + ".Scalar_out", "aten::" + name + "_.Scalar"};
+}
+
+// Tensor with tensor: every dtype with every dtype, broadcasting both ways.
+OpCase tensorTensor(std::vector<std::string> ops) {
+  return OpCase(std::move(ops)).tensors({"self", "other"}).promote("other", dtypes::kAll).shapes(shapes::kBroadcast);
+}
+
+// Tensor with Scalar: integral, floating and Bool scalars (the Scalar counts as a wrapped number in
+// the result type).
+OpCase tensorScalar(std::vector<std::string> ops) {
+  return OpCase(std::move(ops))
+      .tensors({"self"})
+      .shapes(shapes::kOne)
+      .arg("other", {2, -1.5, true, 0})
+      .out("out", OutDtype::resultType("other"));
+}
+
+}  // namespace
+
+void addBinaryCases(std::vector<OpCase>& cases) {
+  // add and sub: alpha must be integral for integral operands and is refused for Bool ones.
+  for (const char* name : {"add", "sub"}) {
+    cases.push_back(tensorTensor(tensorForms(name)).arg("alpha", {1, 2, 0.5, true}));
+    cases.push_back(tensorScalar(scalarForms(name)).arg("alpha", {1, 2, 0.5}));
+  }
+  cases.push_back(tensorTensor({"aten::mul.Tensor", "aten::mul.out", "aten::mul_.Tensor"}));
+  cases.push_back(tensorScalar(scalarForms("mul")));
+
+  // True division: integral operands give Float.
+  cases.push_back(tensorTensor({"aten::div.Tensor", "aten::div.out", "aten::div_.Tensor"}).out("out", OutDtype::floating()));
+  cases.push_back(tensorScalar(scalarForms("div")).out("out", OutDtype::floating()));
+  // Rounded division; an integral division by zero raises, so the divisors here are nonzero, and
+  // the next entry divides by zero on purpose.
+  const std::vector<std::string> mode{"aten::div.Tensor_mode", "aten::div.out_mode", "aten::div_.Tensor_mode"};
+  cases.push_back(tensorTensor(mode)
+                      .values("other", Values::nonzeroIntegers())
+                      .arg("rounding_mode", {"trunc", "floor", IValue(), "round"}));
+  cases.push_back(OpCase(mode)
+                      .label("by zero")
+                      .tensors({"self", "other"})
+                      .values("other", Values::range(0, 0))
+                      .shapes({{{2, 3}, {2, 3}}, {{3}, {}}})
+                      .arg("rounding_mode", {"trunc", "floor"}));
+  const std::vector<std::string> scalar_mode{"aten::div.Scalar_mode", "aten::div.Scalar_mode_out",
+                                             "aten::div_.Scalar_mode"};
+  cases.push_back(tensorScalar(scalar_mode)
+                      .label("rounded")
+                      .arg("other", {2, -1.5, 3, true, 0})
+                      .arg("rounding_mode", {"trunc", "floor"}));
+  cases.push_back(tensorScalar(scalar_mode)
+                      .label("true division")
+                      .arg("other", {2, -1.5, true, 0})
+                      .arg("rounding_mode", {IValue()})
+                      .out("out", OutDtype::floating()));
+
+  // floor_divide is div with rounding_mode='floor' (PyTorch 1.13 floors, as 2.x does).
+  cases.push_back(tensorTensor({"aten::floor_divide", "aten::floor_divide.out", "aten::floor_divide_.Tensor"})
+                      .values("other", Values::nonzeroIntegers()));
+  // fmod and remainder: nonzero integral divisors, then division by zero on purpose.
+  for (const char* name : {"fmod", "remainder"}) {
+    const std::string op = std::string("aten::") + name;
+    const std::vector<std::string> tensor_forms{op + ".Tensor", op + ".Tensor_out", op + "_.Tensor"};
+    cases.push_back(tensorTensor(tensor_forms).values("other", Values::nonzeroIntegers()));
+    cases.push_back(OpCase(tensor_forms)
+                        .label("by zero")
+                        .tensors({"self", "other"})
+                        .values("other", Values::range(0, 0))
+                        .shapes({{{2, 3}, {2, 3}}, {{3}, {}}}));
+    cases.push_back(tensorScalar(scalarForms(name)).arg("other", {2, -1.5, 3, -4, true, 0}));
+  }
+  cases.push_back(tensorTensor({"aten::atan2", "aten::atan2.out", "aten::atan2_"}).out("out", OutDtype::floating()));
+
+  // pow: every exponent PyTorch's kernel specialises (0, 1, 0.5, -0.5, -1, 2, 3, -2), a general
+  // one, Bool exponents and a negative integer one (refused for integral and Bool tensors; a Bool
+  // result is refused whatever the exponent).
+  cases.push_back(OpCase({"aten::pow.Tensor_Tensor", "aten::pow.Tensor_Tensor_out", "aten::pow_.Tensor"})
+                      .tensors({"self", "exponent"})
+                      .promote("exponent", dtypes::kAll)
+                      .shapes(shapes::kBroadcast));
+  cases.push_back(OpCase({"aten::pow.Tensor_Scalar", "aten::pow.Tensor_Scalar_out", "aten::pow_.Scalar"})
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .arg("exponent", {2, 0, 1, 0.5, -0.5, -1.0, 3, -2.0, 2.5, 1.0, true, false, -3, 0.0})
+                      .out("out", OutDtype::resultType("exponent")));
+  cases.push_back(OpCase({"aten::pow.Scalar", "aten::pow.Scalar_out"})
+                      .tensors({"exponent"})
+                      .shapes(shapes::kOne)
+                      .arg("self", {2, 1, -1.5, 0.5, 1.0, true, false, -2})
+                      .out("out", OutDtype::resultType("self")));
+
+  // Bitwise operators: Bool and integral operands; floating ones are refused on both sides.
+  for (const char* name : {"bitwise_and", "bitwise_or", "bitwise_xor"}) {
+    const std::string op = std::string("aten::") + name;
+    cases.push_back(tensorTensor({op + ".Tensor", op + ".Tensor_out", op + "_.Tensor"}));
+    cases.push_back(tensorScalar(scalarForms(name)).arg("other", {2, -1, true, false, 0, -1.5}));
+  }
+  // rsub: other - alpha * self, functional and out= only.
+  cases.push_back(tensorScalar({"aten::rsub.Scalar", "aten::rsub.Scalar_out"}).arg("alpha", {1, 2, 0.5}));
+
+  // maximum and minimum propagate NaN.
+  for (const char* op : {"aten::maximum", "aten::minimum"}) {
+    cases.push_back(tensorTensor({op, std::string(op) + ".out"}));
+  }
+
+  // where: a Bool (or, in PyTorch 1.13, Byte) condition chooses between self and other.
+  cases.push_back(OpCase({"aten::where.self", "aten::where.self_out"})
+                      .tensor("condition", Values::any(), OutDtype::fixedTo(ScalarType::Bool))
+                      .tensors({"self", "other"})
+                      .promote("other", dtypes::kAll)
+                      .shapes(shapes::kBroadcast3));
+  cases.push_back(OpCase({"aten::where.ScalarOther"})
+                      .tensor("condition", Values::any(), OutDtype::fixedTo(ScalarType::Bool))
+                      .tensor("self")
+                      .shapes(shapes::kBroadcast)
+                      .arg("other", {2, -1.5, true}));
+  cases.push_back(OpCase({"aten::where.ScalarSelf"})
+                      .tensor("condition", Values::any(), OutDtype::fixedTo(ScalarType::Bool))
+                      .tensor("other")
+                      .shapes(shapes::kBroadcast)
+                      .arg("self", {2, -1.5, true}));
+  cases.push_back(OpCase({"aten::where.Scalar"})
+                      .tensor("condition", Values::any(), OutDtype::fixedTo(ScalarType::Bool))
+                      .dtypes({ScalarType::Bool})
+                      .shapes(shapes::kOne)
+                      .arg("self", {2, -1.5, true})
+                      .arg("other", {3, 0.25, false})
+                      .product());
+}
+
+}  // namespace sy::oracle

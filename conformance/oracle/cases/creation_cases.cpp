@@ -1,0 +1,77 @@
+// The creation operators and _to_copy (backends/devices/cpu/creation_ops.yaml).
+#include "switchyard/conformance/oracle/cases/cases.h"
+#include "switchyard/ivalue/scalar.h"
+
+namespace sy::oracle {
+
+namespace {
+const std::vector<IValue> kSizes{ints({2, 3}), ints({}), ints({0}), ints({3, 37}), ints({-1})};
+const std::vector<IValue> kDtypeArgument{kNone, ScalarType::Float, ScalarType::Long, ScalarType::Bool, ScalarType::Int,
+                                         ScalarType::Double};
+// The factories without tensors try their dtype through the `dtype` argument (or out's dtype), not
+// through the entry's dtypes.
+const Dtypes kOnce{ScalarType::Float};
+}  // namespace
+
+void addCreationCases(std::vector<OpCase>& cases) {
+  cases.push_back(OpCase({"aten::empty.memory_format"})
+                      .dtypes(kOnce)
+                      .valuesUnspecified()
+                      .arg("size", kSizes)
+                      .arg("dtype", kDtypeArgument)
+                      .arg("memory_format", {kNone, MemoryFormat::Contiguous}));
+  // The *_like.out forms take no dtype (out's is the result's): an entry of their own.
+  cases.push_back(OpCase({"aten::empty_like"})
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .valuesUnspecified()
+                      .arg("dtype", {kNone, ScalarType::Double}));
+  cases.push_back(OpCase({"aten::empty_like.out"}).tensors({"self"}).shapes(shapes::kOne).valuesUnspecified());
+  for (const char* op : {"aten::zeros", "aten::ones"}) {
+    cases.push_back(OpCase({op}).dtypes(kOnce).arg("size", kSizes).arg("dtype", kDtypeArgument));
+    cases.push_back(OpCase({std::string(op) + ".out"}).arg("size", kSizes));
+    cases.push_back(
+        OpCase({std::string(op) + "_like"}).tensors({"self"}).shapes(shapes::kOne).arg("dtype", kDtypeArgument));
+    cases.push_back(OpCase({std::string(op) + "_like.out"}).tensors({"self"}).shapes(shapes::kOne));
+  }
+  const std::vector<IValue> fills{2, -1.5, true, 0};
+  cases.push_back(OpCase({"aten::full"}).dtypes(kOnce).arg("size", kSizes).arg("fill_value", fills).arg("dtype", kDtypeArgument));
+  cases.push_back(OpCase({"aten::full.out"}).arg("size", kSizes).arg("fill_value", fills));
+  cases.push_back(OpCase({"aten::full_like"})
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .arg("fill_value", fills)
+                      .arg("dtype", kDtypeArgument));
+  cases.push_back(OpCase({"aten::full_like.out"}).tensors({"self"}).shapes(shapes::kOne).arg("fill_value", fills));
+  cases.push_back(OpCase({"aten::scalar_tensor"}).dtypes(kOnce).arg("s", fills).arg("dtype", kDtypeArgument));
+  cases.push_back(OpCase({"aten::scalar_tensor.out"}).arg("s", fills));
+  // arange: the length is ceil((end - start) / step); integral arguments give Long, others the
+  // default dtype.
+  const std::vector<IValue> ends{5, 2.5, 0, -3};
+  const std::vector<IValue> starts{0, 1, -2.5};
+  const std::vector<IValue> steps{1, 2, 0.5, -1, 0};
+  cases.push_back(OpCase({"aten::arange"}).dtypes(kOnce).arg("end", ends).arg("dtype", kDtypeArgument));
+  cases.push_back(OpCase({"aten::arange.out"}).dtypes(dtypes::kNumeric).arg("end", ends));
+  cases.push_back(OpCase({"aten::arange.start"}).dtypes(kOnce).arg("start", starts).arg("end", ends).arg("dtype", kDtypeArgument));
+  cases.push_back(OpCase({"aten::arange.start_step"})
+                      .dtypes(kOnce)
+                      .arg("start", starts)
+                      .arg("end", ends)
+                      .arg("step", steps)
+                      .arg("dtype", kDtypeArgument));
+  cases.push_back(OpCase({"aten::arange.start_out"}).dtypes(dtypes::kNumeric).arg("start", starts).arg("end", ends).arg("step", steps));
+  // _to_copy converts to `dtype` (or, out=, to out's dtype).
+  cases.push_back(OpCase({"aten::_to_copy"})
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .arg("dtype", kDtypeArgument)
+                      .arg("memory_format", {kNone, MemoryFormat::Contiguous, MemoryFormat::Preserve}));
+  cases.push_back(OpCase({"aten::_to_copy.out"})
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .second(dtypes::kAll)
+                      .out("out", OutDtype::second())
+                      .arg("memory_format", {kNone, MemoryFormat::Contiguous, MemoryFormat::Preserve}));
+}
+
+}  // namespace sy::oracle

@@ -1,0 +1,57 @@
+// The matrix products (backends/devices/cpu/linalg_ops.yaml).
+#include "switchyard/conformance/oracle/cases/cases.h"
+
+namespace sy::oracle {
+
+namespace {
+// Matrix products of Bool, or of two dtypes, are refused on both sides, except that PyTorch returns
+// an empty result before it looks at the dtypes.
+Deviation boolProducts(const std::string& tensor, const std::string& other) {
+  return Deviation::refuses(
+      "Bool matrix products, and products of two dtypes, are refused; PyTorch refuses them too unless a "
+      "dimension is empty",
+      anyOf(whenDtype(tensor, {ScalarType::Bool}), whenDtypesDiffer(tensor, other)));
+}
+}  // namespace
+
+void addLinalgCases(std::vector<OpCase>& cases) {
+  cases.push_back(OpCase({"aten::mm", "aten::mm.out"})
+                      .tensors({"self", "mat2"})
+                      .promote("mat2", dtypes::kAll)
+                      .shapes({{{2, 3}, {3, 4}}, {{0, 3}, {3, 4}}, {{2, 0}, {0, 4}}, {{1, 37}, {37, 2}}, {{2, 3}, {4, 5}},
+                               {{3}, {3, 4}}})
+                      .deviation(boolProducts("self", "mat2")));
+  cases.push_back(OpCase({"aten::bmm", "aten::bmm.out"})
+                      .tensors({"self", "mat2"})
+                      .promote("mat2", dtypes::kAll)
+                      .shapes({{{2, 2, 3}, {2, 3, 4}}, {{0, 2, 3}, {0, 3, 4}}, {{2, 0, 3}, {2, 3, 4}},
+                               {{2, 2, 3}, {1, 3, 4}}, {{2, 3}, {3, 4}}})
+                      .deviation(boolProducts("self", "mat2")));
+  cases.push_back(OpCase({"aten::addmm", "aten::addmm.out", "aten::addmm_"})
+                      .tensors({"self", "mat1", "mat2"})
+                      .shapes({{{2, 4}, {2, 3}, {3, 4}}, {{4}, {2, 3}, {3, 4}}, {{}, {2, 3}, {3, 4}},
+                               {{1, 4}, {2, 3}, {3, 4}}, {{2, 4}, {2, 0}, {0, 4}}, {{3}, {2, 3}, {3, 4}}})
+                      .arg("beta", {1, 0, 0.5})
+                      .arg("alpha", {1, 2, 0.5})
+                      .deviation(boolProducts("mat1", "mat2"))
+                      .deviation(Deviation::refuses(
+                          "a floating beta or alpha with integral tensors is refused (as add refuses such an alpha); "
+                          "PyTorch 1.13's addmm truncates it",
+                          allOf(whenDtype("mat1", dtypes::kIntegral),
+                                anyOf(whenArgument("beta", 0.5), whenArgument("alpha", 0.5))))));
+  cases.push_back(OpCase({"aten::linear", "aten::linear.out"})
+                      .tensors({"input", "weight", "bias"})
+                      .shapes({{{2, 3}, {4, 3}, {4}}, {{5, 2, 3}, {4, 3}, {4}}, {{3}, {4, 3}, {4}}, {{2, 3}, {4, 3}, {}},
+                               {{0, 3}, {4, 3}, {4}}, {{2, 3}, {4, 2}, {4}}})
+                      .deviation(boolProducts("input", "weight")));
+  cases.push_back(OpCase({"aten::linear", "aten::linear.out"})
+                      .label("no bias")
+                      .tensors({"input", "weight"})
+                      .shapes({{{2, 3}, {4, 3}}, {{3}, {4, 3}}, {{2, 3}, {3}}})
+                      .deviation(boolProducts("input", "weight"))
+                      .deviation(Deviation::refuses("a 1-D weight (PyTorch's matmul then gives one value per row) is "
+                                                    "refused; linear takes a 2-D weight",
+                                                    [](const CallDescription& c) { return c.shapes.at("weight").size() == 1; })));
+}
+
+}  // namespace sy::oracle
