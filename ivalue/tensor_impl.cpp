@@ -29,11 +29,6 @@ int64_t TensorImpl::stride(int64_t d) const {
   return strides_[wrapDim(d, dim(), {}, {}, /*wrap_scalar=*/false)];
 }
 
-void* TensorImpl::data() const {
-  if (!storage_ || storage_->data() == nullptr) return nullptr;
-  return static_cast<char*>(storage_->data()) + storage_offset_ * static_cast<int64_t>(elementSize(dtype_));
-}
-
 SizesVector contiguousStrides(IntArrayRef sizes) { return checkedContiguousStrides("contiguousStrides", sizes); }
 
 void TensorImpl::resize(IntArrayRef sizes) {

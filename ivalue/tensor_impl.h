@@ -59,8 +59,12 @@ class TensorImpl : public IntrusiveTarget {
 
   const Storage& storage() const { return storage_; }
   int64_t storage_offset() const { return storage_offset_; }
-  // Address of element 0 (storage data plus offset); null for a tensor without storage.
-  void* data() const;
+  // Address of element 0 (storage data plus offset); null for a tensor without storage. In line:
+  // kernels take it on every call.
+  void* data() const {
+    if (!storage_ || storage_->data() == nullptr) return nullptr;
+    return static_cast<char*>(storage_->data()) + storage_offset_ * static_cast<int64_t>(elementSize(dtype_));
+  }
 
   // Sets sizes with contiguous strides, growing the storage when it is too small.
   void resize(IntArrayRef sizes);

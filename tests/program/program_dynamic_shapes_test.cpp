@@ -149,12 +149,6 @@ TEST(DynamicShapes, DelegatesReceiveTheRealSizes) {
   EXPECT_EQ(valuesOf<float>(m.get_output(0).toTensor()), (std::vector<float>{-2, -4, -6, -8, -10, -12}));
 }
 
-// A test-only stand-in for executorch_prim::sym_size.int (issue 30 adds the real one): a
-// kernel whose int result the method writes into an Int value.
-int64_t dynSymSize(const Tensor& self, int64_t dim) { return self.size(dim); }
-SY_LIBRARY(sy_dynamic_shapes_test, m) { m.def("sym_size.int(Tensor self, int dim) -> SymInt"); }
-SY_LIBRARY_IMPL(sy_dynamic_shapes_test, CPU, m) { m.impl("sym_size.int", SY_FN(dynSymSize)); }
-
 // out = view_copy(x, [sym_size(x, 0), 3, 2]) for x of Float[<=4, 6]: the size list reads an Int
 // value the method computes while it runs (See Note [Lists of numbers that change]).
 TEST(DynamicShapes, ListsOfSizesReadSizesComputedWhileTheMethodRuns) {
@@ -163,7 +157,7 @@ TEST(DynamicShapes, ListsOfSizesReadSizesComputedWhileTheMethodRuns) {
   int out = b.plannedTensor(ScalarType::Float, {4, 3, 2}, 1, 96, {}, kBound);
   int rows = b.intValue(4);
   int sizes = b.intList({rows, b.intValue(3), b.intValue(2)});
-  b.kernelCall(b.op("sy_dynamic_shapes_test::sym_size", "int"), {x, b.intValue(0), rows});
+  b.kernelCall(b.op("aten::sym_size", "int"), {x, b.intValue(0), rows});
   b.kernelCall(b.op("aten::view_copy", "out"), {x, sizes, out, out});
   b.inputs({x}).outputs({out}).bufferSizes({0, 192});
   Method m = dynLoadMethod(b.finish());

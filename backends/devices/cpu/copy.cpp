@@ -33,8 +33,11 @@ void checkBroadcastableTo(const char* op, IntArrayRef src, IntArrayRef dst, cons
 // serves every dtype of that width (and a single dense row is a memcpy).
 template <class Bits>
 void copyBits(const LoopGeometry& geometry) {
-  if (geometry.sizes.size() == 1 && geometry.strides[0][0] == static_cast<int64_t>(sizeof(Bits)) &&
-      geometry.strides[0][1] == static_cast<int64_t>(sizeof(Bits))) {
+  const bool one_row = geometry.sizes.empty();
+  const int64_t out_stride = one_row ? geometry.row_strides[0] : geometry.strides[0][0];
+  const int64_t in_stride = one_row ? geometry.row_strides[1] : geometry.strides[0][1];
+  if ((one_row || geometry.sizes.size() == 1) && out_stride == static_cast<int64_t>(sizeof(Bits)) &&
+      in_stride == static_cast<int64_t>(sizeof(Bits))) {
     std::memmove(geometry.data[0], geometry.data[1], static_cast<size_t>(geometry.numel) * sizeof(Bits));
     return;
   }

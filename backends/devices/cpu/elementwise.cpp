@@ -78,12 +78,11 @@ void checkDtypeSupported(const char* op, const char* argument, ScalarType dtype,
   if (!supported) detail::throwUnsupportedDtype(op, argument, dtype, allowed);
 }
 
-void checkCanCastToOutput(const char* op, ScalarType result, const Tensor& out) {
-  SY_CHECK(canCast(result, out.scalar_type()), op, ": result type ", result,
-           " can't be cast to the desired output type ", out.scalar_type());
+void throwCannotCastToOutput(const char* op, ScalarType result, const Tensor& out) {
+  SY_ERROR(op, ": result type ", result, " can't be cast to the desired output type ", out.scalar_type());
 }
 
-void checkNoInternalOverlap(const char* op, const Tensor& t, const char* argument) {
+void checkNoInternalOverlapOfStrided(const char* op, const Tensor& t, const char* argument) {
   // Only the certain case, as PyTorch: a stride-0 dimension of size > 1. Other self-overlapping
   // layouts cannot be made with the view operations this library has.
   const IntArrayRef sizes = t.sizes();
@@ -155,11 +154,6 @@ SizesVector broadcastShapes(const char* op, std::initializer_list<NamedShape> op
              " of the result the sizes are ", sizes);
   }
   return result;
-}
-
-void resizeOutput(const Tensor& out, IntArrayRef sizes) {
-  if (sameSizes(out.sizes(), sizes)) return;
-  out.resize_(sizes);
 }
 
 void shapeOutput(const char* op, const Tensor& out, IntArrayRef shape, OutputRole role) {
@@ -241,16 +235,11 @@ LoopGeometry makeLoopGeometry(std::initializer_list<const Tensor*> operands) {
   for (const Tensor* operand : operands) {
     all_dense_same_shape = all_dense_same_shape && operand->is_contiguous() && sameSizes(operand->sizes(), shape);
   }
-  if (all_dense_same_shape) {
+  if (all_dense_same_shape) {  // one row: no dimension at all
     size_t k = 0;
-    std::array<int64_t, kMaxOperands> element_strides{};
     for (const Tensor* operand : operands) {
       g.data[k] = static_cast<char*>(operand->data_ptr());
-      element_strides[k++] = static_cast<int64_t>(operand->element_size());
-    }
-    if (g.numel != 1) {  // a single element needs no dimension at all
-      g.sizes.push_back(g.numel);
-      g.strides.push_back(element_strides);
+      g.row_strides[k++] = static_cast<int64_t>(operand->element_size());
     }
     return g;
   }

@@ -91,13 +91,23 @@ SY_ALWAYS_INLINE inline void checkOnCPU(const char* op, const char* argument, co
 // (supported: ...)" unless `dtype` is in the DtypeSet `allowed`.
 void checkDtypeSupported(const char* op, const char* argument, ScalarType dtype, unsigned allowed = kAllDtypes);
 
-// Raises "aten::add.out: result type Float can't be cast to the desired output type Long".
-void checkCanCastToOutput(const char* op, ScalarType result, const Tensor& out);
+// Raises "aten::add.out: result type Float can't be cast to the desired output type Long". The
+// usual case, an output of the result's own dtype, is decided in line.
+[[noreturn]] void throwCannotCastToOutput(const char* op, ScalarType result, const Tensor& out);
+SY_ALWAYS_INLINE inline void checkCanCastToOutput(const char* op, ScalarType result, const Tensor& out) {
+  const ScalarType out_dtype = out.scalar_type();
+  if (SY_UNLIKELY(out_dtype != result && !canCast(result, out_dtype))) throwCannotCastToOutput(op, result, out);
+}
 
 // Raises when writing `t` would write one memory location twice (a stride-0, expanded dimension):
 // each element would receive a different result and the last write would win. PyTorch's message,
-// prefixed by the operator and naming `argument` when given.
-void checkNoInternalOverlap(const char* op, const Tensor& t, const char* argument = nullptr);
+// prefixed by the operator and naming `argument` when given. A contiguous tensor, the usual
+// output, cannot overlap itself and is decided in line.
+void checkNoInternalOverlapOfStrided(const char* op, const Tensor& t, const char* argument);
+SY_ALWAYS_INLINE inline void checkNoInternalOverlap(const char* op, const Tensor& t, const char* argument = nullptr) {
+  if (SY_LIKELY(t.is_contiguous())) return;
+  checkNoInternalOverlapOfStrided(op, t, argument);
+}
 
 // ---- Shapes ------------------------------------------------------------------------------------
 
@@ -118,7 +128,10 @@ SizesVector broadcastShapes(const char* op, std::initializer_list<NamedShape> op
 
 // Gives `out` the shape `sizes` (contiguous strides, storage grown as needed) unless it already
 // has it; an out= tensor of the wrong shape is resized, as PyTorch does.
-void resizeOutput(const Tensor& out, IntArrayRef sizes);
+inline void resizeOutput(const Tensor& out, IntArrayRef sizes) {
+  if (SY_LIKELY(sameSizes(out.sizes(), sizes))) return;
+  out.resize_(sizes);
+}
 
 // How a kernel's output relates to its shape: an out= (or freshly allocated) tensor is resized to
 // the broadcast shape; the `self` of an in-place form cannot change shape, so it must already
@@ -198,12 +211,17 @@ inline constexpr size_t kMaxOperands = 4;
 // Size-1 dimensions are dropped, dimensions are ordered by the output's strides (so a transposed
 // out= is written in memory order), and dimensions that are contiguous with their inner
 // neighbour in every operand are merged: operands of one contiguous layout become a single row.
+//
+// A geometry without dimensions (`sizes` empty) is one row of `numel` elements stepped through by
+// `row_strides`: every operand dense and of one shape (the common case, made without filling the
+// vectors), or a single element (strides 0).
 struct LoopGeometry {
   size_t num_operands = 0;
   std::array<char*, kMaxOperands> data{};
   SizesVector sizes;                                                // outermost first
   absl::InlinedVector<std::array<int64_t, kMaxOperands>, 5> strides;  // bytes, per dimension
   int64_t numel = 0;
+  std::array<int64_t, kMaxOperands> row_strides{};                 // bytes, when sizes is empty
 };
 
 // Builds the geometry for operands[0] (the output, defining the shape) and the inputs, which the
@@ -220,7 +238,9 @@ void forEachRow(const LoopGeometry& g, RowFn&& row) {
   for (size_t k = 0; k < N; ++k) data[k] = g.data[k];
   const int64_t ndim = static_cast<int64_t>(g.sizes.size());
   if (ndim == 0) {
-    row(data, std::array<int64_t, N>{}, int64_t{1});
+    std::array<int64_t, N> row_strides;
+    for (size_t k = 0; k < N; ++k) row_strides[k] = g.row_strides[k];
+    row(data, row_strides, g.numel);
     return;
   }
   std::array<int64_t, N> inner_strides;

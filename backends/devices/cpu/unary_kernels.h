@@ -17,6 +17,7 @@
 
 #include <optional>
 #include <string_view>
+#include <type_traits>
 
 #include "switchyard/backends/devices/cpu/elementwise.h"
 #include "switchyard/dispatcher/kernel_context.h"
@@ -61,6 +62,25 @@ inline ScalarType checkedFloatingResult(const char* op, const Tensor& self) {
 }
 
 
+// Note [Dense calls of one dtype skip the loop geometry]
+// Most calls on small tensors are the plainest kind: self and out contiguous, of the result's
+// dtype, the same memory or none in common. For those the driver runs a pointer loop over numel
+// elements directly; building a LoopGeometry (its inlined vectors made and freed, the operands'
+// strides sorted and merged), converting and staging cost more than computing one element did
+// (a one-element acos.out went from 599 to about 300 instructions, bench/README.md). Everything
+// else takes the general path, which gives the same results: the dense loop is the general
+// path's innermost row with nothing around it.
+inline bool denseOfOneDtype(const Tensor& self, const Tensor& out, ScalarType result) {
+  return self.scalar_type() == result && out.scalar_type() == result && self.is_contiguous() &&
+         out.is_contiguous() && !partiallyOverlaps(out, self);
+}
+
+// Whether a loop body also has the dense form dense(T* out, const T* in, n) (applying's does).
+template <class Body, class = void>
+struct HasDenseLoop : std::false_type {};
+template <class Body>
+struct HasDenseLoop<Body, std::void_t<decltype(&std::decay_t<Body>::kHasDenseLoop)>> : std::true_type {};
+
 // out = f(self), elementwise, computed in `result` (a dtype in Allowed): `out` (named `out_name`
 // in errors; "self" for in-place kernels) must accept `result` (canCast), is resized to self's
 // shape, and may alias self. body(geometry, TypeTag<T>) runs the loop over a LoopGeometry whose
@@ -75,6 +95,15 @@ Tensor& unaryInto(const char* op, const Tensor& self, ScalarType result, Tensor&
   checkNoInternalOverlap(op, out, out_name);
   resizeOutput(out, self.sizes());
   if (out.numel() == 0) return out;
+  if constexpr (HasDenseLoop<Body>::value) {
+    if (SY_LIKELY(denseOfOneDtype(self, out, result))) {
+      dispatchDtype<Allowed>(result, op, "self", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        body.dense(out.data_ptr<T>(), static_cast<const T*>(self.data_ptr()), out.numel());
+      });
+      return out;
+    }
+  }
   const Tensor input = convertedTo(op, "self", self, result);
   computeIntoOutput(op, out, result, {&input}, [&](const Tensor& dst) {
     const LoopGeometry geometry = makeLoopGeometry({&dst, &input});
@@ -106,11 +135,23 @@ Tensor& unaryOp(const KernelContext& ctx, const Tensor& self, ScalarType result,
 // A loop body applying the stateless functor `fn` (fn(x) for an element x of type T) to every
 // element; the functor is inlined into the loop.
 template <class Fn>
-auto applying(Fn fn) {
-  return [fn](const LoopGeometry& geometry, auto tag) {
-    using T = typename decltype(tag)::type;
-    runElementwise<T, T>(geometry, [fn](T x) { return static_cast<T>(fn(x)); });
-  };
+struct Applying {
+  static constexpr bool kHasDenseLoop = true;
+  Fn fn;
+  template <class Tag>
+  void operator()(const LoopGeometry& geometry, Tag) const {
+    using T = typename Tag::type;
+    runElementwise<T, T>(geometry, [fn = fn](T x) { return static_cast<T>(fn(x)); });
+  }
+  // See Note [Dense calls of one dtype skip the loop geometry]. `in` may be `out`.
+  template <class T>
+  void dense(T* out, const T* in, int64_t n) const {
+    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(fn(loadElement(in + i)));
+  }
+};
+template <class Fn>
+Applying<Fn> applying(Fn fn) {
+  return Applying<Fn>{fn};
 }
 
 }  // namespace unary
