@@ -17,6 +17,7 @@
 #include <string>
 #include <typeindex>
 
+#include "switchyard/core/macros.h"
 #include "switchyard/dispatcher/dispatch_key_extractor.h"
 #include "switchyard/dispatcher/infer_schema.h"
 #include "switchyard/dispatcher/operator_entry.h"
@@ -82,8 +83,10 @@ class OperatorHandle {
 template <class Ret, class... Args>
 class TypedOperatorHandle<Ret(Args...)> : public OperatorHandle {
  public:
-  // The hot path: extract keys, one TLS read, one table load, one indirect call.
-  Ret call(Args... args) const {
+  // The hot path: extract keys, one TLS read, one table load, one indirect call. Always inlined:
+  // with many operators of one signature (the unary out variants), GCC kept one shared
+  // out-of-line copy, which cost each call 4 more instructions (bench/README.md).
+  SY_ALWAYS_INLINE Ret call(Args... args) const {
     const OperatorEntry& entry = *entry_;
     DispatchKeySet ks = entry.computeDispatchKeySet(detail::keySetFromArguments<Args...>(args...));
     return entry.lookup(ks).template call<Ret, Args...>(*this, ks, std::forward<Args>(args)...);
