@@ -202,6 +202,15 @@ void computeIntoOutput(const char* op, const Tensor& out, ScalarType compute_dty
   copyIntoCPU(op, out, staged, "out", "result");
 }
 
+// Another handle on t's memory with the given geometry, made without dispatch (kernels use it for
+// the reshapes and transposes they make of their own operands). It carries only the backend key
+// of t's device.
+inline Tensor viewOf(const Tensor& t, IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset) {
+  auto impl = make_intrusive<TensorImpl>(t.storage(), t.scalar_type(), t.device());
+  impl->set_sizes_and_strides(sizes, strides, storage_offset);
+  return Tensor(std::move(impl));
+}
+
 // ---- Loop geometry -----------------------------------------------------------------------------
 
 inline constexpr size_t kMaxOperands = 4;

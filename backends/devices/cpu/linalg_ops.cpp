@@ -218,14 +218,6 @@ void checkAddmmSelf(const char* op, const Tensor& self, const Tensor& mat1, cons
   }
 }
 
-// Another handle on t's memory with the given geometry, made without dispatch (kernels and the
-// composite linear use it for reshapes and transposes, which have no operators of their own
-// here). It carries only the backend key of t's device.
-Tensor viewOf(const Tensor& t, IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset) {
-  auto impl = make_intrusive<TensorImpl>(t.storage(), t.scalar_type(), t.device());
-  impl->set_sizes_and_strides(sizes, strides, storage_offset);
-  return Tensor(std::move(impl));
-}
 
 // out= checks and resize, then the product into out (or a staging buffer when out is not
 // contiguous or shares memory with an input it would overwrite before reading).

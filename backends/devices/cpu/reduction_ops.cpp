@@ -74,12 +74,6 @@ void checkKnownDtype(const char* op, const char* argument, ScalarType dtype) {
 }
 
 
-// Another handle on t's memory with the given geometry (kernel-internal, CPU tensors only).
-Tensor viewOf(const Tensor& t, IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset) {
-  auto impl = make_intrusive<TensorImpl>(t.storage(), t.scalar_type(), t.device());
-  impl->set_sizes_and_strides(sizes, strides, storage_offset);
-  return Tensor(std::move(impl));
-}
 
 // A view of the contiguous tensor `t` with other sizes of the same element count (inserting or
 // dropping size-1 dims).
