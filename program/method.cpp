@@ -227,31 +227,7 @@ absl::Status Method::execute() {
         }
         continue;
       }
-      switch (ins->kind) {
-        case InstructionKind::Kernel:
-          program_internal::runBoxedKernelCall(m.kernel_calls[ins->a], m.stack, m.values);
-          break;
-        case InstructionKind::Delegate: {
-          const program_internal::PreparedDelegateCall& call = m.delegate_calls[ins->a];
-          for (const IValue& argument : call.arguments) m.stack.emplace_back(argument);
-          callDelegateThroughDispatcher(call.frame, m.stack);
-          m.stack.clear();
-          break;
-        }
-        case InstructionKind::Move:
-          m.values[ins->b] = m.values[ins->a];
-          break;
-        case InstructionKind::JumpFalse:
-          if (!m.values[ins->a].toBool()) {
-            // In range, as the loader checked; the min keeps that an invariant of this loop too.
-            ins = begin + std::min<size_t>(ins->b, static_cast<size_t>(end - begin));
-            continue;
-          }
-          break;
-        case InstructionKind::Free:
-          break;
-      }
-      ++ins;
+      ins = program_internal::runInstruction(m, begin, end, ins);
     }
   } catch (const std::exception& e) {
     m.stack.clear();

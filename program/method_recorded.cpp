@@ -1,9 +1,9 @@
 // Method::execute with a recorder attached: the same instructions as the loop in method.cpp, one
-// at a time, each timed and recorded. See Note [Profiles cost nothing when off and allocate
+// at a time (See Note [One instruction step serves the plain and the recorded loop],
+// method_state.h), each timed and recorded. See Note [Profiles cost nothing when off and allocate
 // nothing when on] (program/etdump.h).
-#include <algorithm>
-
 #include "switchyard/core/error.h"
+#include "switchyard/core/error_status.h"
 #include "switchyard/program/method_state.h"
 
 namespace sy {
@@ -19,32 +19,8 @@ absl::Status executeRecorded(MethodState& m) {
     while (ins != end) {
       const size_t pc = static_cast<size_t>(ins - begin);
       recorder.enterInstruction(m.instruction_places[pc].first, m.instruction_places[pc].second);
-      const Instruction* next = ins + 1;
       const uint64_t start = EventTracer::now();
-      switch (ins->kind) {
-        case InstructionKind::Kernel:
-          if (ins->shaped != nullptr) {
-            ins->shaped->run();
-          } else {
-            runBoxedKernelCall(m.kernel_calls[ins->a], m.stack, m.values);
-          }
-          break;
-        case InstructionKind::Delegate: {
-          const PreparedDelegateCall& call = m.delegate_calls[ins->a];
-          for (const IValue& argument : call.arguments) m.stack.emplace_back(argument);
-          callDelegateThroughDispatcher(call.frame, m.stack);
-          m.stack.clear();
-          break;
-        }
-        case InstructionKind::Move:
-          m.values[ins->b] = m.values[ins->a];
-          break;
-        case InstructionKind::JumpFalse:
-          if (!m.values[ins->a].toBool()) next = begin + std::min<size_t>(ins->b, m.instructions.size());
-          break;
-        case InstructionKind::Free:
-          break;
-      }
+      const Instruction* const next = runInstruction(m, begin, end, ins);
       recorder.recordInstruction(m.recorder_names[pc].first, start, EventTracer::now());
       if (recorder.keepsOutputs()) {
         for (uint32_t v : m.instruction_writes[pc]) recorder.recordOutput(m.recorder_names[pc].second, v, m.values[v].toTensor(), false);
@@ -54,8 +30,8 @@ absl::Status executeRecorded(MethodState& m) {
   } catch (const std::exception& e) {
     m.stack.clear();
     recorder.endRun();
-    return absl::InternalError(
-        sy::str(m.where, ": ", m.instruction_names[static_cast<size_t>(ins - begin)], " failed: ", e.what()));
+    // See Note [An error keeps its kind across every boundary]
+    return statusOf(e, sy::str(m.where, ": ", m.instruction_names[static_cast<size_t>(ins - begin)], " failed: "));
   }
   if (recorder.keepsOutputs()) {
     const uint32_t none = recorder.intern("");  // interned when the method attached: see set_event_tracer

@@ -2,6 +2,7 @@
 // (method_loader.cpp), run by Method::execute (method.cpp).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "switchyard/core/macros.h"
 #include "switchyard/delegate/backend_interface.h"
 #include "switchyard/delegate/delegate_call.h"
 #include "switchyard/ivalue/stack.h"
@@ -129,6 +131,41 @@ absl::Status refuseOtherDevices(const pte::ExecutionPlan& plan, const std::strin
 
 // Runs the method's instructions recording each into m.recorder (program/method_recorded.cpp).
 absl::Status executeRecorded(MethodState& m);
+
+// Note [One instruction step serves the plain and the recorded loop]
+// Method::execute (method.cpp) and executeRecorded (method_recorded.cpp) walk the same
+// instructions; what one instruction does is written once, here, so a fix to it reaches both. The
+// plain loop runs runs of shaped kernel calls itself before it gets here (its fast path); the
+// recorded loop sends every instruction here. Returns the instruction to run next.
+SY_ALWAYS_INLINE inline const Instruction* runInstruction(MethodState& m, const Instruction* begin,
+                                                          const Instruction* end, const Instruction* ins) {
+  switch (ins->kind) {
+    case InstructionKind::Kernel:
+      if (ins->shaped != nullptr) {
+        ins->shaped->run();
+      } else {
+        runBoxedKernelCall(m.kernel_calls[ins->a], m.stack, m.values);
+      }
+      break;
+    case InstructionKind::Delegate: {
+      const PreparedDelegateCall& call = m.delegate_calls[ins->a];
+      for (const IValue& argument : call.arguments) m.stack.emplace_back(argument);
+      callDelegateThroughDispatcher(call.frame, m.stack);
+      m.stack.clear();
+      break;
+    }
+    case InstructionKind::Move:
+      m.values[ins->b] = m.values[ins->a];
+      break;
+    case InstructionKind::JumpFalse:
+      // In range, as the loader checked; the min keeps that an invariant of the loops too.
+      if (!m.values[ins->a].toBool()) return begin + std::min<size_t>(ins->b, static_cast<size_t>(end - begin));
+      break;
+    case InstructionKind::Free:
+      break;
+  }
+  return ins + 1;
+}
 
 }  // namespace program_internal
 }  // namespace sy

@@ -15,6 +15,7 @@
 #include "switchyard/core/error_status.h"
 #include "switchyard/delegate/backend_registry.h"
 #include "switchyard/ivalue/tensor_factories.h"
+#include "switchyard/program/etdump.h"
 #include "switchyard/program/program.h"
 #include "switchyard/program/testing/program_builder.h"
 #include "switchyard/switchyard.h"
@@ -57,11 +58,15 @@ std::vector<uint8_t> raisingProgram(int64_t kind) {
   return b.finish();
 }
 
-absl::Status executeRaising(int64_t kind) {
+// Runs the raising program; with `recorder`, with that recorder attached (the recorded loop).
+absl::Status executeRaising(int64_t kind, ETDumpRecorder* recorder = nullptr) {
   absl::StatusOr<Program> program = Program::loadFromBuffer(raisingProgram(kind), "kinds.pte");
   if (!program.ok()) return program.status();
   absl::StatusOr<Method> method = program->load_method("forward");
   if (!method.ok()) return method.status();
+  if (recorder != nullptr) {
+    if (absl::Status s = method->set_event_tracer(recorder); !s.ok()) return s;
+  }
   if (absl::Status s = method->set_input(0, tensor(std::vector<float>{1, 2}, {2})); !s.ok()) return s;
   return method->execute();
 }
@@ -82,6 +87,17 @@ TEST(ErrorKindBoundaries, AKernelsErrorLeavesExecuteWithTheCodeAndKindOfItsKind)
     EXPECT_EQ(errorKindOf(status), c.kind) << status;
     EXPECT_THAT(status.message(), HasSubstr("program 'kinds.pte': method 'forward': instruction 0 (error_kinds::raise.out) failed: error_kinds::raise: "));
   }
+}
+
+TEST(ErrorKindBoundaries, AKernelsErrorKeepsItsKindWhenARecorderIsAttached) {
+  // The recorded loop (program/method_recorded.cpp) once turned every error into an internal one.
+  ETDumpRecorder recorder;
+  const absl::Status status = executeRaising(kRaiseIndex, &recorder);
+  EXPECT_EQ(status.code(), absl::StatusCode::kOutOfRange) << status;
+  EXPECT_EQ(errorKindOf(status), ErrorKind::Index) << status;
+  EXPECT_THAT(status.message(), HasSubstr("instruction 0 (error_kinds::raise.out) failed: error_kinds::raise: dimension 7"));
+  EXPECT_EQ(recorder.runs(), 1u);
+  EXPECT_TRUE(executeRaising(-1, &recorder).ok());
 }
 
 TEST(ErrorKindBoundaries, AKernelsOtherExceptionIsAnInternalErrorAndOutOfMemoryIsResourceExhausted) {
