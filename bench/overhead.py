@@ -22,7 +22,7 @@ import sys
 
 ROWS = ["direct", "base", "perop_redispatch", "perop_exclude", "fallthrough", "fallback", "fallback_reading",
         "partial_decline", "partial_exact", "no_grad"]
-COLUMNS = ["acos.out/1", "acos.out/64", "acos/1", "acos/64", "noop"]
+COLUMNS = ["acos.out/1", "acos.out/64", "acos/1", "acos/64", "add.out/1", "noop"]
 LOOP_COUNTS = (1000, 3000)
 
 # (id, description, row, reference, column, limit): the measured extra instructions of `row` over
@@ -32,6 +32,8 @@ LOOP_COUNTS = (1000, 3000)
 TARGETS = [
     ("acos_out_call", "acos.out on one element through the dispatcher, kernel included", "base", None,
      "acos.out/1", 300),
+    ("add_out_call", "add.out on one element (Float, alpha 1) through the dispatcher, kernel included", "base", None,
+     "add.out/1", 400),
     ("dispatcher", "base minus direct, acos.out (the dispatcher's own cost)", "base", "direct", "acos.out/1", 25),
     ("fallthrough", "fallthrough minus base, every column (exactly 0)", "fallthrough", "base", None, 0),
     ("no_grad", "tensors requiring grad under NoGradGuard minus base, every column (exactly 0)", "no_grad", "base",
@@ -279,7 +281,7 @@ def main():
                                                       ["program_allocations"]),
                         help="comma-separated target ids that --check enforces (default: all)")
     parser.add_argument("--targets-only", action="store_true",
-                        help="measure only the cells the targets compare (./test.sh: 20 of the 50 cells)")
+                        help="measure only the cells the targets compare (./test.sh: 23 of the 60 cells)")
     parser.add_argument("--jobs", type=int, default=2, help="callgrind runs in parallel")
     parser.add_argument("--torch-binary", help="path to torch_overhead_bench (-DSWITCHYARD_BENCH_LIBTORCH=ON)")
     parser.add_argument("--repetitions", type=int, default=5)

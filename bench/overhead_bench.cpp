@@ -17,6 +17,7 @@
 #include "absl/flags/parse.h"
 #include "benchmark/benchmark.h"
 #include "overhead_rows.h"
+#include "switchyard/backends/devices/cpu/kernels.h"
 #include "switchyard/switchyard.h"
 
 ABSL_FLAG(std::string, row, "base",
@@ -40,9 +41,25 @@ void callNoop(const Tensor& self) { noop_op.call(self); }
 
 using sy::bench::Column;
 
-// The acos columns (overhead_rows.h) and the pure-dispatch one.
+constexpr sy::KernelContext kAddOut{"aten::add.out", sy::OutputForm::Out};
+
+// The acos columns (overhead_rows.h), a one-element add.out (the binary kernels' fixed cost: two
+// inputs, alpha) and the pure-dispatch one.
 std::vector<Column> columns() {
   std::vector<Column> all = sy::bench::acosColumns({1, 64});
+  all.push_back({"add.out/1", 1, [](const sy::bench::RowSetup& setup) -> std::function<void()> {
+                   Tensor self = sy::full({1}, 0.5);
+                   Tensor other = sy::full({1}, 0.25);
+                   Tensor out = sy::empty({1});
+                   const sy::Scalar alpha = 1;
+                   setup.prepare(self);
+                   setup.prepare(other);
+                   setup.prepare(out);
+                   if (setup.row() == Row::Direct) {
+                     return [self, other, out, alpha]() mutable { sy::cpu::add_out_cpu(self, other, alpha, out, kAddOut); };
+                   }
+                   return [self, other, out, alpha]() mutable { sy::ops::add_out(out, self, other, alpha); };
+                 }});
   all.push_back({"noop", 1, [](const sy::bench::RowSetup& setup) -> std::function<void()> {
                    Tensor self = sy::full({1}, 0.5);
                    setup.prepare(self);

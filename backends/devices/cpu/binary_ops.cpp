@@ -93,55 +93,95 @@ void checkSubtractable(const char* op, ScalarType self, ScalarType other) {
 
 enum class Arithmetic { Add, Sub, ReverseSub, Mul, Maximum, Minimum };
 
-// One arithmetic operator, in the form `ctx` names: `operands` come from binaryOperands (a Scalar
-// operand already wrapped), `out` is allocated here (functional), the caller's out= or self (in place).
-template <Arithmetic kOp>
-Tensor& arithmeticInto(const KernelContext& ctx, const Tensor& self, const BinaryOperands& operands,
-                       const Scalar& alpha, Tensor& out) {
-  const char* op = ctx.op;
-  const ScalarType result = operands.result;
-  const OutputRole role = binaryOutputFor(ctx, self, operands.other, result, out);
-  constexpr bool kSubtracts = kOp == Arithmetic::Sub || kOp == Arithmetic::ReverseSub;
-  if constexpr (kSubtracts) checkSubtractable(op, self.scalar_type(), operands.other_dtype);
-  if constexpr (kOp == Arithmetic::Add || kSubtracts) checkAlpha(op, result, alpha);
-  const BinaryInputs inputs = prepareBinaryOutput(op, self, operands.other, out, result, role);
-  constexpr unsigned kComputeDtypes = kSubtracts ? (kIntegralDtypes | kFloatingDtypes) : kAllDtypes;
-  runBinaryLoop<kComputeDtypes>(op, inputs.self(), inputs.other(), out, result, result, [&](const LoopGeometry& geometry, auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (kOp == Arithmetic::ReverseSub) {
-      // other - alpha * self.
-      const T scale = alpha.to<T>();
-      runElementwise<T, T, T>(geometry, [scale](T x, T y) { return minus(y, times(scale, x)); });
-    } else if constexpr (kOp == Arithmetic::Add || kOp == Arithmetic::Sub) {
-      auto combine = [](T x, T y) {
-        if constexpr (kOp == Arithmetic::Sub) {
-          return minus(x, y);
-        } else {
-          return plus(x, y);
-        }
-      };
-      // alpha == 1 is nearly every call: skip the multiplication rather than trust the compiler to.
-      const T scale = alpha.to<T>();
-      if (scale == static_cast<T>(1)) {
-        runElementwise<T, T, T>(geometry, combine);
+// Calls run(fn) with fn(x, y) the element function of kOp in the C++ type T (alpha applied), so
+// that the general and the dense loops compute the same thing.
+template <Arithmetic kOp, class T, class Run>
+void withArithmeticFunction(const Scalar& alpha, Run&& run) {
+  if constexpr (kOp == Arithmetic::ReverseSub) {
+    // other - alpha * self.
+    const T scale = alpha.to<T>();
+    run([scale](T x, T y) { return minus(y, times(scale, x)); });
+  } else if constexpr (kOp == Arithmetic::Add || kOp == Arithmetic::Sub) {
+    auto combine = [](T x, T y) {
+      if constexpr (kOp == Arithmetic::Sub) {
+        return minus(x, y);
       } else {
-        runElementwise<T, T, T>(geometry, [combine, scale](T x, T y) { return combine(x, times(scale, y)); });
+        return plus(x, y);
       }
-    } else if constexpr (kOp == Arithmetic::Mul) {
-      runElementwise<T, T, T>(geometry, [](T x, T y) { return times(x, y); });
-    } else if constexpr (kOp == Arithmetic::Maximum) {
-      runElementwise<T, T, T>(geometry, [](T x, T y) { return largerOrNan(x, y); });
+    };
+    // alpha == 1 is nearly every call: skip the multiplication rather than trust the compiler to.
+    const T scale = alpha.to<T>();
+    if (scale == static_cast<T>(1)) {
+      run(combine);
     } else {
-      runElementwise<T, T, T>(geometry, [](T x, T y) { return smallerOrNan(x, y); });
+      run([combine, scale](T x, T y) { return combine(x, times(scale, y)); });
     }
+  } else if constexpr (kOp == Arithmetic::Mul) {
+    run([](T x, T y) { return times(x, y); });
+  } else if constexpr (kOp == Arithmetic::Maximum) {
+    run([](T x, T y) { return largerOrNan(x, y); });
+  } else {
+    run([](T x, T y) { return smallerOrNan(x, y); });
+  }
+}
+
+// One arithmetic operator, in the form `ctx` names, on `self` and `other` (a Scalar operand already
+// wrapped; `other_dtype` the dtype it had before) computed in `result`: `out` is allocated here
+// (functional), the caller's out= or self (in place).
+template <Arithmetic kOp>
+Tensor& arithmeticInto(const KernelContext& ctx, const Tensor& self, const Tensor& other, ScalarType other_dtype,
+                       ScalarType result, const Scalar& alpha, Tensor& out) {
+  const char* op = ctx.op;
+  const OutputRole role = binaryOutputFor(ctx, self, other, result, out);
+  constexpr bool kSubtracts = kOp == Arithmetic::Sub || kOp == Arithmetic::ReverseSub;
+  if constexpr (kSubtracts) checkSubtractable(op, self.scalar_type(), other_dtype);
+  if constexpr (kOp == Arithmetic::Add || kSubtracts) checkAlpha(op, result, alpha);
+  constexpr unsigned kComputeDtypes = kSubtracts ? (kIntegralDtypes | kFloatingDtypes) : kAllDtypes;
+  // See Note [Dense binary calls of one dtype skip the loop geometry].
+  const DenseBinaryLayout layout = denseBinaryLayout(self, other, out, result);
+  if (SY_LIKELY(layout != DenseBinaryLayout::None)) {
+    const int64_t n = out.numel();
+    if (n == 0) return out;
+    dispatchDtype<kComputeDtypes>(result, op, "self", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      withArithmeticFunction<kOp, T>(alpha, [&](auto fn) {
+        runDenseBinary<T>(layout, out.data_ptr<T>(), static_cast<const T*>(self.data_ptr()),
+                          static_cast<const T*>(other.data_ptr()), n, fn);
+      });
+    });
+    return out;
+  }
+  const BinaryInputs inputs = prepareBinaryOutput(op, self, other, out, result, role);
+  runBinaryLoop<kComputeDtypes>(op, inputs.self(), inputs.other(), out, result, result,
+                                [&](const LoopGeometry& geometry, auto tag) {
+    using T = typename decltype(tag)::type;
+    withArithmeticFunction<kOp, T>(alpha, [&](auto fn) { runElementwise<T, T, T>(geometry, fn); });
   });
   return out;
 }
 
-// An arithmetic kernel with a Tensor or a Scalar `other`.
-template <Arithmetic kOp, class Other>
-Tensor& arithmetic(const KernelContext& ctx, const Tensor& self, const Other& other, const Scalar& alpha, Tensor& out) {
-  return arithmeticInto<kOp>(ctx, self, binaryOperands(ctx.op, self, other), alpha, out);
+// An arithmetic kernel with a Scalar `other`, wrapped in a 0-dim tensor of the result's dtype.
+template <Arithmetic kOp>
+Tensor& arithmetic(const KernelContext& ctx, const Tensor& self, const Scalar& other, const Scalar& alpha,
+                   Tensor& out) {
+  const BinaryOperands operands = binaryOperands(ctx.op, self, other);
+  return arithmeticInto<kOp>(ctx, self, operands.other, operands.other_dtype, operands.result, alpha, out);
+}
+
+// An arithmetic kernel with a Tensor `other`. Two CPU tensors of one dtype the kernels know
+// compute in that dtype (binaryResultType's answer for them) and need no further check here.
+template <Arithmetic kOp>
+Tensor& arithmetic(const KernelContext& ctx, const Tensor& self, const Tensor& other, const Scalar& alpha,
+                   Tensor& out) {
+  if (SY_LIKELY(self.defined() && other.defined() && self.is_cpu() && other.is_cpu())) {
+    const ScalarType dtype = self.scalar_type();
+    const int bit = static_cast<int>(dtype);
+    if (SY_LIKELY(other.scalar_type() == dtype && bit >= 0 && bit < kNumScalarTypes && ((kAllDtypes >> bit) & 1u) != 0)) {
+      return arithmeticInto<kOp>(ctx, self, other, dtype, dtype, alpha, out);
+    }
+  }
+  const BinaryOperands operands = binaryOperands(ctx.op, self, other);
+  return arithmeticInto<kOp>(ctx, self, operands.other, operands.other_dtype, operands.result, alpha, out);
 }
 
 }  // namespace

@@ -333,6 +333,30 @@ BinaryInputs prepareBinaryOutput(const char* op, const Tensor& self, const Tenso
   return BinaryInputs(op, out, broadcastShapes(op, self.sizes(), other.sizes()), role, self, other);
 }
 
+DenseBinaryLayout denseBinaryLayout(const Tensor& self, const Tensor& other, const Tensor& out, ScalarType dtype) {
+  // See Note [Dense binary calls of one dtype skip the loop geometry].
+  if (!out.defined() || !out.is_cpu() || out.scalar_type() != dtype || self.scalar_type() != dtype ||
+      other.scalar_type() != dtype || !out.is_contiguous() || !self.is_contiguous() || !other.is_contiguous()) {
+    return DenseBinaryLayout::None;
+  }
+  const IntArrayRef shape = out.sizes();
+  DenseBinaryLayout layout = DenseBinaryLayout::None;
+  if (sameSizes(self.sizes(), shape)) {
+    // A single-element other with no more dimensions than self broadcasts to self's shape.
+    if (sameSizes(other.sizes(), shape)) {
+      layout = DenseBinaryLayout::SameShape;
+    } else if (other.numel() == 1 && other.dim() <= self.dim()) {
+      layout = DenseBinaryLayout::SingleOther;
+    }
+  } else if (sameSizes(other.sizes(), shape) && self.numel() == 1 && self.dim() <= other.dim()) {
+    layout = DenseBinaryLayout::SingleSelf;
+  }
+  if (layout == DenseBinaryLayout::None || partiallyOverlaps(out, self) || partiallyOverlaps(out, other)) {
+    return DenseBinaryLayout::None;
+  }
+  return layout;
+}
+
 Tensor allocateBinaryResult(const char* op, const Tensor& self, const Tensor& other, ScalarType result) {
   const SizesVector shape = broadcastShapes(op, self.sizes(), other.sizes());
   return ops::empty(shape, TensorOptions(result).device(kCPU));

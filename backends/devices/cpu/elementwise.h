@@ -441,6 +441,44 @@ void runBinaryLoop(const char* op, const Tensor& self, const Tensor& other, cons
   });
 }
 
+// Note [Dense binary calls of one dtype skip the loop geometry]
+// As for the unary kernels (See Note [Dense calls of one dtype skip the loop geometry] in
+// unary_kernels.h), most binary calls on small tensors are the plainest kind: self, other and out
+// contiguous and of the computation's dtype, self and other of one shape or one of them a single
+// element that broadcasting repeats (a 0-dim tensor, a wrapped Scalar, a [1] against a [3]), out
+// already of the broadcast shape, and out the same memory as an input or none in common. For those
+// a kernel runs a pointer loop over numel elements directly (runDenseBinary), skipping what the
+// general path costs before its first element: the broadcast shape built, out shaped, the inputs
+// pinned and converted, the LoopGeometry made (about 500 instructions of a 4-element add.out's
+// 967). Everything else takes the general path, which gives the same results and raises the same
+// errors: the dense loops are the general path's innermost row with nothing around it, and a call
+// only takes them when none of the general path's checks could fail (out defined, on the CPU, of
+// the dtype computed, of the right shape, contiguous, not partially overlapping an input).
+enum class DenseBinaryLayout {
+  None,         // take the general path
+  SameShape,    // self, other and out of one shape
+  SingleOther,  // other a single element repeated over self's shape (out has self's)
+  SingleSelf,   // self a single element repeated over other's shape (out has other's)
+};
+
+// How a binary call on `self` and `other` computing `dtype` into `out` can run densely.
+DenseBinaryLayout denseBinaryLayout(const Tensor& self, const Tensor& other, const Tensor& out, ScalarType dtype);
+
+// out[i] = fn(self[i], other[i]) over n elements laid out as `layout` says (not None); a single
+// element operand is read once. `out` may be `self` or `other` (the same memory and geometry).
+template <class T, class Fn>
+void runDenseBinary(DenseBinaryLayout layout, T* out, const T* self, const T* other, int64_t n, Fn&& fn) {
+  if (layout == DenseBinaryLayout::SameShape) {
+    for (int64_t i = 0; i < n; ++i) out[i] = fn(loadElement(self + i), loadElement(other + i));
+  } else if (layout == DenseBinaryLayout::SingleOther) {
+    const T y = loadElement(other);
+    for (int64_t i = 0; i < n; ++i) out[i] = fn(loadElement(self + i), y);
+  } else {
+    const T x = loadElement(self);
+    for (int64_t i = 0; i < n; ++i) out[i] = fn(x, loadElement(other + i));
+  }
+}
+
 // The functional form's result, for inputs that passed checkBinaryInputs: one dispatched
 // allocation (aten::empty) of the broadcast shape and dtype `result`. The kernel then computes into
 // it as into an out=, so the operator costs exactly two dispatches.
