@@ -116,13 +116,14 @@ void emptyDimOrder(const FunctionSchema& schema, Stack& stack) {
 void addViewCopyCases(std::vector<OpCase>& cases) {
   cases.push_back(
       OpCase({"aten::alias_copy.out"}).tensors({"self"}).shapes(shapes::kOne).deviation(resizesOut("aten::alias_copy")));
-  // Each entry's calls cut self into as many pieces as its out list holds (or raise on both sides).
+  // Each entry's calls cut self into as many pieces as its out list holds, or raise before the outs
+  // are looked at: PyTorch 1.13's generated out= forms are not asked about a list of the wrong length.
   cases.push_back(OpCase({"aten::split_copy.Tensor_out"})
                       .tensors({"self"})
                       .outList("out", 3)
                       .shapes({{{7, 4}}, {{9}}, {{8, 2, 3}}, {{7, 0}}, {{}}})
                       .arg("split_size", {3})
-                      .arg("dim", {0, -2, 1})
+                      .arg("dim", {0, -2})
                       .deviation(resizesOutList("aten::split_copy.Tensor")));
   cases.push_back(OpCase({"aten::split_copy.Tensor_out"})
                       .label("one piece")
@@ -137,7 +138,7 @@ void addViewCopyCases(std::vector<OpCase>& cases) {
                       .outList("out", 3)
                       .shapes({{{6, 4}}, {{6}}, {{6, 0}}, {{6, 2, 3}}, {{}}})
                       .arg("split_sizes", {ints({1, 2, 3}), ints({0, 6, 0}), ints({3, 3, 0}), ints({1, 2, 2}),
-                                           ints({-1, 4, 3}), ints({1, 5})})
+                                           ints({-1, 4, 3})})
                       .arg("dim", {0})
                       .deviation(resizesOutList("aten::split_with_sizes_copy")));
   cases.push_back(OpCase({"aten::split_with_sizes_copy.out"})
@@ -152,7 +153,7 @@ void addViewCopyCases(std::vector<OpCase>& cases) {
                       .tensors({"self"})
                       .outList("out", 3)
                       .shapes({{{3, 4}}, {{3}}, {{3, 0}}, {{3, 2, 5}}, {{}}})
-                      .arg("dim", {0, -3, 1})
+                      .arg("dim", {0, -3})
                       .deviation(resizesOutList("aten::unbind_copy.int")));
   cases.push_back(OpCase({"aten::unbind_copy.int_out"})
                       .label("inner dimension")
