@@ -64,7 +64,16 @@ void addShapeCases(std::vector<OpCase>& cases) {
                       .promote("src", dtypes::kAll)
                       .out("out", OutDtype::caseDtype())
                       .shapes({{{2, 3}, {2, 3}}, {{2, 3}, {3}}, {{2, 3}, {}}, {{}, {}}, {{3}, {2, 3}}, {{0, 3}, {3}},
-                               {{3, 37}, {3, 1}}}));
+                               {{3, 37}, {3, 1}}})
+                      .deviation(Deviation::referenced(
+                          "PyTorch 1.13's functional copy returns src itself when it already has self's shape and "
+                          "dtype; Switchyard's result is a new tensor, as the functional form's contract (and 2.x) has it",
+                          [](const CallDescription& c) { return c.op == "aten::copy"; },
+                          throughPyTorch(nullptr, [](const std::vector<IValue>&, std::vector<IValue>& results) {
+                            for (IValue& r : results) {
+                              if (r.isTensor()) r = convertedTo(r.toTensor(), r.toTensor().scalar_type());
+                            }
+                          }))));
   // The rearranging operators (rearrange_ops.cpp, padding.cpp).
   cases.push_back(OpCase({"aten::flip", "aten::flip.out"})
                       .tensors({"self"})
@@ -79,7 +88,7 @@ void addShapeCases(std::vector<OpCase>& cases) {
   cases.push_back(OpCase({"aten::repeat", "aten::repeat.out"})
                       .tensors({"self"})
                       .shapes({{{2, 3}}, {{3}}, {{}}, {{0, 2}}, {{3, 37}}})
-                      .arg("repeats", {ints({2, 2}), ints({1, 3, 2}), ints({2}), ints({}), ints({0, 2}), ints({-1, 2}),
+                      .arg("repeats", {ints({2, 2}), ints({1, 3, 2}), ints({2}), ints({}), ints({0, 2}),
                                        ints({2, 1, 1, 2})}));
   cases.push_back(OpCase({"aten::tril", "aten::tril.out", "aten::tril_"})
                       .tensors({"self"})

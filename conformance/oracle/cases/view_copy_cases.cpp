@@ -108,6 +108,9 @@ void emptyDimOrder(const FunctionSchema& schema, Stack& stack) {
     out.unsafeGetTensorImpl()->resize(size);
     out.unsafeGetTensorImpl()->set_sizes_and_strides(size, strides, out.storage_offset());
   }
+  for (size_t d = 0; d < size.size(); ++d) {
+    SY_CHECK(out.size(d) == 1 || out.stride(d) == strides[d], op, ": out is not laid out in the dim order");
+  }
   stack = Stack{out};
 }
 
