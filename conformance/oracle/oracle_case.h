@@ -21,6 +21,7 @@
 //   (`.out("out", OutDtype::fixed(Bool))` for a comparison, `OutDtype::caseDtype()`...), both
 //   empty (the operator resizes them) and of the right size; in-place forms (`add_.Tensor`)
 //   write the `self` the entry describes. Each returned alias is checked.
+//   An out list (`*, Tensor(a!)[] out`, split_copy) takes its length from `.outList("out", 3)`.
 // - Arguments the entry does not name take their schema default, None when optional, or a value
 //   of their type the harness picks (See Note [How the harness picks the other arguments] in
 //   conformance_inputs.h). `.arg` gives the values to try instead; `.product()` tries every
@@ -221,6 +222,8 @@ class OpCase {
   // The second dtypes alone, for an out argument with OutDtype::second() (a converting copy).
   OpCase& second(Dtypes second) { second_ = std::move(second); return *this; }
   OpCase& out(std::string name, OutDtype dtype) { outs_[std::move(name)] = dtype; return *this; }
+  // A `Tensor(a!)[] out` argument: the harness passes `length` tensors (split_copy's pieces).
+  OpCase& outList(std::string name, int length) { out_lists_[std::move(name)] = length; return *this; }
   OpCase& shapes(std::vector<ShapeSet> s) { shapes_ = std::move(s); return *this; }
   OpCase& arg(std::string name, std::vector<IValue> values) { args_[std::move(name)] = std::move(values); return *this; }
   OpCase& product() { product_ = true; return *this; }
@@ -241,6 +244,7 @@ class OpCase {
   const Dtypes& caseDtypes() const { return dtypes_; }
   const Dtypes& secondDtypes() const { return second_; }
   const std::map<std::string, OutDtype>& outs() const { return outs_; }
+  const std::map<std::string, int>& outListLengths() const { return out_lists_; }
   const std::vector<ShapeSet>& shapeSets() const { return shapes_; }
   const std::map<std::string, std::vector<IValue>>& argumentValues() const { return args_; }
   bool isProduct() const { return product_; }
@@ -262,6 +266,7 @@ class OpCase {
   Dtypes dtypes_ = dtypes::kAll;
   Dtypes second_;
   std::map<std::string, OutDtype> outs_;
+  std::map<std::string, int> out_lists_;
   std::vector<ShapeSet> shapes_;
   std::map<std::string, std::vector<IValue>> args_;
   bool product_ = false;

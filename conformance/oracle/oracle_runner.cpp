@@ -35,6 +35,7 @@ struct ArgumentPlan {
   int tensor = -1;             // the entry's tensor (Tensor, TensorList)
   size_t first_shape = 0;      // its first shape's position in a shape set
   OutDtype out_dtype;          // Out
+  int out_list_length = 0;     // Out of type Tensor[]: how many tensors the list holds
   std::vector<IValue> values;  // Value: the candidates
 };
 
@@ -47,6 +48,7 @@ struct Call {
   std::vector<IValue> values;                   // per schema argument (Value kind)
   std::map<size_t, Shape> out_sizes;            // sized outs, by argument
   uint64_t seed;
+  std::map<size_t, std::vector<Shape>> out_list_sizes = {};  // sized out lists, by argument
 };
 
 class Runner {
@@ -74,6 +76,13 @@ class Runner {
         auto it = entry_.outs().find(a.name);
         p.out_dtype = it != entry_.outs().end() ? it->second : OutDtype::resultType();
         has_outs_ = true;
+        if (a.type->kind() == TypeKind::List) {
+          auto length = entry_.outListLengths().find(a.name);
+          if (length == entry_.outListLengths().end()) {
+            return str("the out list '", a.name, "' needs a length: .outList(\"", a.name, "\", n)");
+          }
+          p.out_list_length = length->second;
+        }
         continue;
       }
       int k = -1;
@@ -261,7 +270,9 @@ class Runner {
       description->layout = toString(call.layout);
       description->fill = call.edges ? "edge values" : "random";
       description->seed = call.seed;
-      if (has_outs_) description->out_variant = call.out_sizes.empty() ? "empty out" : "sized out";
+      if (has_outs_) {
+        description->out_variant = call.out_sizes.empty() && call.out_list_sizes.empty() ? "empty out" : "sized out";
+      }
     }
     auto shapeAt = [&](size_t position) {
       return entry_.shapeSets().empty() ? Shape{} : entry_.shapeSets()[call.shape_set][position];
@@ -272,6 +283,25 @@ class Runner {
       if (p.kind == ArgumentPlan::Kind::Value) {
         values[i] = call.values[i];
         if (description != nullptr) description->arguments.emplace_back(arguments[i].name, values[i]);
+        continue;
+      }
+      if (p.kind == ArgumentPlan::Kind::Out && p.out_list_length > 0) {
+        const auto sized = call.out_list_sizes.find(i);
+        std::vector<Tensor> list;
+        for (int j = 0; j < p.out_list_length; ++j) {
+          TensorPlan plan{dtypeOf(p.out_dtype, call), Shape{0}, InputLayout::Contiguous, Values::any(), false};
+          if (sized != call.out_list_sizes.end() && static_cast<size_t>(j) < sized->second.size()) {
+            plan.sizes = sized->second[j];
+          }
+          list.push_back(makeInput(plan, mixSeed(seed, j)));
+          if (description != nullptr) {
+            description->dtypes[str(arguments[i].name, "[", j, "]")] = plan.dtype;
+            description->shapes[str(arguments[i].name, "[", j, "]")] = plan.sizes;
+            description->outs.insert(str(arguments[i].name, "[", j, "]"));
+          }
+        }
+        values[i] = std::move(list);
+        if (description != nullptr) description->outs.insert(arguments[i].name);
         continue;
       }
       if (p.kind == ArgumentPlan::Kind::Out) {
@@ -428,6 +458,11 @@ Report runCase(const OpCase& entry, const std::string& op, uint64_t seed) {
         if (schema.arguments()[i].is_out() && want.arguments[i].isTensor()) {
           const auto sizes = want.arguments[i].toTensor().sizes();
           call.out_sizes[i] = Shape(sizes.begin(), sizes.end());
+        }
+        if (schema.arguments()[i].is_out() && want.arguments[i].isTensorList()) {
+          std::vector<Shape>& sizes = call.out_list_sizes[i];
+          sizes.clear();
+          for (const Tensor& t : want.arguments[i].toTensorVector()) sizes.emplace_back(t.sizes().begin(), t.sizes().end());
         }
       }
     }

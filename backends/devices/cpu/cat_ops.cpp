@@ -1,5 +1,5 @@
-// The copying operators on the CPU: cat (+ cat.out), clone (+ clone.out) and _to_copy
-// (+ _to_copy.out).
+// The copying operators on the CPU: cat (+ cat.out), clone (+ clone.out), copy (+ copy.out) and
+// _to_copy (+ _to_copy.out).
 //
 // cat semantics (PyTorch's):
 //   - `dim` wraps against the first tensor that takes part; 0-dim tensors are an error;
@@ -13,6 +13,9 @@
 // shape_kernels.h: by default a transposed tensor stays transposed); clone.out keeps out's own
 // layout unless out has to be resized, and, like PyTorch's generated out= wrappers, converts to
 // out's dtype.
+// copy (the functional form of copy_) gives a tensor of self's shape and dtype holding src,
+// broadcast to that shape and converted to self's dtype; copy.out writes that into out, converted
+// again to out's dtype when it differs (as PyTorch's generated out= form does).
 // _to_copy is the copy behind Tensor.to(dtype/device): it allocates with aten::empty on the
 // target device and copies with aten::copy_, both through the dispatcher, so another device's
 // backend takes over any transfer. _to_copy.out converts to out's dtype and device the same way.
@@ -167,6 +170,33 @@ Tensor& clone_out_cpu(const Tensor& self, std::optional<MemoryFormat> memory_for
     resizeOutput(out, self.sizes());
   }
   copyIntoCPU(op, out, self, "out", "self");
+  return out;
+}
+
+Tensor& copy_out_cpu(const Tensor& self, const Tensor& src, bool non_blocking, Tensor& out, const KernelContext& ctx) {
+  const char* op = ctx.op;
+  checkOnCPU(op, "self", self);
+  checkOnCPU(op, "src", src);
+  const SizesVector shape = broadcastShapes(op, {{"self", self.sizes()}, {"src", src.sizes()}});
+  SY_CHECK(sameSizes(shape, self.sizes()), op, ": src of shape ", formatSizes(src.sizes()),
+           " cannot be broadcast to self's shape ", formatSizes(self.sizes()));
+  if (ctx.form == OutputForm::Functional) {
+    out = ops::empty(self.sizes(), TensorOptions(self.scalar_type()).device(kCPU));
+  } else {
+    checkOnCPU(op, "out", out);
+  }
+  if (out.scalar_type() != self.scalar_type()) {
+    // Converted to self's dtype first, as the functional copy's result is, then to out's.
+    const Tensor staged = sy::empty(self.sizes(), self.scalar_type());
+    copyIntoCPU(op, staged, src, "result", "src");
+    resizeOutput(out, self.sizes());
+    copyIntoCPU(op, out, staged, "out", "result");
+    return out;
+  }
+  const Tensor source = unaffectedByResizeOf(out, src);
+  resizeOutput(out, self.sizes());
+  checkNoInternalOverlap(op, out, "out");
+  copyIntoCPU(op, out, source, "out", "src");
   return out;
 }
 

@@ -280,6 +280,10 @@ SizesVector channelsLastStrides(const char* op, IntArrayRef size) {
 
 }  // namespace
 
+void fillTensorWith(const char* op, const Tensor& t, const Scalar& value, const char* argument) {
+  fillChecked(op, t, value, argument);
+}
+
 void checkMemoryFormatFor(const char* op, const Tensor& self, std::optional<MemoryFormat> memory_format) {
   SY_CHECK(memory_format != MemoryFormat::ChannelsLast || self.dim() == 4, op,
            ": memory_format ChannelsLast needs a 4-D tensor (N, C, H, W), but 'self' is ", self.dim(), "-D");

@@ -1,6 +1,7 @@
 // ExecuTorch's dim-order copies on the CPU: dim_order_ops::_to_dim_order_copy.out (the edge
 // dialect's aten::_to_copy.out: a copy that may change dtype and layout) and
-// dim_order_ops::_clone_dim_order.out (its aten::clone.out).
+// dim_order_ops::_clone_dim_order.out (its aten::clone.out); and dim_order_ops::_empty_dim_order.out
+// (its aten::empty.out), which lays out its out the same way and writes nothing.
 //
 // ExecuTorch names a layout by its dim order, the dimensions from outermost to innermost in
 // memory: [0, 1, 2, 3] is contiguous NCHW, [0, 2, 3, 1] is channels-last. Switchyard's tensors
@@ -47,6 +48,21 @@ bool hasStrides(const Tensor& t, IntArrayRef strides) {
   return true;
 }
 
+// Shapes `out` as `sizes` laid out in `order` (See Note [The dim order an out= copy writes]);
+// `own_order` says the order is self's own, for the error.
+void layOutInDimOrder(const char* op, IntArrayRef sizes, IntArrayRef order, bool own_order, const Tensor& out) {
+  const auto dense_strides = checkedStridesInDimOrder(op, sizes, order);
+  const SizesVector strides(dense_strides.begin(), dense_strides.end());
+  if (!sameSizes(out.sizes(), sizes)) {
+    resizeOutput(out, sizes);
+    // The resized storage holds numel elements, exactly what any dense order addresses.
+    out.unsafeGetTensorImpl()->set_sizes_and_strides(sizes, strides, out.storage_offset());
+  }
+  SY_CHECK(hasStrides(out, strides), op, ": 'out' has strides ", formatSizes(out.strides()), " (dim order ",
+           formatSizes(out.dim_order()), ") but it must be laid out in dim order ", formatSizes(order),
+           " (strides ", formatSizes(strides), ")", own_order ? ", self's own" : "");
+}
+
 // Shapes and lays out `out` (see Note [The dim order an out= copy writes]), then copies self into it.
 Tensor& copyInDimOrder(const char* op, const Tensor& self, std::optional<IntArrayRef> dim_order, Tensor& out) {
   checkOnCPU(op, "self", self);
@@ -54,16 +70,7 @@ Tensor& copyInDimOrder(const char* op, const Tensor& self, std::optional<IntArra
   const SizesVector self_order = dim_order ? SizesVector() : self.dim_order();
   const IntArrayRef order = dim_order ? *dim_order : IntArrayRef(self_order);
   if (dim_order) checkDimOrder(op, *dim_order, self.dim());
-  const auto dense_strides = checkedStridesInDimOrder(op, self.sizes(), order);
-  const SizesVector strides(dense_strides.begin(), dense_strides.end());
-  if (!sameSizes(out.sizes(), self.sizes())) {
-    resizeOutput(out, self.sizes());
-    // The resized storage holds numel elements, exactly what any dense order addresses.
-    out.unsafeGetTensorImpl()->set_sizes_and_strides(self.sizes(), strides, out.storage_offset());
-  }
-  SY_CHECK(hasStrides(out, strides), op, ": 'out' has strides ", formatSizes(out.strides()), " (dim order ",
-           formatSizes(out.dim_order()), ") but the copy must be laid out in dim order ", formatSizes(order),
-           " (strides ", formatSizes(strides), ")", dim_order ? "" : ", self's own");
+  layOutInDimOrder(op, self.sizes(), order, !dim_order, out);
   copyIntoCPU(op, out, self, "out", "self");
   return out;
 }
@@ -84,6 +91,20 @@ Tensor& clone_dim_order_out_cpu(const Tensor& self, bool non_blocking, std::opti
            ": expected 'out' to have self's dtype ", self.scalar_type(), " but got ", out.scalar_type(),
            " (a clone copies; use _to_dim_order_copy to convert)");
   return copyInDimOrder(op, self, dim_order, out);
+}
+
+// The out of an empty tensor in a dim order (contiguous when none is given): laid out as the
+// copies' outs are, its values left as they are.
+Tensor& empty_dim_order_out_cpu(IntArrayRef size, std::optional<IntArrayRef> dim_order, Tensor& out,
+                                const KernelContext& ctx) {
+  const char* op = ctx.op;
+  checkOnCPU(op, "out", out);
+  checkedNumel(op, size);
+  SizesVector contiguous_order(size.size());
+  for (size_t d = 0; d < size.size(); ++d) contiguous_order[d] = static_cast<int64_t>(d);
+  if (dim_order) checkDimOrder(op, *dim_order, static_cast<int64_t>(size.size()));
+  layOutInDimOrder(op, size, dim_order ? *dim_order : IntArrayRef(contiguous_order), false, out);
+  return out;
 }
 
 }  // namespace native

@@ -1,4 +1,6 @@
-// aten::empty.memory_format on the CPU: uninitialised memory from the CPU allocator.
+// aten::empty.memory_format on the CPU: uninitialised memory from the CPU allocator; and
+// aten::empty.out, which resizes its out (PyTorch's: memory_format must be None there, since out
+// keeps its own layout; a negative size is an error).
 //
 // Semantics: dtype defaults to Float; negative sizes are rejected naming the index; only the
 // Strided layout exists; pin_memory is accepted and ignored (there is no device DMA to pin for);
@@ -7,7 +9,9 @@
 // whose format could be preserved.
 #include <cstdint>
 
+#include "switchyard/backends/devices/cpu/elementwise.h"
 #include "switchyard/backends/devices/cpu/kernels.h"
+#include "switchyard/backends/devices/cpu/shape_kernels.h"
 #include "switchyard/dispatcher/derived_kernels.h"
 #include "switchyard/dispatcher/library.h"
 #include "switchyard/ivalue/checked_size.h"
@@ -51,6 +55,19 @@ Tensor empty_memory_format_cpu(IntArrayRef size, std::optional<ScalarType> dtype
            " is not supported (use Contiguous or ChannelsLast; Preserve needs an input tensor to preserve)");
 }
 
+namespace native {
+
+Tensor& empty_out_cpu(IntArrayRef size, std::optional<MemoryFormat> memory_format, Tensor& out,
+                      const KernelContext& ctx) {
+  const char* op = ctx.op;
+  checkOnCPU(op, "out", out);
+  SY_CHECK(!memory_format.has_value(), op, ": 'memory_format' argument is incompatible with 'out' tensor argument");
+  checkedNumel(op, size);
+  resizeOutput(out, size);
+  return out;
+}
+
+}  // namespace native
 }  // namespace sy::cpu
 
 // Registered here, beside the kernel, so that the dispatcher's trampoline inlines it: every

@@ -80,6 +80,10 @@ using namespace native;
 Tensor allocateLike(const char* op, const Tensor& self, ScalarType dtype, Device device,
                     std::optional<MemoryFormat> memory_format);
 
+// Sets every element of the CPU tensor `t` (any strides) to `value`, converted to t's dtype; raises
+// naming `op` and `argument` when the dtype cannot hold it (creation_ops.cpp; fill_ops.cpp uses it).
+void fillTensorWith(const char* op, const Tensor& t, const Scalar& value, const char* argument);
+
 // Raises unless `memory_format` is absent or one the out= forms accept (Contiguous, Preserve, or
 // ChannelsLast for a 4-D `self`).
 void checkMemoryFormatFor(const char* op, const Tensor& self, std::optional<MemoryFormat> memory_format);

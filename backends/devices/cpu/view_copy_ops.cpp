@@ -1,6 +1,8 @@
 // The *_copy operators on the CPU: view_copy.out, permute_copy.out, expand_copy.out,
-// squeeze_copy.dims_out, unsqueeze_copy.out, alias_copy.out, select_copy.int_out,
-// slice_copy.Tensor_out and transpose_copy.int_out.
+// squeeze_copy.dims_out, squeeze_copy.dim_out, unsqueeze_copy.out, alias_copy.out, detach_copy.out,
+// lift_fresh_copy.out,
+// select_copy.int_out, slice_copy.Tensor_out, narrow_copy.out, transpose_copy.int_out and t_copy.out (the splitting
+// copies, which write a list of outs, are in split_ops.cpp).
 //
 // ExecuTorch's edge dialect replaces every view with its copying twin, so that no two tensors of a
 // program share memory. Each kernel here is the matching view kernel of view_ops.cpp (called
@@ -19,6 +21,7 @@
 #include "switchyard/backends/devices/cpu/elementwise.h"
 #include "switchyard/backends/devices/cpu/shape_kernels.h"
 #include "switchyard/backends/devices/cpu/view_copy_kernels.h"
+#include "switchyard/ivalue/wrap_dim.h"
 
 namespace sy::cpu {
 namespace {
@@ -92,11 +95,24 @@ Tensor& squeeze_copy_dims_out_cpu(const Tensor& self, IntArrayRef dim, Tensor& o
   return copyOfView(ctx, self, out, [&] { return squeeze_dims(self, dim, views::kSqueezeDims); });
 }
 
+Tensor& squeeze_copy_dim_out_cpu(const Tensor& self, int64_t dim, Tensor& out, const KernelContext& ctx) {
+  return copyOfView(ctx, self, out, [&] { return squeeze_dim(self, dim, views::kSqueezeDim); });
+}
+
 Tensor& unsqueeze_copy_out_cpu(const Tensor& self, int64_t dim, Tensor& out, const KernelContext& ctx) {
   return copyOfView(ctx, self, out, [&] { return unsqueeze(self, dim, views::kUnsqueeze); });
 }
 
 Tensor& alias_copy_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return copyOfView(ctx, self, out, [&] { return self; });
+}
+
+// detach and lift_fresh are autograd's views of self itself: their copies are alias_copy's.
+Tensor& detach_copy_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return copyOfView(ctx, self, out, [&] { return self; });
+}
+
+Tensor& lift_fresh_copy_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
   return copyOfView(ctx, self, out, [&] { return self; });
 }
 
@@ -112,6 +128,31 @@ Tensor& slice_copy_Tensor_out_cpu(const Tensor& self, int64_t dim, std::optional
 Tensor& transpose_copy_int_out_cpu(const Tensor& self, int64_t dim0, int64_t dim1, Tensor& out,
                                    const KernelContext& ctx) {
   return copyOfView(ctx, self, out, [&] { return transpose_int(self, dim0, dim1, views::kTransposeInt); });
+}
+
+// narrow: `length` elements along dim from `start` (a negative start counts from the end).
+Tensor& narrow_copy_out_cpu(const Tensor& self, int64_t dim, int64_t start, int64_t length, Tensor& out,
+                            const KernelContext& ctx) {
+  return copyOfView(ctx, self, out, [&] {
+    SY_CHECK(self.dim() > 0, "narrow() cannot be applied to a 0-dim tensor.");
+    const int64_t d = wrapDim(dim, self.dim(), "aten::narrow", "dim");
+    const int64_t size = self.size(d);
+    SY_CHECK_INDEX(start >= -size && start <= size, "start out of range (expected to be in range of [", -size, ", ",
+                   size, "], but got ", start, ")");
+    const int64_t first = start < 0 ? start + size : start;
+    SY_CHECK(length >= 0, "narrow(): length must be non-negative.");
+    SY_CHECK(first <= size - length, "start (", first, ") + length (", length, ") exceeds dimension size (", size,
+             ").");
+    return slice_Tensor(self, d, first, first + length, 1, views::kSliceTensor);
+  });
+}
+
+// t: a transpose of the two dimensions of a matrix; a vector or 0-dim tensor is itself.
+Tensor& t_copy_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return copyOfView(ctx, self, out, [&] {
+    SY_CHECK(self.dim() <= 2, "t() expects a tensor with <= 2 dimensions, but self is ", self.dim(), "D");
+    return self.dim() < 2 ? self : transpose_int(self, 0, 1, views::kTransposeInt);
+  });
 }
 
 }  // namespace native

@@ -72,6 +72,24 @@ void addCreationCases(std::vector<OpCase>& cases) {
                       .second(dtypes::kAll)
                       .out("out", OutDtype::second())
                       .arg("memory_format", {kNone, MemoryFormat::Contiguous, MemoryFormat::Preserve}));
+  // fill: a tensor of self's shape and dtype holding one value (a 0-dim tensor's for fill.Tensor).
+  cases.push_back(OpCase({"aten::fill.Scalar", "aten::fill.Scalar_out", "aten::fill_.Scalar"})
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .out("out", OutDtype::caseDtype())
+                      .arg("value", {2, -1.5, true, int64_t{3000000000}}));
+  cases.push_back(OpCase({"aten::fill.Tensor", "aten::fill.Tensor_out", "aten::fill_.Tensor"})
+                      .tensors({"self", "value"})
+                      .promote("value", dtypes::kAll)
+                      .out("out", OutDtype::caseDtype())
+                      .shapes({{{2, 3}, {}}, {{}, {}}, {{0, 3}, {}}, {{3, 37}, {}}, {{2, 3}, {1}}})
+                      .deviation(Deviation::skip(
+                          "a NaN value converts to Int or Long only by undefined behaviour in PyTorch 1.13 (its "
+                          "overflow check lets NaN through); Switchyard raises, as for full (Note [Scalars convert "
+                          "only to types that can hold them])",
+                          allOf(whenEdgeValues(), allOf(whenDtype("self", dtypes::kIntegral),
+                                                        whenDtype("value", dtypes::kFloating))))));
+  cases.push_back(OpCase({"aten::empty.out"}).valuesUnspecified().arg("size", kSizes));
 }
 
 }  // namespace sy::oracle

@@ -7,6 +7,8 @@ const std::vector<SchemaDifference>& schemaDifferences() {
   static const std::vector<SchemaDifference> differences{
       {"aten::avg_pool2d", "the int[] default is spelled as the list it stands for ([0, 0], [1, 1]), as ExecuTorch's schemas do; 1.13 writes the scalar that expands to it"},
       {"aten::avg_pool2d.out", "the int[] default is spelled as the list it stands for ([0, 0], [1, 1]), as ExecuTorch's schemas do; 1.13 writes the scalar that expands to it"},
+      {"aten::constant_pad_nd", "PyTorch 2.x spells this size argument SymInt (ExecuTorch's schemas follow it); 1.13 spells it int"},
+      {"aten::constant_pad_nd.out", "PyTorch 2.x spells this size argument SymInt (ExecuTorch's schemas follow it); 1.13 spells it int"},
       {"aten::contiguous", "the MemoryFormat default is spelled contiguous_format, as PyTorch 2.x prints it; 1.13 prints its number, 0"},
       {"aten::conv2d", "PyTorch 2.x spells this size argument SymInt (ExecuTorch's schemas follow it); 1.13 spells it int; the int[] default is spelled as the list it stands for ([0, 0], [1, 1]), as ExecuTorch's schemas do; 1.13 writes the scalar that expands to it"},
       {"aten::convolution", "PyTorch 2.x spells this size argument SymInt (ExecuTorch's schemas follow it); 1.13 spells it int"},
@@ -22,11 +24,18 @@ const std::vector<SchemaDifference>& schemaDifferences() {
       {"aten::max_pool2d_with_indices", "the int[] default is spelled as the list it stands for ([0, 0], [1, 1]), as ExecuTorch's schemas do; 1.13 writes the scalar that expands to it"},
       {"aten::max_pool2d_with_indices.out", "the int[] default is spelled as the list it stands for ([0, 0], [1, 1]), as ExecuTorch's schemas do; 1.13 writes the scalar that expands to it"},
       {"aten::mean.dtype_out", "PyTorch 2.x's generated out= form of mean (ExecuTorch's mean.dtype_out); PyTorch 1.13 lacks it"},
+      {"aten::roll", "PyTorch 2.x spells this size argument SymInt (ExecuTorch's schemas follow it); 1.13 spells it int"},
+      {"aten::roll.out", "PyTorch 2.x spells this size argument SymInt (ExecuTorch's schemas follow it); 1.13 spells it int"},
       {"aten::select.int", "PyTorch 2.x spells this size argument SymInt (ExecuTorch's schemas follow it); 1.13 spells it int"},
       {"aten::select_copy.int_out", "PyTorch 2.x spells this size argument SymInt (ExecuTorch's schemas follow it); 1.13 spells it int"},
+      {"aten::select_scatter", "PyTorch 2.x spells this size argument SymInt (ExecuTorch's schemas follow it); 1.13 spells it int"},
+      {"aten::select_scatter.out", "PyTorch 2.x spells this size argument SymInt (ExecuTorch's schemas follow it); 1.13 spells it int"},
+      {"aten::split_copy.Tensor_out", "PyTorch 2.x spells this size argument SymInt (ExecuTorch's schemas follow it); 1.13 spells it int"},
+      {"aten::split_with_sizes_copy.out", "PyTorch 2.x spells this size argument SymInt (ExecuTorch's schemas follow it); 1.13 spells it int"},
       {"aten::squeeze.dims", "PyTorch 2.0's squeeze of several dims; PyTorch 1.13 lacks it"},
       {"aten::squeeze_copy.dims_out", "PyTorch 2.0's squeeze_copy of several dims; PyTorch 1.13 lacks it"},
       {"dim_order_ops::_clone_dim_order.out", "ExecuTorch's dim-order operator, no PyTorch one"},
+      {"dim_order_ops::_empty_dim_order.out", "ExecuTorch's dim-order operator, no PyTorch one"},
       {"dim_order_ops::_to_dim_order_copy.out", "ExecuTorch's dim-order operator, no PyTorch one"}};
   return differences;
 }

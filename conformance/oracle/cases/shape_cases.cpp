@@ -43,6 +43,69 @@ void addShapeCases(std::vector<OpCase>& cases) {
                       .tensorList("tensors", 3)
                       .shapes({{{2, 3, 4}, {2, 1, 4}, {2, 5, 4}}, {{1, 37}, {2, 37}, {3, 37}}})
                       .arg("dim", {1, 0}));
+  // stack: equal shapes joined along a new dimension; the result's rank wraps dim.
+  cases.push_back(OpCase({"aten::stack", "aten::stack.out"})
+                      .tensorList("tensors", 2)
+                      .shapes({{{2, 3}, {2, 3}}, {{}, {}}, {{0, 3}, {0, 3}}, {{3, 37}, {3, 37}}, {{2, 3}, {3, 2}},
+                               {{2, 3}, {2, 3, 1}}})
+                      .arg("dim", {0, 1, -1, 2, 3, -4}));
+  cases.push_back(OpCase({"aten::stack", "aten::stack.out"})
+                      .label("three tensors")
+                      .tensorList("tensors", 3)
+                      .shapes({{{2, 1, 4}, {2, 1, 4}, {2, 1, 4}}, {{5}, {5}, {5}}})
+                      .arg("dim", {1, 0, -1}));
+  cases.push_back(OpCase({"aten::t_copy.out"})
+                      .tensors({"self"})
+                      .shapes({{{2, 3}}, {{3}}, {{}}, {{0, 2}}, {{3, 37}}, {{2, 3, 4}}})
+                      .deviation(resizesOut("aten::t_copy")));
+  // copy: src broadcast into a tensor of self's shape and dtype.
+  cases.push_back(OpCase({"aten::copy", "aten::copy.out"})
+                      .tensors({"self", "src"})
+                      .promote("src", dtypes::kAll)
+                      .out("out", OutDtype::caseDtype())
+                      .shapes({{{2, 3}, {2, 3}}, {{2, 3}, {3}}, {{2, 3}, {}}, {{}, {}}, {{3}, {2, 3}}, {{0, 3}, {3}},
+                               {{3, 37}, {3, 1}}})
+                      .deviation(Deviation::referenced(
+                          "PyTorch 1.13's functional copy returns src itself when it already has self's shape and "
+                          "dtype; Switchyard's result is a new tensor, as the functional form's contract (and 2.x) has it",
+                          [](const CallDescription& c) { return c.op == "aten::copy"; },
+                          throughPyTorch(nullptr, [](const std::vector<IValue>&, std::vector<IValue>& results) {
+                            for (IValue& r : results) {
+                              if (r.isTensor()) r = convertedTo(r.toTensor(), r.toTensor().scalar_type());
+                            }
+                          }))));
+  // The rearranging operators (rearrange_ops.cpp, padding.cpp).
+  cases.push_back(OpCase({"aten::flip", "aten::flip.out"})
+                      .tensors({"self"})
+                      .shapes({{{2, 3, 4}}, {{5}}, {{}}, {{0, 3}}, {{3, 37}}})
+                      .arg("dims", {ints({0}), ints({-1}), ints({0, 2}), ints({}), ints({0, 0}), ints({3})}));
+  cases.push_back(OpCase({"aten::roll", "aten::roll.out"})
+                      .tensors({"self"})
+                      .shapes({{{3, 4}}, {{5}}, {{0, 3}}, {{2, 3, 4}}, {{}}, {{3, 37}}})
+                      .arg("shifts", {ints({1}), ints({-2}), ints({7}), ints({1, 2})})
+                      .arg("dims", {ints({}), ints({0}), ints({-1}), ints({0, 1}), ints({1, 1})})
+                      .product());
+  cases.push_back(OpCase({"aten::repeat", "aten::repeat.out"})
+                      .tensors({"self"})
+                      .shapes({{{2, 3}}, {{3}}, {{}}, {{0, 2}}, {{3, 37}}})
+                      .arg("repeats", {ints({2, 2}), ints({1, 3, 2}), ints({2}), ints({}), ints({0, 2}),
+                                       ints({2, 1, 1, 2})}));
+  cases.push_back(OpCase({"aten::tril", "aten::tril.out", "aten::tril_"})
+                      .tensors({"self"})
+                      .shapes({{{3, 4}}, {{4, 3}}, {{2, 3, 3}}, {{0, 3}}, {{3}}, {{}}, {{3, 37}}})
+                      .arg("diagonal", {0, 1, -1, 5, -5}));
+  cases.push_back(OpCase({"aten::constant_pad_nd", "aten::constant_pad_nd.out"})
+                      .tensors({"self"})
+                      .shapes({{{2, 3}}, {{3}}, {{0, 3}}, {{2, 3, 4}}, {{}}})
+                      .arg("pad", {ints({1, 2}), ints({1, 1, 2, 0}), ints({-1, 1}), ints({}), ints({1}),
+                                   ints({0, 0, 0, 0, 0, 0}), ints({-2, -2})})
+                      .arg("value", {0, 2.5, -3}));
+  cases.push_back(OpCase({"aten::narrow_copy.out"})
+                      .tensors({"self"})
+                      .shapes({{{4, 5}}, {{6}}, {{0, 3}}, {{}}})
+                      .arg("dim", {0, 1, -1})
+                      .arg("start", {0, 1, -2, 5, -7})
+                      .arg("length", {2, 0, 3, -1}));
   cases.push_back(OpCase({"aten::expand", "aten::expand_copy.out"})
                       .tensors({"self"})
                       .shapes({{{1, 3}}, {{3}}, {{}}, {{2, 1}}, {{0, 1}}})
@@ -103,7 +166,11 @@ void addShapeCases(std::vector<OpCase>& cases) {
                       .deviation(resizesOut("aten::unsqueeze_copy")));
   const std::vector<ShapeSet> squeezable{{{1, 3, 1}}, {{3}}, {{}}, {{1}}, {{0, 1}}, {{2, 1, 1, 4}}};
   cases.push_back(OpCase({"aten::squeeze"}).tensors({"self"}).shapes(squeezable));
-  cases.push_back(OpCase({"aten::squeeze.dim"}).tensors({"self"}).shapes(squeezable).arg("dim", {0, -1, 1, 2, 3}));
+  cases.push_back(OpCase({"aten::squeeze.dim", "aten::squeeze_copy.dim_out"})
+                      .tensors({"self"})
+                      .shapes(squeezable)
+                      .arg("dim", {0, -1, 1, 2, 3})
+                      .deviation(resizesOut("aten::squeeze_copy.dim")));
   // squeeze.dims came with PyTorch 2.0; its _copy twin is ExecuTorch's.
   cases.push_back(OpCase({"aten::squeeze.dims", "aten::squeeze_copy.dims_out"})
                       .tensors({"self"})

@@ -149,7 +149,7 @@ TEST(SqueezeCopy, DropsTheListedSizeOneDimensionsOnly) {
   EXPECT_THAT(valuesOf<float>(out), ElementsAre(0, 1, 2));
   ops::squeeze_copy_out(out, x, {0, 1});  // dimension 1 has size 3: kept
   EXPECT_THAT(out.sizes(), ElementsAre(3, 1));
-  ops::squeeze_copy_out(out, x, {});
+  ops::squeeze_copy_out(out, x, IntArrayRef{});  // not {}, which picks squeeze_copy.dim_out's int dim
   EXPECT_THAT(out.sizes(), ElementsAre(1, 3, 1));
 }
 
@@ -157,7 +157,7 @@ TEST(SqueezeCopy, RejectsARepeatedOrOutOfRangeDim) {
   Tensor out = emptyOut();
   EXPECT_THAT(errorMessageOf([&] { ops::squeeze_copy_out(out, iota({1, 3}), {0, -2}); }),
               HasSubstr("aten::squeeze_copy.dims_out: aten::squeeze.dims: dim 0 appears multiple times"));
-  EXPECT_THAT(errorMessageOf([&] { ops::squeeze_copy_out(out, iota({1, 3}), {2}); }),
+  EXPECT_THAT(errorMessageOf([&] { ops::squeeze_copy_out(out, iota({1, 3}), std::vector<int64_t>{2}); }),
               HasSubstr("aten::squeeze.dims: dimension out of range"));
 }
 
