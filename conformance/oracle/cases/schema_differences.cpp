@@ -17,6 +17,10 @@ const std::vector<SchemaDifference>& schemaDifferences() {
       {"aten::gelu.out", "a string default is quoted with ' as PyTorch 2.x prints it; 1.13 prints \""},
       {"aten::gelu_", "a string default is quoted with ' as PyTorch 2.x prints it; 1.13 prints \""},
       {"aten::layer_norm", "PyTorch 2.x spells this size argument SymInt (ExecuTorch's schemas follow it); 1.13 spells it int; eps prints as 1e-05 rather than 1.13's 1.0000000000000001e-05 (the same double)"},
+      {"aten::any.dims", "PyTorch 2.2's any over a list of dims; PyTorch 1.13 lacks it"},
+      {"aten::any.dims_out", "PyTorch 2.2's any over a list of dims; PyTorch 1.13 lacks it"},
+      {"aten::max.unary_out", "PyTorch 2.1's out= form of max(); PyTorch 1.13 lacks it"},
+      {"aten::min.unary_out", "PyTorch 2.1's out= form of min(); PyTorch 1.13 lacks it"},
       {"aten::max_pool2d", "the int[] default is spelled as the list it stands for ([0, 0], [1, 1]), as ExecuTorch's schemas do; 1.13 writes the scalar that expands to it"},
       {"aten::max_pool2d.out", "ExecuTorch's out= form of max_pool2d (PyTorch 1.13 has only the functional one); the int[] default is spelled as the list it stands for ([0, 0], [1, 1]), as ExecuTorch's schemas do; 1.13 writes the scalar that expands to it"},
       {"aten::max_pool2d_with_indices", "the int[] default is spelled as the list it stands for ([0, 0], [1, 1]), as ExecuTorch's schemas do; 1.13 writes the scalar that expands to it"},
@@ -26,6 +30,10 @@ const std::vector<SchemaDifference>& schemaDifferences() {
       {"aten::select_copy.int_out", "PyTorch 2.x spells this size argument SymInt (ExecuTorch's schemas follow it); 1.13 spells it int"},
       {"aten::squeeze.dims", "PyTorch 2.0's squeeze of several dims; PyTorch 1.13 lacks it"},
       {"aten::squeeze_copy.dims_out", "PyTorch 2.0's squeeze_copy of several dims; PyTorch 1.13 lacks it"},
+      {"aten::var.correction", "PyTorch 2.x's schema (ExecuTorch's): dim defaults to None and correction is a Scalar?; 1.13 has no dim default and an int? correction"},
+      {"aten::var.correction_out", "PyTorch 2.x's schema (ExecuTorch's): dim defaults to None and correction is a Scalar?; 1.13 has no dim default and an int? correction"},
+      {"aten::var_mean.correction", "PyTorch 2.x's schema (ExecuTorch's): dim defaults to None and correction is a Scalar?; 1.13 has no dim default and an int? correction"},
+      {"aten::var_mean.correction_out", "PyTorch 2.x's schema (ExecuTorch's): dim defaults to None and correction is a Scalar?; 1.13 has no dim default and an int? correction"},
       {"dim_order_ops::_clone_dim_order.out", "ExecuTorch's dim-order operator, no PyTorch one"},
       {"dim_order_ops::_to_dim_order_copy.out", "ExecuTorch's dim-order operator, no PyTorch one"}};
   return differences;
