@@ -127,7 +127,7 @@ Tensor& sumInto(const KernelContext& ctx, SumKind kind, const Tensor& self, std:
   SY_CHECK(!dtype.has_value() || out.scalar_type() == *dtype, op, ": expected 'out' to have dtype ", *dtype,
            " (the requested dtype) but got ", out.scalar_type());
   const ScalarType result = out.scalar_type();
-  SY_CHECK(kind == SumKind::kSum || isFloatingType(result), op,
+  SY_CHECK(kind != SumKind::kMean || isFloatingType(result), op,
            ": expected 'out' to have a floating dtype (Float or Double) but got ", result);
   checkKnownDtype(op, "self", self.scalar_type());
   const ReductionShape shape = reductionShape(op, self, dims, keepdim);

@@ -91,7 +91,14 @@ void addIndexCases(std::vector<OpCase>& cases) {
                       .shapes({{{2, 3}, {2, 3}, {2, 3}}, {{2, 3}, {3}, {7}}, {{3, 1}, {1, 4}, {12}}, {{}, {2, 3}, {6}},
                                {{}, {}, {}}, {{0, 3}, {3}, {0}}, {{2, 3}, {2, 3}, {1}}})
                       .out("out", OutDtype::caseDtype())
-                      .deviation(resizesOut("aten::masked_scatter")));
+                      .deviation(resizesOut("aten::masked_scatter"))
+                      .deviation(Deviation::skip(
+                          "PyTorch 1.13's in-place masked_scatter_ walks a non-contiguous self in memory order; "
+                          "Switchyard (as PyTorch 2.x) takes source's elements in row-major order of self; "
+                          "tests/backends/devices/cpu/mask_scatter_shift_test.cpp",
+                          [](const CallDescription& call) {
+                            return call.op == "aten::masked_scatter_" && call.layout != "contiguous";
+                          })));
   cases.push_back(OpCase({"aten::nonzero", "aten::nonzero.out"})
                       .tensor("self")
                       .shapes(shapes::kOne)

@@ -156,7 +156,10 @@ void addReductionCases(std::vector<OpCase>& cases) {
                       .arg("correction", {kNone, 0, 2})
                       .arg("keepdim", {false, true})
                       .out("out0", OutDtype::caseDtype())
-                      .out("out1", OutDtype::caseDtype()));
+                      .out("out1", OutDtype::caseDtype())
+                      .deviation(Deviation::skip("PyTorch 1.13's Welford mean of a slice holding an infinity is NaN; "
+                                                 "Switchyard sums first, so the mean is that infinity",
+                                                 whenEdgeValues())));
   const OutDtype kBoolOut = OutDtype::fixedTo(ScalarType::Bool);
   cases.push_back(OpCase({"aten::any", "aten::any.all_out"})
                       .tensors({"self"})
