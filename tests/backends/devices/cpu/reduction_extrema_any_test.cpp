@@ -37,8 +37,8 @@ TEST(ReductionMaxDim, ReturnsTheOutsItWroteWithTheFirstIndexOfEachMaximum) {
 TEST(ReductionMaxDim, MinAlongADimKeepsTheDimWhenAsked) {
   auto [values, indices] = ops::min(tensor<int32_t>({4, -2, 7, -2, 9, 0}, {3, 2}), 0, /*keepdim=*/true);
   EXPECT_THAT(values.sizes(), ElementsAre(1, 2));
-  EXPECT_THAT(valuesOf<int32_t>(values), ElementsAre(-2, -2));
-  EXPECT_THAT(valuesOf<int64_t>(indices), ElementsAre(1, 0));
+  EXPECT_THAT(valuesOf<int32_t>(values), ElementsAre(4, -2));
+  EXPECT_THAT(valuesOf<int64_t>(indices), ElementsAre(0, 0));
 }
 
 TEST(ReductionMaxDim, RefusesIndicesThatAreNotLongAndAnEmptyDim) {
