@@ -1,10 +1,15 @@
-// bitwise_and, bitwise_or and bitwise_xor on the CPU, with a Tensor or a Scalar `other`: one kernel
-// per overload, the out variant's, which also serves the functional and in-place forms.
+// bitwise_and, bitwise_or and bitwise_xor, and bitwise_left_shift and bitwise_right_shift, on the
+// CPU, with a Tensor or a Scalar `other`: one kernel per overload, the out variant's, which also
+// serves the functional and in-place forms.
 //
 // Semantics, as PyTorch's: the operands broadcast and combine in their result type (an Int tensor
 // & 3 stays Int, a Bool tensor & True stays Bool, a Bool tensor & 3 is Long), which must be Bool
 // or integral: a floating operand is an error. An out= tensor of another dtype receives the result
-// converted, as canCast allows; an in-place self keeps its shape and dtype.
+// converted, as canCast allows; an in-place self keeps its shape and dtype. The shifts take integral
+// result types only (Bool too is an error); a shift by a negative count or by at least the type's
+// width gives 0 to the left and the sign (0 or -1) to the right, and a left shift drops the bits
+// shifted out of the type (it shifts the unsigned representation).
+#include <climits>
 #include <type_traits>
 
 #include "switchyard/backends/devices/cpu/binary_kernels.h"
@@ -44,17 +49,35 @@ struct Xor {
   }
 };
 
+// Shift counts are compared as signed values of the operands' type.
+struct LeftShift {
+  template <class T>
+  T operator()(T a, T b) const {
+    constexpr T kWidth = static_cast<T>(sizeof(T) * CHAR_BIT);
+    if (b < 0 || b >= kWidth) return 0;
+    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) << b);
+  }
+};
+struct RightShift {
+  template <class T>
+  T operator()(T a, T b) const {
+    constexpr T kWidth = static_cast<T>(sizeof(T) * CHAR_BIT);
+    if (b < 0 || b >= kWidth) return static_cast<T>(a >> (kWidth - 1));
+    return static_cast<T>(a >> b);
+  }
+};
+
 constexpr unsigned kBitwiseDtypes = kBoolDtype | kIntegralDtypes;
 
-template <class Combine, class Other>
+template <class Combine, unsigned kAllowed = kBitwiseDtypes, class Other>
 Tensor& bitwise(const KernelContext& ctx, const Tensor& self, const Other& other, Tensor& out) {
   const char* op = ctx.op;
   const BinaryOperands operands = binaryOperands(op, self, other);
   const ScalarType result = operands.result;
   const OutputRole role = binaryOutputFor(ctx, self, operands.other, result, out);
-  checkDtypeSupported(op, "self", result, kBitwiseDtypes);
+  checkDtypeSupported(op, "self", result, kAllowed);
   const BinaryInputs inputs = prepareBinaryOutput(op, self, operands.other, out, result, role);
-  runBinaryLoop<kBitwiseDtypes>(op, inputs.self(), inputs.other(), out, result, result,
+  runBinaryLoop<kAllowed>(op, inputs.self(), inputs.other(), out, result, result,
                                 [](const LoopGeometry& geometry, auto tag) {
                                   using T = typename decltype(tag)::type;
                                   runElementwise<T, T, T>(geometry, [](T a, T b) { return Combine{}(a, b); });
@@ -80,6 +103,19 @@ SY_DEFINE_BITWISE_KERNELS(bitwise_and, And)
 SY_DEFINE_BITWISE_KERNELS(bitwise_or, Or)
 SY_DEFINE_BITWISE_KERNELS(bitwise_xor, Xor)
 #undef SY_DEFINE_BITWISE_KERNELS
+
+#define SY_DEFINE_SHIFT_KERNELS(name, Shift)                                                                     \
+  Tensor& name##_tensor_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) { \
+    return bitwise<Shift, kIntegralDtypes>(ctx, self, other, out);                                              \
+  }                                                                                                              \
+  Tensor& name##_tensor_scalar_out_cpu(const Tensor& self, const Scalar& other, Tensor& out,                    \
+                                      const KernelContext& ctx) {                                               \
+    return bitwise<Shift, kIntegralDtypes>(ctx, self, other, out);                                              \
+  }
+
+SY_DEFINE_SHIFT_KERNELS(bitwise_left_shift, LeftShift)
+SY_DEFINE_SHIFT_KERNELS(bitwise_right_shift, RightShift)
+#undef SY_DEFINE_SHIFT_KERNELS
 
 }  // namespace native
 }  // namespace sy::cpu

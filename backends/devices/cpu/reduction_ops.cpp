@@ -1,5 +1,6 @@
-// Reductions over a list of dimensions on the CPU: sum, mean and amax. (argmax, which reduces one
-// dimension and keeps an index, lives with softmax in softmax_ops.cpp.)
+// Reductions over a list of dimensions on the CPU: sum, mean, prod, amax and amin, and max() and
+// min() of a whole tensor. (any is in any_ops.cpp; argmax, argmin and max/min along a dim, which
+// keep an index, in arg_reduction_ops.cpp.)
 //
 // Semantics (PyTorch's):
 //  - dims may be negative; a dim given twice is an error; an omitted or empty dim list reduces
@@ -10,78 +11,29 @@
 //    results are "any nonzero". The empty sum is 0.
 //  - mean: sum / count in a floating dtype; integral inputs without a floating `dtype` are an
 //    error. The empty mean is NaN.
-//  - amax: every dtype, NaN wins; out must have self's dtype; an empty reduction is an error.
+//  - prod: as sum, with products (the empty product is 1); prod.int_out reduces one dim.
+//  - var, var_mean: Float and Double only, outs of self's dtype; the squared deviations from the
+//    mean divided by max(0, N - correction) (unbiased=True is correction 1); empty gives NaN.
+//  - amax, amin, max(), min(): every dtype, NaN wins; out must have self's dtype; an empty
+//    reduction is an error.
 // Floating sums accumulate in double and integral ones in 64 bits, so a Float sum is correctly
 // rounded in practice and an Int sum equals the wrapped exact sum.
 //
 // How the loop runs: see Note [Reductions fold the input in memory order].
 #include <algorithm>
+#include <array>
 #include <limits>
+#include <tuple>
 #include <type_traits>
 
 #include "switchyard/backends/devices/cpu/elementwise.h"
+#include "switchyard/backends/devices/cpu/reduction_fold.h"
 #include "switchyard/backends/devices/cpu/reduction_kernels.h"
 #include "switchyard/ivalue/wrap_dim.h"
 #include "switchyard/ops/creation_ops.h"
 
 namespace sy::cpu {
 namespace {
-
-// Note [Reductions fold the input in memory order]
-// The accumulators form a contiguous tensor of self's "keepdim" shape (size 1 on reduced dims).
-// Broadcast against self, it has stride 0 along the reduced dims, so one LoopGeometry over
-// (self, accumulators) ordered by self's strides visits self in memory order: a row along a
-// reduced dim folds into one accumulator (a sum in registers), a row along a kept dim folds
-// elementwise into a row of accumulators (sum over dim 0 of a matrix adds whole rows). Either way
-// self is streamed once, whatever its layout, and the loops are plain pointer loops.
-
-// Which dimensions a reduction folds, and the shapes it produces.
-struct ReductionShape {
-  uint64_t reduced = 0;       // bit d: dimension d is reduced
-  SizesVector keepdim_sizes;  // self's sizes with reduced dims set to 1
-  SizesVector result_sizes;   // keepdim_sizes without the reduced dims, unless keepdim
-  int64_t reduced_numel = 1;  // how many elements fold into each result element
-  bool isReduced(int64_t d) const { return ((reduced >> d) & 1u) != 0; }
-};
-
-ReductionShape reductionShape(const char* op, const Tensor& self, std::optional<IntArrayRef> dims, bool keepdim) {
-  const int64_t ndim = self.dim();
-  SY_CHECK(ndim <= 64, op, ": reductions support tensors of up to 64 dimensions, but 'self' has ", ndim);
-  ReductionShape shape;
-  if (!dims.has_value() || dims->empty()) {
-    shape.reduced = ndim == 64 ? ~uint64_t{0} : (uint64_t{1} << ndim) - 1;
-  } else {
-    for (int64_t dim : *dims) {
-      const int64_t d = wrapDim(dim, ndim, op);
-      SY_CHECK(!shape.isReduced(d), op, ": dim ", d, " appears multiple times in the list of dims");
-      shape.reduced |= uint64_t{1} << d;
-    }
-  }
-  for (int64_t d = 0; d < ndim; ++d) {
-    const bool reduced = shape.isReduced(d);
-    if (reduced) shape.reduced_numel *= self.size(d);
-    shape.keepdim_sizes.push_back(reduced ? 1 : self.size(d));
-    if (!reduced || keepdim) shape.result_sizes.push_back(reduced ? 1 : self.size(d));
-  }
-  return shape;
-}
-
-
-// Raises the dtype visitors' "has dtype X, which this kernel does not support" for a dtype
-// outside Bool, Int, Long, Float and Double, before anything is resized.
-void checkKnownDtype(const char* op, const char* argument, ScalarType dtype) {
-  SY_DISPATCH_ALL_TYPES(dtype, op, argument, [](auto) {});
-}
-
-
-
-// A view of the contiguous tensor `t` with other sizes of the same element count (inserting or
-// dropping size-1 dims).
-Tensor viewWithSizes(const Tensor& t, IntArrayRef sizes) {
-  return viewOf(t, sizes, contiguousStrides(sizes), t.storage_offset());
-}
-
-// ---- Folds -------------------------------------------------------------------------------------
 
 // Integral sums accumulate in uint64_t: wrap-around is defined there, and conversion from any
 // signed value is the two's-complement one, so the low bits equal the exact sum's.
@@ -101,104 +53,50 @@ struct SumFold {
   }
 };
 
-template <class T>
-struct MaxFold {
-  // Floating maxima can track NaN apart from the comparisons (see foldRow).
+// Products wrap as sums do (uint64_t multiplication keeps the low bits of the exact product).
+template <class Acc>
+struct ProdFold {
+  static constexpr bool kTracksNaN = false;
+  static Acc identity() { return Acc(1); }
+  static Acc combine(Acc a, Acc b) { return a * b; }
+  static Acc combineIgnoringNaN(Acc a, Acc b) { return a * b; }
+  template <class In>
+  static Acc load(In x) {
+    return SumFold<Acc>::load(x);
+  }
+};
+
+// max (kMax) or min of T; Bool's max is "any", its min "all".
+template <class T, bool kMax>
+struct ExtremumFold {
+  // Floating extrema can track NaN apart from the comparisons (see foldRow).
   static constexpr bool kTracksNaN = std::is_floating_point_v<T>;
   static T identity() {
-    if constexpr (std::is_floating_point_v<T>) return -std::numeric_limits<T>::infinity();
-    return std::numeric_limits<T>::lowest();
+    if constexpr (std::is_floating_point_v<T>) {
+      return kMax ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
+    }
+    return kMax ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+  }
+  static T combineIgnoringNaN(T a, T b) {
+    if constexpr (std::is_same_v<T, bool>) {
+      return kMax ? (a || b) : (a && b);
+    } else {
+      return (kMax ? b > a : b < a) ? b : a;
+    }
   }
   // NaN is sticky: once either side is NaN, the result is.
   static T combine(T a, T b) {
-    if constexpr (std::is_same_v<T, bool>) {
-      return a || b;
-    } else if constexpr (std::is_floating_point_v<T>) {
-      return (b > a || b != b) ? b : a;
-    } else {
-      return b > a ? b : a;
+    if constexpr (std::is_floating_point_v<T>) {
+      if (b != b) return b;
     }
-  }
-  static T combineIgnoringNaN(T a, T b) {
-    if constexpr (std::is_same_v<T, bool>) return a || b;
-    return b > a ? b : a;
+    return combineIgnoringNaN(a, b);
   }
   static T load(T x) { return x; }
 };
 
-// Folds `n` elements `stride` bytes apart into one value. A contiguous row is folded into eight
-// independent lanes: a lane-wise fold is not a reduction, so the compiler can run the fixed inner
-// loops as vector operations without reassociating anything, and long floating sums stay more
-// accurate than with one running total. A NaN-sticky fold (floating max) compares without NaN
-// checks and records NaNs in integer lanes instead, which keeps those loops branch-free.
-template <class Fold, class In, class Acc>
-Acc foldRow(const char* data, int64_t stride, int64_t n) {
-  Acc acc = Fold::identity();
-  if (stride == static_cast<int64_t>(sizeof(In))) {
-    constexpr int kLanes = 8;
-    const In* in = reinterpret_cast<const In*>(data);
-    Acc lanes[kLanes];
-    int32_t nan_lanes[kLanes] = {};
-    for (int l = 0; l < kLanes; ++l) lanes[l] = Fold::identity();
-    int64_t i = 0;
-    for (; i + kLanes <= n; i += kLanes) {
-      for (int l = 0; l < kLanes; ++l) lanes[l] = Fold::combineIgnoringNaN(lanes[l], Fold::load(loadElement(in + i + l)));
-      if constexpr (Fold::kTracksNaN) {
-        for (int l = 0; l < kLanes; ++l) nan_lanes[l] |= in[i + l] != in[i + l];
-      }
-    }
-    for (; i < n; ++i) acc = Fold::combine(acc, Fold::load(loadElement(in + i)));
-    for (int l = 0; l < kLanes; ++l) acc = Fold::combine(acc, lanes[l]);
-    if constexpr (Fold::kTracksNaN) {
-      for (int l = 0; l < kLanes; ++l) {
-        if (nan_lanes[l] != 0) return std::numeric_limits<Acc>::quiet_NaN();
-      }
-    }
-    return acc;
-  }
-  for (int64_t i = 0; i < n; ++i) {
-    acc = Fold::combine(acc, Fold::load(loadElement(reinterpret_cast<const In*>(data + i * stride))));
-  }
-  return acc;
-}
-
-// Folds every element of `input` (C++ type In) into its accumulator in `acc_keepdim` (type Acc,
-// input's keepdim shape). See Note [Reductions fold the input in memory order].
-template <class Fold, class In, class Acc>
-void foldInto(const Tensor& acc_keepdim, const Tensor& input) {
-  const LoopGeometry geometry = makeLoopGeometry({&input, &acc_keepdim});
-  forEachRow<2>(geometry, [](const std::array<char*, 2>& data, const std::array<int64_t, 2>& strides, int64_t n) {
-    Acc* acc = reinterpret_cast<Acc*>(data[1]);
-    if (strides[1] == 0) {
-      *acc = Fold::combine(*acc, foldRow<Fold, In, Acc>(data[0], strides[0], n));
-    } else if (strides[0] == static_cast<int64_t>(sizeof(In)) && strides[1] == static_cast<int64_t>(sizeof(Acc))) {
-      const In* in = reinterpret_cast<const In*>(data[0]);
-      for (int64_t i = 0; i < n; ++i) acc[i] = Fold::combine(acc[i], Fold::load(loadElement(in + i)));
-    } else {
-      for (int64_t i = 0; i < n; ++i) {
-        Acc& a = *reinterpret_cast<Acc*>(data[1] + i * strides[1]);
-        a = Fold::combine(a, Fold::load(loadElement(reinterpret_cast<const In*>(data[0] + i * strides[0]))));
-      }
-    }
-  });
-}
-
-// The accumulator tensor (result shape, contiguous, dtype acc_dtype): `out` itself when it
-// already is one and does not share memory with the input, else a fresh buffer.
-Tensor accumulatorFor(const Tensor& out, const Tensor& input, ScalarType acc_dtype) {
-  if (out.scalar_type() == acc_dtype && out.is_contiguous() && !sameMemory(out, input)) return out;
-  return sy::empty(out.sizes(), acc_dtype);
-}
-
-template <class Acc>
-void fillContiguous(const Tensor& t, Acc value) {
-  Acc* data = static_cast<Acc*>(t.data_ptr());
-  std::fill(data, data + t.numel(), value);
-}
-
 // ---- sum and mean ------------------------------------------------------------------------------
 
-enum class SumKind { kSum, kMean };
+enum class SumKind { kSum, kMean, kProd };
 
 ScalarType sumDefaultDtype(ScalarType self) {
   return isIntegralType(self, /*include_bool=*/true) ? ScalarType::Long : self;
@@ -229,7 +127,7 @@ Tensor& sumInto(const KernelContext& ctx, SumKind kind, const Tensor& self, std:
   SY_CHECK(!dtype.has_value() || out.scalar_type() == *dtype, op, ": expected 'out' to have dtype ", *dtype,
            " (the requested dtype) but got ", out.scalar_type());
   const ScalarType result = out.scalar_type();
-  SY_CHECK(kind == SumKind::kSum || isFloatingType(result), op,
+  SY_CHECK(kind != SumKind::kMean || isFloatingType(result), op,
            ": expected 'out' to have a floating dtype (Float or Double) but got ", result);
   checkKnownDtype(op, "self", self.scalar_type());
   const ReductionShape shape = reductionShape(op, self, dims, keepdim);
@@ -249,9 +147,15 @@ Tensor& sumInto(const KernelContext& ctx, SumKind kind, const Tensor& self, std:
   const Tensor acc = accumulatorFor(out, input, acc_dtype);
   const Tensor acc_keepdim = viewWithSizes(acc, shape.keepdim_sizes);
   if (floating) {
-    fillContiguous<double>(acc, 0.0);
     SY_DISPATCH_FLOATING_TYPES(input.scalar_type(), op, "self", [&](auto tag) {
-      foldInto<SumFold<double>, typename decltype(tag)::type, double>(acc_keepdim, input);
+      using In = typename decltype(tag)::type;
+      if (kind == SumKind::kProd) {
+        fillContiguous<double>(acc, 1.0);
+        foldInto<ProdFold<double>, In, double>(acc_keepdim, input);
+      } else {
+        fillContiguous<double>(acc, 0.0);
+        foldInto<SumFold<double>, In, double>(acc_keepdim, input);
+      }
     });
     if (kind == SumKind::kMean) {
       // An empty mean is 0 / 0 = NaN, as in PyTorch.
@@ -260,9 +164,15 @@ Tensor& sumInto(const KernelContext& ctx, SumKind kind, const Tensor& self, std:
       for (int64_t i = 0; i < acc.numel(); ++i) data[i] /= count;
     }
   } else {
-    fillContiguous<uint64_t>(acc, 0);
     dispatchDtype<kBoolDtype | kIntegralDtypes>(input.scalar_type(), op, "self", [&](auto tag) {
-      foldInto<SumFold<uint64_t>, typename decltype(tag)::type, uint64_t>(acc_keepdim, input);
+      using In = typename decltype(tag)::type;
+      if (kind == SumKind::kProd) {
+        fillContiguous<uint64_t>(acc, 1);
+        foldInto<ProdFold<uint64_t>, In, uint64_t>(acc_keepdim, input);
+      } else {
+        fillContiguous<uint64_t>(acc, 0);
+        foldInto<SumFold<uint64_t>, In, uint64_t>(acc_keepdim, input);
+      }
     });
   }
   if (!acc.is_same(out)) copyIntoCPU(op, out, acc, "out", "result");
@@ -270,22 +180,13 @@ Tensor& sumInto(const KernelContext& ctx, SumKind kind, const Tensor& self, std:
 }
 
 // The functional forms: one dispatched allocation, then the out= implementation called directly.
-// ---- amax --------------------------------------------------------------------------------------
+// ---- amax and amin ------------------------------------------------------------------------------
 
-// PyTorch's rule: a max over nothing has no value.
-void checkNonEmptyReduction(const char* op, const Tensor& self, const ReductionShape& shape, bool dims_given) {
-  if (self.numel() != 0) return;
-  SY_CHECK(dims_given, op, ": Expected reduction dim to be specified for input.numel() == 0. Specify the reduction "
-           "dim with the 'dim' argument.");
-  for (int64_t d = 0; d < self.dim(); ++d) {
-    SY_CHECK(!shape.isReduced(d) || self.size(d) != 0, op, ": Expected reduction dim ", d,
-             " to have non-zero size.");
-  }
-}
 
-// amax in the form `ctx` names: the functional form allocates `out` (self's dtype) once the
-// reduction is known to have values.
-Tensor& amaxInto(const KernelContext& ctx, const Tensor& self, IntArrayRef dims, bool keepdim, Tensor& out) {
+// amax (kMax) or amin in the form `ctx` names, over `dims` (every dim when empty): the functional
+// form allocates `out` (self's dtype) once the reduction is known to have values.
+template <bool kMax>
+Tensor& extremumInto(const KernelContext& ctx, const Tensor& self, IntArrayRef dims, bool keepdim, Tensor& out) {
   const char* op = ctx.op;
   if (ctx.form == OutputForm::Functional) {
     checkOnCPU(op, "self", self);
@@ -308,11 +209,72 @@ Tensor& amaxInto(const KernelContext& ctx, const Tensor& self, IntArrayRef dims,
   const Tensor acc_keepdim = viewWithSizes(acc, shape.keepdim_sizes);
   SY_DISPATCH_ALL_TYPES(input.scalar_type(), op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    fillContiguous<T>(acc, MaxFold<T>::identity());
-    foldInto<MaxFold<T>, T, T>(acc_keepdim, input);
+    fillContiguous<T>(acc, ExtremumFold<T, kMax>::identity());
+    foldInto<ExtremumFold<T, kMax>, T, T>(acc_keepdim, input);
   });
   if (!acc.is_same(out)) copyIntoCPU(op, out, acc, "out", "result");
   return out;
+}
+
+
+// ---- var and var_mean --------------------------------------------------------------------------
+
+// The variance (and mean) of self over `dims` into `var_out` (and `mean_out`), both of self's
+// floating dtype: the mean folds first, then the squared deviations from it (two passes, both in
+// double), divided by max(0, N - correction).
+void varianceInto(const KernelContext& ctx, const Tensor& self, std::optional<IntArrayRef> dims, double correction,
+                  bool keepdim, Tensor& var_out, Tensor* mean_out) {
+  const char* op = ctx.op;
+  checkOnCPU(op, "self", self);
+  SY_CHECK(isFloatingType(self.scalar_type()), op, ": std and var only support floating point dtypes, but 'self' has ",
+           self.scalar_type());
+  const ReductionShape shape = reductionShape(op, self, dims, keepdim);
+  if (ctx.form == OutputForm::Functional) {
+    var_out = ops::empty(shape.result_sizes, TensorOptions(self.scalar_type()).device(kCPU));
+    if (mean_out != nullptr) *mean_out = ops::empty(shape.result_sizes, TensorOptions(self.scalar_type()).device(kCPU));
+  }
+  Tensor source = unaffectedByResizeOf(var_out, self);
+  if (mean_out != nullptr) source = unaffectedByResizeOf(*mean_out, source);
+  for (Tensor* out : {&var_out, mean_out}) {
+    if (out == nullptr) continue;
+    checkOnCPU(op, "out", *out);
+    SY_CHECK(out->scalar_type() == self.scalar_type(), op, ": expected 'out' to have the dtype of 'self' (",
+             self.scalar_type(), ") but got ", out->scalar_type());
+    resizeOutput(*out, shape.result_sizes);
+    checkNoInternalOverlap(op, *out, "out");
+  }
+  if (var_out.numel() == 0) return;
+  const Tensor mean = sy::empty(shape.result_sizes, ScalarType::Double);
+  const Tensor squares = sy::empty(shape.result_sizes, ScalarType::Double);
+  const Tensor mean_keepdim = viewWithSizes(mean, shape.keepdim_sizes);
+  const Tensor squares_keepdim = viewWithSizes(squares, shape.keepdim_sizes);
+  fillContiguous<double>(mean, 0.0);
+  fillContiguous<double>(squares, 0.0);
+  const double count = static_cast<double>(shape.reduced_numel);
+  SY_DISPATCH_FLOATING_TYPES(source.scalar_type(), op, "self", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    foldInto<SumFold<double>, T, double>(mean_keepdim, source);
+    double* m = static_cast<double*>(mean.data_ptr());
+    for (int64_t i = 0; i < mean.numel(); ++i) m[i] /= count;
+    const LoopGeometry geometry = makeLoopGeometry({&source, &mean_keepdim, &squares_keepdim});
+    forEachRow<3>(geometry, [](const std::array<char*, 3>& data, const std::array<int64_t, 3>& strides, int64_t n) {
+      for (int64_t i = 0; i < n; ++i) {
+        const double x = static_cast<double>(loadElement(reinterpret_cast<const T*>(data[0] + i * strides[0])));
+        const double deviation = x - *reinterpret_cast<const double*>(data[1] + i * strides[1]);
+        *reinterpret_cast<double*>(data[2] + i * strides[2]) += deviation * deviation;
+      }
+    });
+  });
+  const double divisor = std::max(0.0, count - correction);
+  double* sq = static_cast<double*>(squares.data_ptr());
+  for (int64_t i = 0; i < squares.numel(); ++i) sq[i] /= divisor;
+  copyIntoCPU(op, var_out, squares, "out", "result");
+  if (mean_out != nullptr) copyIntoCPU(op, *mean_out, mean, "out", "result");
+}
+
+// var's `correction` (an int or a float; None is 1, Bessel's correction).
+double varianceCorrection(const std::optional<Scalar>& correction) {
+  return correction.has_value() ? correction->toDouble() : 1.0;
 }
 
 }  // namespace
@@ -336,8 +298,45 @@ Tensor& mean_out_cpu(const Tensor& self, std::optional<IntArrayRef> dim, bool ke
   return sumInto(ctx, SumKind::kMean, self, dim, keepdim, dtype, out);
 }
 
+Tensor& prod_out_cpu(const Tensor& self, std::optional<ScalarType> dtype, Tensor& out, const KernelContext& ctx) {
+  return sumInto(ctx, SumKind::kProd, self, std::nullopt, false, dtype, out);
+}
+Tensor& prod_int_out_cpu(const Tensor& self, int64_t dim, bool keepdim, std::optional<ScalarType> dtype, Tensor& out,
+                         const KernelContext& ctx) {
+  return sumInto(ctx, SumKind::kProd, self, IntArrayRef(&dim, 1), keepdim, dtype, out);
+}
+
 Tensor& amax_out_cpu(const Tensor& self, IntArrayRef dim, bool keepdim, Tensor& out, const KernelContext& ctx) {
-  return amaxInto(ctx, self, dim, keepdim, out);
+  return extremumInto<true>(ctx, self, dim, keepdim, out);
+}
+Tensor& amin_out_cpu(const Tensor& self, IntArrayRef dim, bool keepdim, Tensor& out, const KernelContext& ctx) {
+  return extremumInto<false>(ctx, self, dim, keepdim, out);
+}
+// max() and min() of every element: amax and amin over every dim.
+Tensor& max_unary_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return extremumInto<true>(ctx, self, {}, false, out);
+}
+Tensor& min_unary_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
+  return extremumInto<false>(ctx, self, {}, false, out);
+}
+
+
+Tensor& var_out_cpu(const Tensor& self, std::optional<IntArrayRef> dim, bool unbiased, bool keepdim, Tensor& out,
+                    const KernelContext& ctx) {
+  varianceInto(ctx, self, dim, unbiased ? 1.0 : 0.0, keepdim, out, nullptr);
+  return out;
+}
+Tensor& var_correction_out_cpu(const Tensor& self, std::optional<IntArrayRef> dim,
+                               const std::optional<Scalar>& correction, bool keepdim, Tensor& out,
+                               const KernelContext& ctx) {
+  varianceInto(ctx, self, dim, varianceCorrection(correction), keepdim, out, nullptr);
+  return out;
+}
+std::tuple<Tensor&, Tensor&> var_mean_correction_out_cpu(const Tensor& self, std::optional<IntArrayRef> dim,
+                                                         const std::optional<Scalar>& correction, bool keepdim,
+                                                         Tensor& out0, Tensor& out1, const KernelContext& ctx) {
+  varianceInto(ctx, self, dim, varianceCorrection(correction), keepdim, out0, &out1);
+  return {out0, out1};
 }
 
 }  // namespace native

@@ -1,14 +1,11 @@
-// Operators along one dimension on the CPU: argmax, and softmax / log_softmax (the kernels of
+// Operators along one dimension on the CPU: softmax / log_softmax (the kernels of
 // aten::_softmax and aten::_log_softmax and their out= forms), plus the composite
 // aten::softmax.int and aten::log_softmax.int (and .int_out), which every backend reaches through
 // the underscore ops. Each views its input as a contiguous [outer, extent, inner] tensor and works
 // along the middle dim; with inner > 1 it carries a whole [inner] row of running state (maxima,
-// sums, indices) per step along that dim, so memory is read in order either way.
+// sums) per step along that dim, so memory is read in order either way.
 //
 // Semantics (PyTorch's):
-//  - argmax: every dtype; Long indices (out= must be Long); the first index of the maximum, NaN
-//    counting as the maximum. Without dim it indexes the flattened tensor in logical order
-//    (keepdim then keeps every dim as size 1). An empty reduction is an error.
 //  - softmax / log_softmax: Float and Double only; the result has self's dtype (an out= tensor of
 //    another dtype is an error); a 0-dim tensor gives 1 (log_softmax 0). Numerically stable: each
 //    slice is shifted by its maximum before exp, so large inputs do not overflow; the sum of
@@ -44,110 +41,6 @@ Tensor contiguousCopy(const char* op, const Tensor& t) {
   Tensor copy = sy::empty(t.sizes(), t.scalar_type());
   copyIntoCPU(op, copy, t, "contiguous", "self");
   return copy;
-}
-
-// ---- argmax ---------------------------------------------------------------------------------------
-
-template <class T>
-bool beats(T candidate, T best) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return candidate > best || (candidate != candidate && best == best);
-  } else {
-    return candidate > best;
-  }
-}
-
-// Indices of the maxima of a contiguous [outer, extent, inner] tensor along its middle dim.
-template <class T>
-void argmaxKernel(const T* in, int64_t outer, int64_t extent, int64_t inner, int64_t* indices) {
-  if (inner == 1) {
-    for (int64_t o = 0; o < outer; ++o) {
-      const T* row = in + o * extent;
-      int64_t best = 0;
-      for (int64_t r = 1; r < extent; ++r) {
-        if (beats(loadElement(row + r), loadElement(row + best))) best = r;
-      }
-      indices[o] = best;
-    }
-    return;
-  }
-  // Not std::vector: vector<bool> has no T elements to compare.
-  std::unique_ptr<T[]> best(new T[static_cast<size_t>(inner)]);
-  for (int64_t o = 0; o < outer; ++o) {
-    const T* block = in + o * extent * inner;
-    int64_t* block_indices = indices + o * inner;
-    for (int64_t j = 0; j < inner; ++j) best[j] = loadElement(block + j);
-    std::fill(block_indices, block_indices + inner, int64_t{0});
-    for (int64_t r = 1; r < extent; ++r) {
-      const T* row = block + r * inner;
-      for (int64_t j = 0; j < inner; ++j) {
-        const T candidate = loadElement(row + j);
-        if (beats(candidate, best[j])) {
-          best[j] = candidate;
-          block_indices[j] = r;
-        }
-      }
-    }
-  }
-}
-
-// The result sizes of argmax, plus the [outer, extent, inner] split of self it reduces.
-struct ArgmaxShape {
-  SizesVector result_sizes;
-  int64_t outer = 1, extent = 1, inner = 1;
-};
-
-ArgmaxShape argmaxShape(const char* op, const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
-  ArgmaxShape shape;
-  if (!dim.has_value()) {
-    SY_CHECK(self.numel() != 0, op, ": Expected reduction dim to be specified for input.numel() == 0.");
-    if (keepdim) shape.result_sizes.assign(static_cast<size_t>(self.dim()), 1);
-    shape.extent = self.numel();
-    return shape;
-  }
-  const int64_t d = wrapDim(*dim, self.dim(), op);
-  for (int64_t i = 0; i < self.dim(); ++i) {
-    if (i == d) {
-      SY_CHECK(self.size(i) != 0, op, ": Expected reduction dim ", d, " to have non-zero size.");
-      shape.extent = self.size(i);
-      if (keepdim) shape.result_sizes.push_back(1);
-      continue;
-    }
-    (i < d ? shape.outer : shape.inner) *= self.size(i);
-    shape.result_sizes.push_back(self.size(i));
-  }
-  return shape;
-}
-
-// argmax in the form `ctx` names: the functional form allocates `out` (Long) first.
-Tensor& argmaxInto(const KernelContext& ctx, const Tensor& self, std::optional<int64_t> dim, bool keepdim,
-                   Tensor& out) {
-  const char* op = ctx.op;
-  if (ctx.form == OutputForm::Functional) {
-    checkOnCPU(op, "self", self);
-    out = ops::empty(argmaxShape(op, self, dim, keepdim).result_sizes, TensorOptions(ScalarType::Long).device(kCPU));
-  }
-  checkOnCPU(op, "self", self);
-  checkOnCPU(op, "out", out);
-  SY_DISPATCH_ALL_TYPES(self.scalar_type(), op, "self", [](auto) {});
-  SY_CHECK(out.scalar_type() == ScalarType::Long, op, ": expected 'out' to have dtype Long but got ",
-           out.scalar_type());
-  const ArgmaxShape shape = argmaxShape(op, self, dim, keepdim);
-  const Tensor source = unaffectedByResizeOf(out, self);
-  resizeOutput(out, shape.result_sizes);
-  checkNoInternalOverlap(op, out, "out");
-  if (out.numel() == 0) return out;
-  const Tensor input = contiguousCopy(op, source);
-  // Written in place when out is contiguous and separate from the input.
-  const bool direct = out.is_contiguous() && out.storage().get() != input.storage().get();
-  const Tensor indices = direct ? out : sy::empty(out.sizes(), ScalarType::Long);
-  SY_DISPATCH_ALL_TYPES(input.scalar_type(), op, "self", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    argmaxKernel<T>(static_cast<const T*>(input.data_ptr()), shape.outer, shape.extent, shape.inner,
-                    static_cast<int64_t*>(indices.data_ptr()));
-  });
-  if (!direct) copyIntoCPU(op, out, indices, "out", "result");
-  return out;
 }
 
 // ---- softmax and log_softmax -------------------------------------------------------------------
@@ -283,11 +176,6 @@ Tensor convertedForComposite(const Tensor& self, std::optional<ScalarType> dtype
 
 // The kernels backends/devices/cpu/reduction_ops.yaml binds.
 namespace native {
-
-Tensor& argmax_out_cpu(const Tensor& self, std::optional<int64_t> dim, bool keepdim, Tensor& out,
-                       const KernelContext& ctx) {
-  return argmaxInto(ctx, self, dim, keepdim, out);
-}
 
 Tensor& _softmax_out_cpu(const Tensor& self, int64_t dim, bool half_to_float, Tensor& out, const KernelContext& ctx) {
   return softmaxInto<Variant::Softmax>(ctx, self, dim, half_to_float, out);

@@ -2,7 +2,51 @@
 #include "switchyard/conformance/oracle/cases/cases.h"
 #include "switchyard/conformance/oracle/cases/references.h"
 
+#include <algorithm>
+
+#include "switchyard/conformance/oracle/torch_bridge.h"
+#include "switchyard/core/error.h"
+
 namespace sy::oracle {
+
+namespace {
+
+// any.dims (PyTorch 2.2): PyTorch 1.13's self != 0 reduced by any.dim over each listed dim (every
+// dim when None, none for an empty list), written into out for the out= form.
+Reference anyOverDims() {
+  return [](const FunctionSchema& schema, Stack& stack) {
+    const std::vector<IValue> arguments(stack.begin(), stack.end());
+    const Tensor self = arguments[0].toTensor();
+    const bool keepdim = arguments[2].toBool();
+    const int64_t bound = std::max<int64_t>(self.dim(), 1);
+    std::vector<int64_t> dims;
+    if (arguments[1].isNone()) {
+      for (int64_t d = 0; d < self.dim(); ++d) dims.push_back(d);
+    } else {
+      for (int64_t d : arguments[1].toIntVector()) {
+        SY_CHECK_INDEX(d >= -bound && d < bound, "Dimension out of range (expected to be in range of [", -bound, ", ",
+                       bound - 1, "], but got ", d, ")");
+        const int64_t wrapped = d < 0 ? d + bound : d;
+        SY_CHECK(std::find(dims.begin(), dims.end(), wrapped) == dims.end(), "dim ", wrapped,
+                 " appears multiple times in the list of dims");
+        dims.push_back(wrapped);
+      }
+    }
+    std::sort(dims.rbegin(), dims.rend());
+    IValue result = torchCall("aten::ne.Scalar", {arguments[0], IValue(int64_t{0})})[0];
+    for (int64_t d : dims) result = torchCall("aten::any.dim", {result, IValue(d), IValue(keepdim)})[0];
+    stack.clear();
+    if (arguments.size() > 3) {
+      writeOut(arguments[3].toTensor(), result.toTensor());
+      stack.push_back(arguments[3]);
+    } else {
+      stack.push_back(result);
+    }
+    (void)schema;
+  };
+}
+
+}  // namespace
 
 void addReductionCases(std::vector<OpCase>& cases) {
   const std::vector<IValue> dim_lists{ints({0}), ints({-1}), ints({0, 1}), kNone, ints({})};
@@ -43,16 +87,110 @@ void addReductionCases(std::vector<OpCase>& cases) {
                       .shapes(shapes::kOne)
                       .arg("dim", {ints({}), ints({0}), ints({-1}), ints({0, 1})})
                       .arg("keepdim", {false, true}));
-  cases.push_back(OpCase({"aten::argmax", "aten::argmax.out"})
+  cases.push_back(OpCase({"aten::amin", "aten::amin.out"})
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .arg("dim", {ints({}), ints({0}), ints({-1}), ints({0, 1})})
+                      .arg("keepdim", {false, true}));
+  cases.push_back(OpCase({"aten::max"}).tensors({"self"}).shapes(shapes::kOne));
+  cases.push_back(OpCase({"aten::max.unary_out"})
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .reference("max.unary_out came after PyTorch 1.13; the out form of its aten::max",
+                                 outOfFunctional("aten::max")));
+  cases.push_back(OpCase({"aten::min"}).tensors({"self"}).shapes(shapes::kOne));
+  cases.push_back(OpCase({"aten::min.unary_out"})
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .reference("min.unary_out came after PyTorch 1.13; the out form of its aten::min",
+                                 outOfFunctional("aten::min")));
+  cases.push_back(OpCase({"aten::max.dim", "aten::max.dim_max"})
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .arg("dim", {0, -1, 1})
+                      .arg("keepdim", {false, true})
+                      .out("max", OutDtype::caseDtype())
+                      .out("max_values", OutDtype::fixedTo(ScalarType::Long)));
+  cases.push_back(OpCase({"aten::min.dim", "aten::min.dim_min"})
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .arg("dim", {0, -1, 1})
+                      .arg("keepdim", {false, true})
+                      .out("min", OutDtype::caseDtype())
+                      .out("min_indices", OutDtype::fixedTo(ScalarType::Long)));
+  cases.push_back(OpCase({"aten::prod", "aten::prod.out"})
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .arg("dtype", {kNone, ScalarType::Double, ScalarType::Long})
+                      .out("out", OutDtype::integralToLong().orArgument("dtype")));
+  cases.push_back(OpCase({"aten::prod.dim_int", "aten::prod.int_out"})
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .arg("dim", {0, -1, 1})
+                      .arg("keepdim", {false, true})
+                      .arg("dtype", {kNone, ScalarType::Double})
+                      .out("out", OutDtype::integralToLong().orArgument("dtype")));
+  cases.push_back(OpCase({"aten::cumsum", "aten::cumsum.out"})
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .arg("dim", {0, -1, 1})
+                      .arg("dtype", {kNone, ScalarType::Double, ScalarType::Long})
+                      .out("out", OutDtype::integralToLong().orArgument("dtype")));
+  // var and var_mean: floating self only; correction an int here (1.13's schema says int?).
+  cases.push_back(OpCase({"aten::var.dim", "aten::var.out"})
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .arg("dim", dim_lists)
+                      .arg("unbiased", {true, false})
+                      .arg("keepdim", {false, true}));
+  cases.push_back(OpCase({"aten::var.correction", "aten::var.correction_out"})
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .arg("dim", dim_lists)
+                      .arg("correction", {kNone, 0, 2})
+                      .arg("keepdim", {false, true}));
+  cases.push_back(OpCase({"aten::var_mean.correction", "aten::var_mean.correction_out"})
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .arg("dim", dim_lists)
+                      .arg("correction", {kNone, 0, 2})
+                      .arg("keepdim", {false, true})
+                      .out("out0", OutDtype::caseDtype())
+                      .out("out1", OutDtype::caseDtype())
+                      .deviation(Deviation::skip("PyTorch 1.13's Welford mean of a slice holding an infinity is NaN; "
+                                                 "Switchyard sums first, so the mean is that infinity",
+                                                 whenEdgeValues())));
+  const OutDtype kBoolOut = OutDtype::fixedTo(ScalarType::Bool);
+  cases.push_back(OpCase({"aten::any", "aten::any.all_out"})
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .out("out", kBoolOut));
+  cases.push_back(OpCase({"aten::any.dim", "aten::any.out"})
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .arg("dim", {0, -1, 1})
+                      .arg("keepdim", {false, true})
+                      .out("out", kBoolOut));
+  cases.push_back(OpCase({"aten::any.dims", "aten::any.dims_out"})
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .arg("dim", {kNone, ints({0}), ints({-1}), ints({0, 1}), ints({})})
+                      .arg("keepdim", {false, true})
+                      .out("out", kBoolOut)
+                      .reference("any.dims came with PyTorch 2.2: any.dim over each listed dim", anyOverDims()));
+  for (const char* op : {"aten::argmax", "aten::argmin"}) {
+  cases.push_back(OpCase({op, std::string(op) + ".out"})
                       .tensors({"self"})
                       .shapes(shapes::kOne)
                       .arg("dim", {kNone, 0, -1, 1})
                       .arg("keepdim", {false, true})
                       .out("out", OutDtype::fixedTo(ScalarType::Long))
-                      .deviation(Deviation::computes("argmax takes every dtype, Bool too (backends/devices/cpu/softmax_ops.cpp); "
+                      .deviation(Deviation::computes("argmax and argmin take every dtype, Bool too "
+                                                     "(backends/devices/cpu/arg_reduction_ops.cpp); "
                                                      "PyTorch 1.13's CPU kernel refuses Bool",
                                                      allOf(whenDtype("self", {ScalarType::Bool}), whenNot(whenEmpty())),
                                                      computedVia({ScalarType::Bool}, ScalarType::Long, false))));
+  }
   // PyTorch returns an empty tensor before it looks at the dtype; Switchyard checks it first.
   const When empty_integral_input =
       allOf(whenDtype("self", {ScalarType::Bool, ScalarType::Int, ScalarType::Long}), whenEmpty());

@@ -76,6 +76,11 @@ void addUnaryCases(std::vector<OpCase>& cases) {
                       .product()
                       .out("out", OutDtype::resultType("min")));
   // Tensor bounds broadcast with self; a missing bound is None.
+  // _conj_physical: a copy for real dtypes.
+  cases.push_back(OpCase({"aten::_conj_physical", "aten::_conj_physical.out"})
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .deviation(resizesOut("aten::_conj_physical")));
   const std::vector<std::string> clamp_tensor{"aten::clamp.Tensor", "aten::clamp.Tensor_out", "aten::clamp_.Tensor"};
   cases.push_back(OpCase(clamp_tensor)
                       .label("both bounds")
