@@ -25,6 +25,7 @@ const std::vector<OpCase>& allCases() {
     addIndexCases(all);
     addLinalgCases(all);
     addNnCases(all);
+    addQuantizedCases(all);
     return all;
   }();
   return cases;
