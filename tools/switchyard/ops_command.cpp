@@ -1,13 +1,19 @@
 // `switchyard ops`: the operators this build registers, and for one operator its schema and the
-// dispatch table computed for it (each key's kernel, where it came from and where it was registered).
+// dispatch table computed for it (each key's kernel, where it came from and where it was registered);
+// with --coverage FILE.yaml, which of a kernel YAML file's operators this build registers.
 #include <algorithm>
 #include <iostream>
 
+#include "absl/flags/flag.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
 #include "switchyard/dispatcher/dispatcher.h"
 #include "switchyard/core/error.h"
 #include "switchyard/tools/switchyard/command.h"
+#include "switchyard/tools/switchyard/yaml_coverage.h"
+
+ABSL_FLAG(std::string, coverage, "",
+          "a kernel YAML file (ExecuTorch's functions.yaml format): report which of its operators are registered");
 
 namespace sy::cli {
 namespace {
@@ -46,7 +52,26 @@ void printOne(const OperatorHandle& op) {
   std::cout << op.dumpComputedTable();
 }
 
+// An operator counts as registered when the dispatcher has its schema ("aten::add.out").
+absl::Status runCoverage(const std::string& path) {
+  absl::StatusOr<std::vector<YamlOperator>> operators = readYamlOperators(path);
+  if (!operators.ok()) return operators.status();
+  std::vector<bool> registered;
+  for (const YamlOperator& op : *operators) {
+    const size_t dot = op.name.find('.');
+    const OperatorName name{op.name.substr(0, dot), dot == std::string::npos ? "" : op.name.substr(dot + 1)};
+    registered.push_back(Dispatcher::singleton().findSchema(name).has_value());
+  }
+  std::cout << coverageReport(path, *operators, registered);
+  return absl::OkStatus();
+}
+
 absl::Status runOps(const std::vector<std::string>& args) {
+  const std::string coverage = absl::GetFlag(FLAGS_coverage);
+  if (!coverage.empty()) {
+    if (!args.empty()) return absl::InvalidArgumentError("ops --coverage takes no operator name (see switchyard ops --help)");
+    return runCoverage(coverage);
+  }
   const std::vector<OperatorHandle> ops = registeredOperators();
   if (args.empty()) {
     printList(ops);
@@ -84,13 +109,18 @@ absl::Status runOps(const std::vector<std::string>& args) {
 const Command& opsCommand() {
   static const Command command{
       "ops", "list the registered operators, or show one's schema and dispatch table",
-      "usage: switchyard ops [NAME]\n\n"
+      "usage: switchyard ops [NAME]\n"
+      "       switchyard ops --coverage FILE.yaml\n\n"
       "Without NAME, lists every operator registered in this build with its schema. With NAME\n"
       "(\"aten::acos.out\" for one overload, \"aten::acos\" for all of them), prints each matching\n"
       "operator's schema and its computed dispatch table: for every dispatch key, the kernel that runs\n"
       "(a kernel, an alias kernel, a backend fallback or a fallthrough, or missing) and where it was\n"
-      "registered.",
-      {},
+      "registered.\n\n"
+      "With --coverage, reads a kernel YAML file (ExecuTorch's functions.yaml format: entries with\n"
+      "`op:` or `func:`, named `ns::name.overload` or, in aten, `name.overload`) and prints which of\n"
+      "its operators this build registers and which are missing, each with the dtypes its entry's\n"
+      "type_alias declares, then \"N of M registered\".",
+      {"coverage"},
       &runOps};
   return command;
 }

@@ -32,6 +32,7 @@ void addCreationCases(std::vector<OpCase>& cases);
 void addIndexCases(std::vector<OpCase>& cases);
 void addLinalgCases(std::vector<OpCase>& cases);
 void addNnCases(std::vector<OpCase>& cases);
+void addQuantizedCases(std::vector<OpCase>& cases);
 
 const std::vector<OpCase>& allCases();
 
