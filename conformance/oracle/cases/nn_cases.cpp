@@ -346,6 +346,36 @@ void addNnCases(std::vector<OpCase>& cases) {
                         .deviation(plainMeanOfInfiniteRows()));
   }
 
+  // glu halves `dim`; an odd size, a 0-dim self and integral dtypes are errors on both sides.
+  cases.push_back(OpCase({"aten::glu", "aten::glu.out"})
+                      .tensors({"self"})
+                      .shapes({{{4, 6}}, {{2, 3, 4}}, {{0, 4}}, {{}}, {{3, 38}}})
+                      .arg("dim", {-1, 0, 1}));
+  // logit on values around [0, 1], with and without eps (a negative eps means none, as in PyTorch).
+  cases.push_back(OpCase(threeForms("aten::logit"))
+                      .tensor("self", Values{-0.25, 1.25, -2, 2, true})
+                      .shapes(shapes::kOne)
+                      .arg("eps", {kNone, 0.1, -1.0, 0.0}));
+  const std::vector<ShapeSet> shuffle_shapes{{{1, 8, 2, 3}}, {{2, 4, 3, 3}}, {{4, 2, 2}}, {{0, 4, 2, 2}},
+                                             {{2, 1, 9, 3, 2}}};
+  cases.push_back(OpCase({"aten::pixel_shuffle"}).tensors({"self"}).shapes(shuffle_shapes).arg("upscale_factor", {2, 1, 3}));
+  cases.push_back(OpCase({"aten::pixel_shuffle.out"})
+                      .tensors({"self"})
+                      .shapes(shuffle_shapes)
+                      .arg("upscale_factor", {2, 1, 3})
+                      .reference("pixel_shuffle.out is PyTorch 2's generated out form; 1.13 has the functional form",
+                                 outOfFunctional("aten::pixel_shuffle")));
+  const std::vector<ShapeSet> unshuffle_shapes{{{1, 2, 4, 6}}, {{2, 1, 6, 6}}, {{3, 4, 2}}, {{0, 2, 4, 4}},
+                                               {{2, 1, 1, 6, 3}}};
+  cases.push_back(
+      OpCase({"aten::pixel_unshuffle"}).tensors({"self"}).shapes(unshuffle_shapes).arg("downscale_factor", {2, 1, 3}));
+  cases.push_back(OpCase({"aten::pixel_unshuffle.out"})
+                      .tensors({"self"})
+                      .shapes(unshuffle_shapes)
+                      .arg("downscale_factor", {2, 1, 3})
+                      .reference("pixel_unshuffle.out is PyTorch 2's generated out form; 1.13 has the functional form",
+                                 outOfFunctional("aten::pixel_unshuffle")));
+
   cases.push_back(OpCase({"aten::layer_norm"})
                       .tensors({"input", "weight", "bias"})
                       .shapes({{{2, 3, 4}, {4}, {4}}, {{3, 37}, {37}, {37}}})
