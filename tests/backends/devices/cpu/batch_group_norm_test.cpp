@@ -82,6 +82,17 @@ TEST(BatchNorm, OutAliasingTheInputGetsTheResultOfTheOriginalInput) {
   EXPECT_THAT(contiguousDoublesOf(x), ElementsAre(0, 1, 0, 0, 2, 3, 0, 0));
 }
 
+TEST(BatchNorm, AnEmptyBatchGivesEmptyResults) {
+  // (PyTorch 1.13's native_batch_norm divides by zero here, so the oracle leaves this call out.)
+  Tensor c = ones({3});
+  auto [y, mean, invstd] = ops::_native_batch_norm_legit_no_training(zeros({0, 3, 4}), {}, {}, c, c, 0.1, 1e-5);
+  EXPECT_THAT(y.sizes(), ElementsAre(0, 3, 4));
+  EXPECT_THAT(mean.sizes(), ElementsAre(0));
+  auto [t, batch_mean, batch_invstd] = ops::_native_batch_norm_legit(zeros({0, 3}), {}, {}, true, 0.1, 1e-5);
+  EXPECT_THAT(t.sizes(), ElementsAre(0, 3));
+  EXPECT_THAT(batch_mean.sizes(), ElementsAre(3));
+}
+
 TEST(BatchNorm, BadArgumentsAreRefusedNamingTheOperatorAndArgument) {
   Tensor c2 = ones({2});
   EXPECT_EQ(errorMessageOf([&] { ops::_native_batch_norm_legit_no_training(ones({4}), {}, {}, c2, c2, 0.1, 1e-5); }),

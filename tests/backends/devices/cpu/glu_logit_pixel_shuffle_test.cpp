@@ -88,6 +88,11 @@ TEST(PixelShuffle, OutFormWritesAStridedOut) {
   EXPECT_THAT(valuesOf<int64_t>(buffer), ElementsAre(1, 3, 0, 0, 2, 4, 0, 0));
 }
 
+TEST(PixelShuffle, AnEmptyBatchKeepsTheShapeRule) {
+  EXPECT_THAT(ops::pixel_unshuffle(zeros({0, 2, 4, 4}), 2).sizes(), ElementsAre(0, 8, 2, 2));
+  EXPECT_THAT(ops::pixel_shuffle(zeros({0, 8, 2, 2}), 2).sizes(), ElementsAre(0, 2, 4, 4));
+}
+
 TEST(PixelShuffle, IndivisibleShapesAreRefused) {
   EXPECT_EQ(errorMessageOf([] { ops::pixel_shuffle(ones({1, 6, 2, 2}), 2); }),
             "aten::pixel_shuffle: expected the channels of 'self' (6) to be divisible by upscale_factor squared (4)");
