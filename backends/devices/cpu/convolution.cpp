@@ -5,8 +5,9 @@
 // accepts that in conv2d; accepting it here too lets conv2d stay a plain forwarding composite);
 // weight (C_out, C_in / groups, kH, kW); optional bias (C_out). Input, weight and bias share one
 // floating dtype, which is the result's. stride, padding and dilation are one value or (h, w).
-// transposed=true is rejected; output_padding only matters for transposed convolutions and is
-// ignored otherwise, as in PyTorch. NaN and infinity propagate through the sums as IEEE says.
+// output_padding only matters for transposed convolutions and is ignored otherwise, as in PyTorch.
+// NaN and infinity propagate through the sums as IEEE says. 1-D, 3-D and transposed convolutions
+// go to convolution_nd.cpp (convolutionNdOut); this file keeps the 2-D fast path.
 //
 // Algorithm: per (batch, group), the output positions are processed in tiles. Each tile's input
 // patches are unfolded into a (C_in/groups * kH * kW) x tile matrix (im2col, zeros for padding) and
@@ -63,7 +64,7 @@ ConvGeometry checkConvolution(const char* op, const Tensor& input, const Tensor&
   checkOnCPU(op, "input", input);
   checkOnCPU(op, "weight", weight);
   if (bias != nullptr) checkOnCPU(op, "bias", *bias);
-  SY_CHECK(!transposed, op, ": transposed convolution (transposed=True) is not supported by the portable CPU kernel");
+  SY_CHECK(!transposed, op, ": the 2-D path takes no transposed convolution (convolutionNdOut does)");
   SY_CHECK(weight.dim() == 4, op,
            ": only 2-D convolution is supported: expected 'weight' to be a 4-D tensor (out_channels, "
            "in_channels / groups, kH, kW) but got a ",
@@ -268,6 +269,10 @@ Tensor& convolution_out_cpu(const Tensor& input, const Tensor& weight, const std
                             IntArrayRef output_padding, int64_t groups, Tensor& out, const KernelContext& ctx) {
   const char* op = ctx.op;
   const Tensor* bias_tensor = presentTensor(bias);
+  if (transposed || weight.dim() != 4) {
+    return convolutionNdOut(op, ctx.form, input, weight, bias_tensor, stride, padding, dilation, transposed,
+                            output_padding, groups, out);
+  }
   const ConvGeometry g = checkConvolution(op, input, weight, bias_tensor, stride, padding, dilation, transposed, groups);
   if (ctx.form == OutputForm::Functional) {
     out = ops::empty(g.outputSizes(), TensorOptions(input.scalar_type()).device(kCPU));

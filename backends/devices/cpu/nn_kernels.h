@@ -28,6 +28,12 @@ namespace sy::cpu {
 // sy::cpu::max_pool2d_cpu names them too.
 using namespace native;
 
+// aten::convolution.out for 1-D and 3-D convolutions and every transposed one (convolution_nd.cpp);
+// the 2-D kernel hands them on. `out` is allocated when `form` is Functional.
+Tensor& convolutionNdOut(const char* op, OutputForm form, const Tensor& input, const Tensor& weight, const Tensor* bias,
+                         IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, bool transposed,
+                         IntArrayRef output_padding, int64_t groups, Tensor& out);
+
 namespace nn_detail {
 
 // `t` itself when it is contiguous, else a contiguous copy. The nn kernels index their inputs as

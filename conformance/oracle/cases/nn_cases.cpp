@@ -1,8 +1,10 @@
-// Convolution, pooling and layer norm (backends/devices/cpu/nn_ops.yaml); embedding is in index_cases.cpp.
+// Convolution, pooling, layer, batch and group norm (backends/devices/cpu/nn_ops.yaml); embedding is in
+// index_cases.cpp.
 #include <cmath>
 
 #include "switchyard/conformance/oracle/cases/cases.h"
 #include "switchyard/conformance/oracle/cases/references.h"
+#include "switchyard/conformance/oracle/torch_bridge.h"
 #include "switchyard/ivalue/tensor_factories.h"
 
 namespace sy::oracle {
@@ -78,6 +80,65 @@ const Deviation kDepthwisePaddingWithInfinities = Deviation::skip(
       return c.argument("groups")->toInt() == c.shapes.at("input")[1] && c.argument("padding")->toIntList()[0] > 0;
     }));
 const std::vector<IValue> kPairs11{ints({1, 1})};
+// PyTorch 1.13's pixel_unshuffle returns an empty input's shape unchanged ((0, 2, 4, 4) by 2 gives
+// (0, 2, 4, 4)); Switchyard gives (0, 8, 2, 2), as the non-empty rule and later PyTorch say
+// (glu_logit_pixel_shuffle_test.cpp checks it).
+const Deviation kEmptyPixelUnshuffle =
+    Deviation::skip("PyTorch 1.13 keeps an empty input's shape in pixel_unshuffle", whenEmpty());
+// With edge values, a padded 1-D convolution: PyTorch 1.13 (its oneDNN path for these shapes)
+// leaves the padding out of its sums, which Switchyard multiplies like the 2-D kernel does
+// (0 x an infinite weight is NaN); both read zero padding soundly.
+const Deviation kPaddedOneDimensionalWithInfinities = Deviation::skip(
+    "PyTorch's 1-D kernel skips the padding that Switchyard multiplies (0 x inf = NaN)",
+    allOf(whenEdgeValues(), [](const CallDescription& c) { return c.argument("padding")->toIntList()[0] > 0; }));
+
+// The _native_batch_norm_legit family is PyTorch 2's; 1.13 has its predecessor native_batch_norm
+// (input, weight, bias, running_mean, running_var, training, momentum, eps), which computes the
+// same three results but updates the running statistics of its own copy here. The reference calls
+// it, writes its results into the out= arguments, and in training mode updates the call's running
+// statistics as PyTorch does: (1 - momentum) * running + momentum * the batch's mean (as
+// native_batch_norm saved it) or unbiased variance (PyTorch's var_mean over every dimension but 1).
+Reference batchNormReference(bool running_stats, bool evaluation_only) {
+  return [running_stats, evaluation_only](const FunctionSchema& schema, Stack& stack) {
+    const std::vector<IValue> args(stack.begin(), stack.end());
+    size_t i = 0;
+    const IValue input = args[i++], weight = args[i++], bias = args[i++];
+    IValue running_mean, running_var;
+    if (running_stats) {
+      running_mean = args[i++];
+      running_var = args[i++];
+    }
+    const bool training = evaluation_only ? false : args[i++].toBool();
+    const double momentum = args[i++].toDouble();
+    const IValue eps = args[i++];
+    std::vector<IValue> results =
+        torchCall("aten::native_batch_norm", {input, weight, bias, running_mean, running_var, training, momentum, eps});
+    if (training && running_stats && running_mean.isTensor() && running_var.isTensor()) {
+      std::vector<int64_t> dims{0};
+      for (int64_t d = 2; d < input.toTensor().dim(); ++d) dims.push_back(d);
+      const std::vector<IValue> var_mean = torchCall("aten::var_mean.dim", {input, ints(dims), true, false});
+      for (int k = 0; k < 2; ++k) {
+        const Tensor& running = (k == 0 ? running_mean : running_var).toTensor();
+        Tensor updated = convertedTo(running, ScalarType::Double);
+        // The mean PyTorch saved (its batch norm updates with that one), the variance var_mean's.
+        const Tensor batch = convertedTo((k == 0 ? results[1] : var_mean[0]).toTensor(), ScalarType::Double);
+        double* r = updated.data_ptr<double>();
+        const double* b = batch.data_ptr<double>();
+        for (int64_t c = 0; c < updated.numel(); ++c) r[c] = (1 - momentum) * r[c] + momentum * b[c];
+        writeOut(running, updated);
+      }
+    }
+    stack.clear();
+    for (size_t r = 0; r < results.size(); ++r) {
+      if (i + r < args.size() && schema.arguments()[i + r].is_out()) {
+        writeOut(args[i + r].toTensor(), results[r].toTensor());
+        stack.push_back(args[i + r]);
+      } else {
+        stack.push_back(results[r]);
+      }
+    }
+  };
+}
 }  // namespace
 
 void addNnCases(std::vector<OpCase>& cases) {
@@ -108,33 +169,53 @@ void addNnCases(std::vector<OpCase>& cases) {
                       .deviation(kFloatingConvolution)
                       .deviation(kDepthwisePaddingWithInfinities));
   cases.push_back(OpCase(convolution)
-                      .label("transposed")
+                      .label("transposed 2-D")
                       .tensors({"input", "weight", "bias"})
-                      .shapes({{{1, 3, 4, 4}, {3, 2, 3, 3}, {2}}})
-                      .arg("stride", {ints({2, 2}), ints({1, 1})})
-                      .arg("padding", {ints({1, 1}), ints({0, 0})})
-                      .arg("dilation", kPairs11)
+                      .shapes({{{1, 3, 4, 4}, {3, 2, 3, 3}, {2}}, {{2, 4, 3, 5}, {4, 1, 2, 3}, {2}},
+                               {{0, 3, 4, 4}, {3, 2, 3, 3}, {2}}})
+                      .arg("stride", {ints({2, 2}), ints({1, 1}), ints({3, 2})})
+                      .arg("padding", {ints({1, 1}), ints({0, 0}), ints({2, 1})})
+                      .arg("dilation", {kPairs11[0], ints({2, 1})})
                       .arg("transposed", {true})
-                      .arg("output_padding", {ints({1, 1}), ints({0, 0})})
-                      .arg("groups", {1})
-                      .deviation(Deviation::refuses("transposed convolution is not implemented yet (issue 30 widens "
-                                                    "convolution)",
-                                                    always()))
-                      .errorsOnly());
+                      .arg("output_padding", {ints({1, 1}), ints({0, 0}), ints({1, 0})})
+                      .arg("groups", {1, 2})
+                      .deviation(kFloatingConvolution)
+                      .deviation(emptyBatchConvolution()));
+  cases.push_back(OpCase(convolution)
+                      .label("transposed 1-D and 3-D")
+                      .tensors({"input", "weight", "bias"})
+                      .shapes({{{2, 4, 5}, {4, 3, 3}, {6}}, {{1, 2, 3, 3, 2}, {2, 3, 2, 2, 2}, {6}}})
+                      .arg("stride", {ints({2}), ints({1})})
+                      .arg("padding", {ints({1}), ints({0})})
+                      .arg("dilation", {ints({1}), ints({2})})
+                      .arg("transposed", {true})
+                      .arg("output_padding", {ints({1}), ints({0})})
+                      .arg("groups", {2})
+                      .deviation(kFloatingConvolution));
   cases.push_back(OpCase(convolution)
                       .label("1-D")
                       .tensors({"input", "weight", "bias"})
-                      .shapes({{{2, 3, 7}, {4, 3, 3}, {4}}})
+                      .shapes({{{2, 3, 7}, {4, 3, 3}, {4}}, {{1, 4, 9}, {6, 2, 2}, {6}}, {{0, 3, 7}, {4, 3, 3}, {4}}})
                       .arg("stride", {ints({1}), ints({2})})
                       .arg("padding", {ints({0}), ints({1})})
-                      .arg("dilation", {ints({1})})
+                      .arg("dilation", {ints({1}), ints({3})})
                       .arg("transposed", {false})
                       .arg("output_padding", {ints({0})})
-                      .arg("groups", {1})
-                      .deviation(Deviation::refuses("only 2-D convolution is implemented yet (issue 30 widens "
-                                                    "convolution)",
-                                                    always()))
-                      .errorsOnly());
+                      .arg("groups", {1, 2})
+                      .deviation(kFloatingConvolution)
+                      .deviation(emptyBatchConvolution())
+                      .deviation(kPaddedOneDimensionalWithInfinities));
+  cases.push_back(OpCase(convolution)
+                      .label("3-D")
+                      .tensors({"input", "weight", "bias"})
+                      .shapes({{{1, 2, 4, 5, 5}, {3, 2, 2, 3, 3}, {3}}, {{2, 4, 3, 4, 4}, {4, 2, 2, 2, 2}, {4}}})
+                      .arg("stride", {ints({1, 1, 1}), ints({2}), ints({1, 2, 1})})
+                      .arg("padding", {ints({0, 0, 0}), ints({1}), ints({1, 0, 2})})
+                      .arg("dilation", {ints({1, 1, 1}), ints({2, 1, 1})})
+                      .arg("transposed", {false})
+                      .arg("output_padding", {ints({0, 0, 0})})
+                      .arg("groups", {1, 2})
+                      .deviation(kFloatingConvolution));
   cases.push_back(OpCase({"aten::conv2d"})
                       .tensors({"input", "weight", "bias"})
                       .shapes({{{1, 2, 5, 5}, {3, 2, 3, 3}, {3}}, {{2, 5, 5}, {3, 2, 3, 3}, {3}}})
@@ -208,6 +289,115 @@ void addNnCases(std::vector<OpCase>& cases) {
                       .tensors({"input"})
                       .shapes({{{2, 3, 4}}, {{3, 4}}})
                       .arg("normalized_shape", {ints({3, 4}), ints({4}), ints({2, 4})}));
+  // Batch norm: 4-D, 3-D and 2-D inputs; running_var non-negative, as a variance is.
+  const Values variances{0.25, 4, 0, 4, false};
+  const std::vector<ShapeSet> batch_norm_shapes{{{2, 3, 4, 5}, {3}, {3}, {3}, {3}},
+                                                {{2, 3, 7}, {3}, {3}, {3}, {3}},
+                                                {{4, 3}, {3}, {3}, {3}, {3}}};
+  auto batch_norm = [&](std::vector<std::string> ops, bool running_stats, bool evaluation_only) {
+    OpCase c(std::move(ops));
+    c.dtypes(dtypes::kFloating)
+        .tensor("input")
+        .tensor("weight")
+        .tensor("bias")
+        .arg("momentum", {0.1, 0.5})
+        .arg("eps", {1e-5, 0.1})
+        .reference("_native_batch_norm_legit* are PyTorch 2's; computed by 1.13's aten::native_batch_norm, the "
+                   "running statistics updated as PyTorch updates them",
+                   batchNormReference(running_stats, evaluation_only));
+    if (running_stats) c.tensor("running_mean").tensor("running_var", variances);
+    c.out(evaluation_only ? "out0" : "out", OutDtype::caseDtype())
+        .out(evaluation_only ? "out1" : "save_mean", OutDtype::caseDtype())
+        .out(evaluation_only ? "out2" : "save_invstd", OutDtype::caseDtype());
+    return c;
+  };
+  // No empty batch: PyTorch 1.13's native_batch_norm dies of a division by zero (SIGFPE) on one;
+  // Switchyard's empty result is checked in batch_group_norm_test.cpp.
+  const std::vector<ShapeSet>& evaluation_shapes = batch_norm_shapes;
+  cases.push_back(batch_norm({"aten::_native_batch_norm_legit_no_training",
+                              "aten::_native_batch_norm_legit_no_training.out"},
+                             true, true)
+                      .shapes(evaluation_shapes));
+  cases.push_back(batch_norm({"aten::_native_batch_norm_legit", "aten::_native_batch_norm_legit.out"}, true, false)
+                      .label("training")
+                      .shapes(batch_norm_shapes)
+                      .arg("training", {true}));
+  cases.push_back(batch_norm({"aten::_native_batch_norm_legit", "aten::_native_batch_norm_legit.out"}, true, false)
+                      .label("evaluation")
+                      .shapes(evaluation_shapes)
+                      .arg("training", {false}));
+  std::vector<ShapeSet> no_stats_shapes;
+  for (const ShapeSet& s : batch_norm_shapes) no_stats_shapes.push_back({s[0], s[1], s[2]});
+  cases.push_back(batch_norm({"aten::_native_batch_norm_legit.no_stats", "aten::_native_batch_norm_legit.no_stats_out"},
+                             false, false)
+                      .shapes(no_stats_shapes)
+                      .arg("training", {true}));
+
+  // Group norm: N, C and HxW describe the input, so each shape is an entry of its own.
+  struct GroupNormCall {
+    const char* label;
+    ShapeSet shapes;
+    int64_t n, c, hxw;
+    std::vector<IValue> groups;
+  };
+  for (const GroupNormCall& call : {GroupNormCall{"3-D", {{2, 6, 4}, {6}, {6}}, 2, 6, 4, {1, 2, 3, 6}},
+                                    GroupNormCall{"4-D, one group size", {{3, 4, 2, 3}, {4}, {4}}, 3, 4, 6, {2}},
+                                    GroupNormCall{"empty batch", {{0, 4, 5}, {4}, {4}}, 0, 4, 5, {2}}}) {
+    cases.push_back(OpCase({"aten::native_group_norm", "aten::native_group_norm.out"})
+                        .label(call.label)
+                        .dtypes(dtypes::kFloating)
+                        .tensors({"input", "weight", "bias"})
+                        .shapes({call.shapes})
+                        .arg("N", {call.n})
+                        .arg("C", {call.c})
+                        .arg("HxW", {call.hxw})
+                        .arg("group", call.groups)
+                        .arg("eps", {1e-5, 0.1})
+                        .out("out0", OutDtype::caseDtype())
+                        .out("out1", OutDtype::caseDtype())
+                        .out("out2", OutDtype::caseDtype())
+                        .deviation(plainMeanOfInfiniteRows())
+                        .deviation(Deviation::referenced(
+                            "a strided input is normalised; PyTorch 1.13's kernel refuses one (\"Expected "
+                            "X.is_contiguous\"): compared with PyTorch on a contiguous copy",
+                            [](const CallDescription& c) { return c.layout != "contiguous"; },
+                            throughPyTorch([](std::vector<IValue>& arguments) {
+                              arguments[0] = convertedTo(arguments[0].toTensor(), arguments[0].toTensor().scalar_type());
+                            }, nullptr))));
+  }
+
+  // glu halves `dim`; an odd size, a 0-dim self and integral dtypes are errors on both sides.
+  cases.push_back(OpCase({"aten::glu", "aten::glu.out"})
+                      .tensors({"self"})
+                      .shapes({{{4, 6}}, {{2, 3, 4}}, {{0, 4}}, {{}}, {{3, 38}}})
+                      .arg("dim", {-1, 0, 1}));
+  // logit on values around [0, 1], with and without eps (a negative eps means none, as in PyTorch).
+  cases.push_back(OpCase(threeForms("aten::logit"))
+                      .tensor("self", Values{-0.25, 1.25, -2, 2, true})
+                      .shapes(shapes::kOne)
+                      .arg("eps", {kNone, 0.1, -1.0, 0.0}));
+  const std::vector<ShapeSet> shuffle_shapes{{{1, 8, 2, 3}}, {{2, 4, 3, 3}}, {{4, 2, 2}}, {{0, 4, 2, 2}},
+                                             {{2, 1, 9, 3, 2}}};
+  cases.push_back(OpCase({"aten::pixel_shuffle"}).tensors({"self"}).shapes(shuffle_shapes).arg("upscale_factor", {2, 1, 3}));
+  cases.push_back(OpCase({"aten::pixel_shuffle.out"})
+                      .tensors({"self"})
+                      .shapes(shuffle_shapes)
+                      .arg("upscale_factor", {2, 1, 3})
+                      .reference("pixel_shuffle.out is PyTorch 2's generated out form; 1.13 has the functional form",
+                                 outOfFunctional("aten::pixel_shuffle")));
+  const std::vector<ShapeSet> unshuffle_shapes{{{1, 2, 4, 6}}, {{2, 1, 6, 6}}, {{3, 4, 2}}, {{0, 2, 4, 4}},
+                                               {{2, 1, 1, 6, 3}}};
+  cases.push_back(
+      OpCase({"aten::pixel_unshuffle"}).tensors({"self"}).shapes(unshuffle_shapes).arg("downscale_factor", {2, 1, 3})
+          .deviation(kEmptyPixelUnshuffle));
+  cases.push_back(OpCase({"aten::pixel_unshuffle.out"})
+                      .tensors({"self"})
+                      .shapes(unshuffle_shapes)
+                      .arg("downscale_factor", {2, 1, 3})
+                      .reference("pixel_unshuffle.out is PyTorch 2's generated out form; 1.13 has the functional form",
+                                 outOfFunctional("aten::pixel_unshuffle"))
+                      .deviation(kEmptyPixelUnshuffle));
+
   cases.push_back(OpCase({"aten::layer_norm"})
                       .tensors({"input", "weight", "bias"})
                       .shapes({{{2, 3, 4}, {4}, {4}}, {{3, 37}, {37}, {37}}})

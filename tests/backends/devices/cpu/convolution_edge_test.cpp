@@ -127,9 +127,9 @@ TEST(ConvolutionBoxed, BoxedConv2dWithNoneBiasMatchesUnboxed) {
 
 // ---- Errors ------------------------------------------------------------------------------------
 
-TEST(ConvolutionErrors, TransposedIsNotSupported) {
-  EXPECT_EQ(errorMessageOf([] { ops::convolution(kNineValues, ones({1, 1, 2, 2}), {}, {1}, {0}, {1}, true, {0}, 1); }),
-            "aten::convolution: transposed convolution (transposed=True) is not supported by the portable CPU kernel");
+TEST(ConvolutionErrors, TransposedOutputPaddingMustBeSmallerThanStrideOrDilation) {
+  EXPECT_EQ(errorMessageOf([] { ops::convolution(kNineValues, ones({1, 1, 2, 2}), {}, {1}, {0}, {1}, true, {1}, 1); }),
+            "aten::convolution: expected 'output_padding' (1,) to be smaller than either the stride or the dilation");
 }
 
 TEST(ConvolutionErrors, IntegerInputIsRejected) {
@@ -149,10 +149,13 @@ TEST(ConvolutionErrors, ChannelMismatchNamesBothShapes) {
             "channels; input size (1, 5, 4, 4), weight size (4, 3, 3, 3)");
 }
 
-TEST(ConvolutionErrors, OnlyTwoDimensionalConvolutionIsSupported) {
-  EXPECT_EQ(errorMessageOf([] { conv(ones({1, 2, 5}), ones({1, 2, 3})); }),
-            "aten::convolution: only 2-D convolution is supported: expected 'weight' to be a 4-D tensor "
-            "(out_channels, in_channels / groups, kH, kW) but got a 3-D tensor");
+TEST(ConvolutionErrors, WeightAndInputRanksMustFitOneToThreeSpatialDimensions) {
+  EXPECT_EQ(errorMessageOf([] { conv(ones({1, 2, 5}), ones({1, 2})); }),
+            "aten::convolution: expected 'weight' to be a 3-D, 4-D or 5-D tensor (a 1-, 2- or 3-D convolution) but got "
+            "a 2-D tensor");
+  EXPECT_EQ(errorMessageOf([] { conv(ones({1, 2, 5, 5}), ones({1, 2, 3})); }),
+            "aten::convolution: expected 'input' to be a 3-D (batched) or 2-D (unbatched) tensor for a 1-D "
+            "convolution but got a 4-D tensor");
   EXPECT_EQ(errorMessageOf([] { conv(ones({4, 4}), ones({1, 1, 2, 2})); }),
             "aten::convolution: expected 'input' to be a 4-D (N, C, H, W) or 3-D unbatched (C, H, W) tensor but got "
             "a 2-D tensor");
