@@ -358,11 +358,16 @@ void addNnCases(std::vector<OpCase>& cases) {
                         .out("out2", OutDtype::caseDtype())
                         .deviation(plainMeanOfInfiniteRows())
                         .deviation(Deviation::referenced(
-                            "a strided input is normalised; PyTorch 1.13's kernel refuses one (\"Expected "
-                            "X.is_contiguous\"): compared with PyTorch on a contiguous copy",
+                            "a strided input, weight or bias is read through its strides; PyTorch 1.13's kernel "
+                            "refuses a strided input (\"Expected X.is_contiguous\") and reads weight and bias as if "
+                            "contiguous: compared with PyTorch on contiguous copies of all three",
                             [](const CallDescription& c) { return c.layout != "contiguous"; },
                             throughPyTorch([](std::vector<IValue>& arguments) {
-                              arguments[0] = convertedTo(arguments[0].toTensor(), arguments[0].toTensor().scalar_type());
+                              for (size_t i = 0; i < 3; ++i) {
+                                if (arguments[i].isTensor()) {
+                                  arguments[i] = convertedTo(arguments[i].toTensor(), arguments[i].toTensor().scalar_type());
+                                }
+                              }
                             }, nullptr))));
   }
 
