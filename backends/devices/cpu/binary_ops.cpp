@@ -145,8 +145,11 @@ Tensor& arithmeticInto(const KernelContext& ctx, const Tensor& self, const Tenso
     dispatchDtype<kComputeDtypes>(result, op, "self", [&](auto tag) {
       using T = typename decltype(tag)::type;
       withArithmeticFunction<kOp, T>(alpha, [&](auto fn) {
-        runDenseBinary<T>(layout, out.data_ptr<T>(), static_cast<const T*>(self.data_ptr()),
-                          static_cast<const T*>(other.data_ptr()), n, fn);
+        // denseBinaryLayout checked that all three are defined and of dtype T: their element
+        // pointers are read without data_ptr<T>'s checks.
+        runDenseBinary<T>(layout, static_cast<T*>(out.unsafeGetTensorImpl()->data()),
+                          static_cast<const T*>(self.unsafeGetTensorImpl()->data()),
+                          static_cast<const T*>(other.unsafeGetTensorImpl()->data()), n, fn);
       });
     });
     return out;

@@ -351,8 +351,15 @@ DenseBinaryLayout denseBinaryLayout(const Tensor& self, const Tensor& other, con
   } else if (sameSizes(other.sizes(), shape) && self.numel() == 1 && self.dim() <= other.dim()) {
     layout = DenseBinaryLayout::SingleSelf;
   }
-  if (layout == DenseBinaryLayout::None || partiallyOverlaps(out, self) || partiallyOverlaps(out, other)) {
-    return DenseBinaryLayout::None;
+  if (layout == DenseBinaryLayout::None) return layout;
+  // partiallyOverlaps for operands known contiguous and of out's dtype: one sharing out's memory
+  // overlaps it only partially unless it starts where out starts and has out's element count (a
+  // single element read before the loop writes anything counts as not overlapping either).
+  for (const Tensor* input : {&self, &other}) {
+    if (sameMemory(out, *input) && (input->storage_offset() != out.storage_offset() ||
+                                    (input->numel() != out.numel() && input->numel() != 1))) {
+      return DenseBinaryLayout::None;
+    }
   }
   return layout;
 }
