@@ -135,7 +135,7 @@ Tensor& narrow_copy_out_cpu(const Tensor& self, int64_t dim, int64_t start, int6
                             const KernelContext& ctx) {
   return copyOfView(ctx, self, out, [&] {
     SY_CHECK(self.dim() > 0, "narrow() cannot be applied to a 0-dim tensor.");
-    const int64_t d = wrapDim(dim, self.dim(), "aten::narrow", "dim");
+    const int64_t d = wrapDim(dim, self.dim(), ctx.op, "dim");
     const int64_t size = self.size(d);
     SY_CHECK_INDEX(start >= -size && start <= size, "start out of range (expected to be in range of [", -size, ", ",
                    size, "], but got ", start, ")");

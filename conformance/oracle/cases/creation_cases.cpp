@@ -85,8 +85,8 @@ void addCreationCases(std::vector<OpCase>& cases) {
                       .shapes({{{2, 3}, {}}, {{}, {}}, {{0, 3}, {}}, {{3, 37}, {}}, {{2, 3}, {1}}})
                       .deviation(Deviation::skip(
                           "a NaN value converts to Int or Long only by undefined behaviour in PyTorch 1.13 (its "
-                          "overflow check lets NaN through); Switchyard raises, as for full (Note [Scalars convert "
-                          "only to types that can hold them])",
+                          "overflow check lets NaN through); Switchyard raises, as for full: a Scalar converts only to "
+                          "a type that can hold it",
                           allOf(whenEdgeValues(), allOf(whenDtype("self", dtypes::kIntegral),
                                                         whenDtype("value", dtypes::kFloating))))));
   cases.push_back(OpCase({"aten::empty.out"}).valuesUnspecified().arg("size", kSizes));

@@ -82,7 +82,7 @@ TEST(ToDimOrderCopy, RejectsAnOutOfTheRightShapeInAnotherLayout) {
   Tensor out = sy::empty({1, 2, 2, 3});  // contiguous
   EXPECT_THAT(errorMessageOf([&] { ops::to_dim_order_copy_out(out, iota({1, 2, 2, 3}), false, kChannelsLast); }),
               HasSubstr("dim_order_ops::_to_dim_order_copy.out: 'out' has strides (12, 6, 3, 1) (dim order "
-                        "(0, 1, 2, 3)) but the copy must be laid out in dim order (0, 2, 3, 1)"));
+                        "(0, 1, 2, 3)) but it must be laid out in dim order (0, 2, 3, 1) (strides (12, 1, 6, 2))"));
 }
 
 TEST(ToDimOrderCopy, RejectsADimOrderThatIsNotAPermutationOfSelfsDimensions) {
