@@ -42,15 +42,10 @@ Tensor& dequantizePerTensor(const Tensor& input, double scale, int64_t zero_poin
   checkDequantizationInput(op, input, dtype, quant_min, quant_max);
   const ScalarType result = out_dtype.value_or(ScalarType::Float);
   cpu::checkDtypeSupported(op, "out_dtype", result, kQuantizedFloatDtypes);
-  if (ctx.form == OutputForm::Functional) out = ops::empty(input.sizes(), TensorOptions(result).device(kCPU));
-  checkOnCPU(op, "out", out);
-  checkDequantizationOutput(op, out, out_dtype);
-  // See Note [An out= that is also an input keeps the input's values].
-  const Tensor source = contiguousOperand(op, "input", cpu::unaffectedByResizeOf(out, input));
-  cpu::resizeOutput(out, input.sizes());
-  cpu::checkNoInternalOverlap(op, out);
-  fillOutput(op, out, source, [&](const Tensor& dst) { dequantizeTensorInto(op, source, scale, zero_point, dst); });
-  return out;
+  return writeElementwiseQuantization(ctx, input, result, out, [&] { checkDequantizationOutput(op, out, out_dtype); },
+                                      [&](const Tensor& source, const Tensor& dst) {
+                                        dequantizeTensorInto(op, source, scale, zero_point, dst);
+                                      });
 }
 
 }  // namespace

@@ -156,24 +156,11 @@ Tensor& quantizeByChannel(const Tensor& input, const ChannelLayout& g, const Ten
                           int64_t quant_min, int64_t quant_max, ScalarType dtype, bool per_token, Tensor& out,
                           const KernelContext& ctx) {
   const char* op = ctx.op;
-  if (ctx.form == OutputForm::Functional) out = ops::empty(input.sizes(), TensorOptions(dtype).device(kCPU));
-  checkOnCPU(op, "out", out);
-  SY_CHECK_TYPE(out.scalar_type() == dtype, op, ": expected 'out' to have the quantized dtype ", dtype,
-                " (the 'dtype' argument), but got ", out.scalar_type());
-  // See Note [An out= that is also an input keeps the input's values].
-  const Tensor source = contiguousOperand(op, "input", cpu::unaffectedByResizeOf(out, input));
-  cpu::resizeOutput(out, input.sizes());
-  cpu::checkNoInternalOverlap(op, out);
-  fillOutput(op, out, source, [&](const Tensor& dst) {
-    quantizeChannelsInto(op, source, g, scales, zero_points, quant_min, quant_max, per_token, dst);
-  });
-  return out;
-}
-
-void checkQuantizeInput(const char* op, const Tensor& input, ScalarType dtype, int64_t quant_min, int64_t quant_max) {
-  checkOnCPU(op, "input", input);
-  cpu::checkDtypeSupported(op, "input", input.scalar_type(), kQuantizedFloatDtypes);
-  checkQuantizationRange(op, dtype, quant_min, quant_max);
+  return writeElementwiseQuantization(ctx, input, dtype, out, [&] { checkQuantizedOutDtype(op, out, dtype); },
+                                      [&](const Tensor& source, const Tensor& dst) {
+                                        quantizeChannelsInto(op, source, g, scales, zero_points, quant_min, quant_max,
+                                                             per_token, dst);
+                                      });
 }
 
 Tensor& dequantizeByChannel(const Tensor& input, const ChannelLayout& g, const Tensor& scales,
@@ -182,16 +169,10 @@ Tensor& dequantizeByChannel(const Tensor& input, const ChannelLayout& g, const T
   const char* op = ctx.op;
   const ScalarType result = out_dtype.value_or(ScalarType::Float);
   cpu::checkDtypeSupported(op, "out_dtype", result, kQuantizedFloatDtypes);
-  if (ctx.form == OutputForm::Functional) out = ops::empty(input.sizes(), TensorOptions(result).device(kCPU));
-  checkOnCPU(op, "out", out);
-  checkDequantizationOutput(op, out, out_dtype);
-  // See Note [An out= that is also an input keeps the input's values].
-  const Tensor source = contiguousOperand(op, "input", cpu::unaffectedByResizeOf(out, input));
-  cpu::resizeOutput(out, input.sizes());
-  cpu::checkNoInternalOverlap(op, out);
-  fillOutput(op, out, source,
-             [&](const Tensor& dst) { dequantizeChannelsInto(op, source, g, scales, zero_points, per_token, dst); });
-  return out;
+  return writeElementwiseQuantization(ctx, input, result, out, [&] { checkDequantizationOutput(op, out, out_dtype); },
+                                      [&](const Tensor& source, const Tensor& dst) {
+                                        dequantizeChannelsInto(op, source, g, scales, zero_points, per_token, dst);
+                                      });
 }
 
 int64_t channelAxis(const char* op, const Tensor& input, int64_t axis) {

@@ -38,21 +38,11 @@ void quantizeTensorInto(const char* op, const Tensor& source, double scale, int6
 Tensor& quantizePerTensor(const Tensor& input, double scale, int64_t zero_point, int64_t quant_min, int64_t quant_max,
                           ScalarType dtype, Tensor& out, const KernelContext& ctx) {
   const char* op = ctx.op;
-  checkOnCPU(op, "input", input);
-  cpu::checkDtypeSupported(op, "input", input.scalar_type(), kQuantizedFloatDtypes);
-  checkQuantizationRange(op, dtype, quant_min, quant_max);
-  if (ctx.form == OutputForm::Functional) out = ops::empty(input.sizes(), TensorOptions(dtype).device(kCPU));
-  checkOnCPU(op, "out", out);
-  SY_CHECK_TYPE(out.scalar_type() == dtype, op, ": expected 'out' to have the quantized dtype ", dtype,
-                " (the 'dtype' argument), but got ", out.scalar_type());
-  // See Note [An out= that is also an input keeps the input's values].
-  const Tensor source = contiguousOperand(op, "input", cpu::unaffectedByResizeOf(out, input));
-  cpu::resizeOutput(out, input.sizes());
-  cpu::checkNoInternalOverlap(op, out);
-  fillOutput(op, out, source, [&](const Tensor& dst) {
-    quantizeTensorInto(op, source, scale, zero_point, quant_min, quant_max, dst);
-  });
-  return out;
+  checkQuantizeInput(op, input, dtype, quant_min, quant_max);
+  return writeElementwiseQuantization(ctx, input, dtype, out, [&] { checkQuantizedOutDtype(op, out, dtype); },
+                                      [&](const Tensor& source, const Tensor& dst) {
+                                        quantizeTensorInto(op, source, scale, zero_point, quant_min, quant_max, dst);
+                                      });
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "switchyard/backends/devices/cpu/dtype_dispatch.h"
 #include "switchyard/backends/devices/cpu/elementwise.h"
 #include "switchyard/ivalue/tensor.h"
+#include "switchyard/ops/creation_ops.h"
 #include "switchyard/ops/quantized/NativeFunctions.h"
 
 namespace sy::quantized {
@@ -98,5 +99,30 @@ void fillOutput(const char* op, const Tensor& out, const Tensor& input, Fill&& f
   fill(staged);
   cpu::copyIntoCPU(op, out, staged, "out", "result");
 }
+
+// The checks of every quantization's input: on the CPU, Float or Double, and quant_min..quant_max
+// within `dtype`'s range.
+void checkQuantizeInput(const char* op, const Tensor& input, ScalarType dtype, int64_t quant_min, int64_t quant_max);
+
+// What every elementwise quantize and dequantize form does around its loop: the functional form's
+// result allocated with `dtype`, `out` checked (on the CPU, then check_out()), an input that out
+// aliases kept (See Note [An out= that is also an input keeps the input's values]), out resized
+// to input's sizes, then fill(source, dst) into fillOutput's contiguous destination.
+template <class CheckOut, class Fill>
+Tensor& writeElementwiseQuantization(const KernelContext& ctx, const Tensor& input, ScalarType dtype, Tensor& out,
+                                     CheckOut&& check_out, Fill&& fill) {
+  const char* op = ctx.op;
+  if (ctx.form == OutputForm::Functional) out = ops::empty(input.sizes(), TensorOptions(dtype).device(kCPU));
+  cpu::checkOnCPU(op, "out", out);
+  check_out();
+  const Tensor source = contiguousOperand(op, "input", cpu::unaffectedByResizeOf(out, input));
+  cpu::resizeOutput(out, input.sizes());
+  cpu::checkNoInternalOverlap(op, out);
+  fillOutput(op, out, source, [&](const Tensor& dst) { fill(source, dst); });
+  return out;
+}
+
+// check_out for the quantizing forms: out has the quantized dtype the 'dtype' argument names.
+void checkQuantizedOutDtype(const char* op, const Tensor& out, ScalarType dtype);
 
 }  // namespace sy::quantized

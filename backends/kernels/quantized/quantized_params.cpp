@@ -58,4 +58,15 @@ Tensor contiguousOperand(const char* op, const char* argument, const Tensor& t) 
   return copy;
 }
 
+void checkQuantizeInput(const char* op, const Tensor& input, ScalarType dtype, int64_t quant_min, int64_t quant_max) {
+  cpu::checkOnCPU(op, "input", input);
+  cpu::checkDtypeSupported(op, "input", input.scalar_type(), kQuantizedFloatDtypes);
+  checkQuantizationRange(op, dtype, quant_min, quant_max);
+}
+
+void checkQuantizedOutDtype(const char* op, const Tensor& out, ScalarType dtype) {
+  SY_CHECK_TYPE(out.scalar_type() == dtype, op, ": expected 'out' to have the quantized dtype ", dtype,
+                " (the 'dtype' argument), but got ", out.scalar_type());
+}
+
 }  // namespace sy::quantized
