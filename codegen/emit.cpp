@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "switchyard/codegen/dtype_sets.h"
 #include "switchyard/codegen/emit_common.h"
 #include "switchyard/codegen/program_operators.h"
 
@@ -349,7 +350,13 @@ std::string nativeFunctions(const KernelLibrary& library, const std::vector<cons
       if (!declared.insert(k.cpp_namespace + "|" + decl).second) continue;
       std::string served = op->schema.operator_name().toString();
       for (const DerivedForm& form : op->derived) served += ", " + form.schema.operator_name().toString();
-      blocks[k.cpp_namespace].push_back("// " + served + " (" + k.site.str() + ")\n" + decl);
+      // See Note [A kernel's dtypes are declared in its YAML] in codegen/dtype_sets.cpp.
+      std::string dtypes;
+      if (op->dtypes != 0) {
+        dtypes = "// computes " + dtypeSetText(op->dtypes) + "\ninline constexpr unsigned " + k.function +
+                 "_dtypes = " + std::to_string(op->dtypes) + "u;\n";
+      }
+      blocks[k.cpp_namespace].push_back("// " + served + " (" + k.site.str() + ")\n" + dtypes + decl);
     }
   }
   forEachNamespace(out, blocks);

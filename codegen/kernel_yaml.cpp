@@ -6,6 +6,7 @@
 
 #include "switchyard/codegen/arg_meta.h"
 #include "switchyard/codegen/derived_forms.h"
+#include "switchyard/codegen/dtype_sets.h"
 #include "switchyard/codegen/yaml_reading.h"
 #include "switchyard/core/error.h"
 #include "yaml-cpp/yaml.h"
@@ -223,7 +224,8 @@ void parseKernelYamlText(const std::string& text, const std::string& path, const
   if (root.IsNull()) return;
   if (!root.IsSequence()) fail(siteOf(path, root), "kernel YAML", "the file must be a list of `- op:` / `- func:` entries");
   static const std::set<std::string> kFields = {"op",           "func",       "kernels", "type_alias", "dim_order_alias",
-                                                 "cpp_no_default_args", "manual_cpp_binding", "functional", "inplace"};
+                                                 "cpp_no_default_args", "manual_cpp_binding", "functional", "inplace",
+                                                 "dtypes"};
   std::map<std::string, YamlSite> entries;  // the library's operators so far, by name
   size_t library_keys = 0;
   for (const OperatorEntry& op : library.operators) {
@@ -238,7 +240,7 @@ void parseKernelYamlText(const std::string& text, const std::string& path, const
       if (!kFields.count(field)) {
         fail(siteOf(path, kv.first), "unknown field",
              "'" + field + "' (an entry has op or func, kernels, type_alias, dim_order_alias, cpp_no_default_args, "
-                           "manual_cpp_binding, functional, inplace)");
+                           "manual_cpp_binding, functional, inplace, dtypes)");
       }
     }
     const YAML::Node op = entry["op"];
@@ -282,6 +284,7 @@ void parseKernelYamlText(const std::string& text, const std::string& path, const
     if (const YAML::Node manual = entry["manual_cpp_binding"]) {
       result.manual_cpp_binding = readManualCppBinding(path, manual, *schema, static_cast<bool>(func));
     }
+    if (const YAML::Node dtypes = entry["dtypes"]) result.dtypes = readDtypeSet(path, dtypes);
     result.derived = readDerivedForms(path, entry, *schema);
     for (const DerivedForm& form : result.derived) {
       const std::string form_name = form.schema.operator_name().toString();

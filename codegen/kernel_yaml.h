@@ -13,6 +13,7 @@
 //         kernel_name: custom::scale_out_typed   # binds custom::native::scale_out_typed
 //       - arg_meta: null                          # the default kernel
 //         kernel_name: custom::scale_out
+//     dtypes: [Float, Double]   # what the default kernel computes (codegen/dtype_sets.h)
 //   - op: add.out                                 # an existing operator (schema from --schemas)
 //     kernels: [{arg_meta: null, kernel_name: custom::add_out}]
 //
@@ -79,6 +80,9 @@ struct OperatorEntry {
   bool manual_cpp_binding = false;
   // The forms derived from this out variant, in the order functional, in-place.
   std::vector<DerivedForm> derived;
+  // `dtypes:`, the dtypes the default kernel computes, as bits indexed by ScalarType; 0 when the
+  // entry declares none (codegen/dtype_sets.h).
+  unsigned dtypes = 0;
 };
 
 // Note [A library's own operators register their default kernels on its dispatch key]

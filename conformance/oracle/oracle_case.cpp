@@ -99,7 +99,12 @@ When allOf(When a, When b) {
 std::map<ScalarType, Tolerance> defaultTolerances() {
   // Float: a few ULP where PyTorch vectorises (SLEEF's 1-ULP functions against libm's) or sums in
   // another order, with an absolute floor for results that cancel to near zero.
-  return {{ScalarType::Float, {1e-5, 1e-5}}, {ScalarType::Double, {1e-12, 1e-12}}};
+  // Half and BFloat16: a unit in the last place (2^-10 and 2^-7 relative) for a result rounded once
+  // from a float that PyTorch computed in another order.
+  return {{ScalarType::Float, {1e-5, 1e-5}},
+          {ScalarType::Double, {1e-12, 1e-12}},
+          {ScalarType::Half, {2e-3, 1e-3}},
+          {ScalarType::BFloat16, {1.6e-2, 1e-2}}};
 }
 
 OpCase& OpCase::tensors(const std::vector<std::string>& names) {

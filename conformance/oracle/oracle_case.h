@@ -58,10 +58,21 @@ namespace sy::oracle {
 // Dtype lists are data: a new dtype (issue 29) is added to the lists of the operators that take it.
 using Dtypes = std::vector<ScalarType>;
 namespace dtypes {
+// The five dtypes every kernel computes (See Note [Kernels take the new dtypes once PyTorch agrees]
+// in backends/devices/cpu/dtype_dispatch.h) ...
 inline const Dtypes kAll{ScalarType::Bool, ScalarType::Int, ScalarType::Long, ScalarType::Float, ScalarType::Double};
 inline const Dtypes kNumeric{ScalarType::Int, ScalarType::Long, ScalarType::Float, ScalarType::Double};
 inline const Dtypes kFloating{ScalarType::Float, ScalarType::Double};
 inline const Dtypes kIntegral{ScalarType::Int, ScalarType::Long};
+// ... and every computed dtype, for the kernels that take them all (ExecuTorch's REALHBBF16).
+inline const Dtypes kEvery{ScalarType::Bool,   ScalarType::Byte,    ScalarType::Char,  ScalarType::Short,
+                           ScalarType::Int,    ScalarType::Long,    ScalarType::Half,  ScalarType::Float,
+                           ScalarType::Double, ScalarType::BFloat16};
+inline const Dtypes kEveryFloating{ScalarType::Half, ScalarType::Float, ScalarType::Double, ScalarType::BFloat16};
+// The partners a second operand of such a kernel tries (.promote): one of each class and width that
+// changes the result type, so that the pairs stay few (every pair of kEvery would be 100 per shape).
+inline const Dtypes kPartners{ScalarType::Bool, ScalarType::Byte, ScalarType::Int, ScalarType::Long,
+                              ScalarType::Half, ScalarType::Float, ScalarType::Double};
 }  // namespace dtypes
 
 using Shape = std::vector<int64_t>;

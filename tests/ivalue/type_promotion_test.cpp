@@ -161,7 +161,7 @@ TEST(TypePromotion, UndefinedDtypeIsAnErrorNamingTheArgument) {
   Tensor weird(std::move(impl));
   EXPECT_EQ(errorMessageOf([&] { ops::sub(ones({1}), weird); }),
             "aten::sub.Tensor: argument 'other' has dtype Undefined, which this kernel does not support "
-            "(supported: Int, Long, Float, Double, Bool)");
+            "(supported: Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16)");
 }
 
 }  // namespace

@@ -521,19 +521,35 @@ TEST(ProgramMethod, LoadsConvertsAndReturnsTensorsOfEveryTypeTheFormatNames) {
   EXPECT_EQ(m->get_output(2).toTensor().item<float>(), 3.140625f);
 }
 
-TEST(ProgramMethod, AKernelThatCannotTakeADtypeRefusesItByName) {
+TEST(ProgramMethod, RunsKernelsOnHalfTensors) {
   ProgramBuilder b;
-  const int h = b.constantTensor<uint16_t>(ScalarType::Half, {2}, {0x3C00, 0x4000});
+  const int h = b.constantTensor<uint16_t>(ScalarType::Half, {2}, {0x3C00, 0x4000});  // 1, 2
   const int out = b.plannedTensor(ScalarType::Half, {2}, 1, 0);
   b.kernelCall(b.op("aten::add", "out"), {h, h, b.intValue(1), out, out}).outputs({out}).bufferSizes({0, 16});
   absl::StatusOr<Program> program = Program::loadFromBuffer(b.finish(), "half_add.pte");
   ASSERT_TRUE(program.ok()) << program.status();
   absl::StatusOr<Method> m = program->load_method("forward");
   ASSERT_TRUE(m.ok()) << m.status();
+  ASSERT_TRUE(m->execute().ok());
+  const Tensor sum = m->get_output(0).toTensor();
+  ASSERT_EQ(sum.scalar_type(), ScalarType::Half);
+  EXPECT_EQ(sum.data_ptr<Half>()[0].bits(), 0x4000);  // 2
+  EXPECT_EQ(sum.data_ptr<Half>()[1].bits(), 0x4400);  // 4
+}
+
+TEST(ProgramMethod, AKernelThatCannotTakeADtypeRefusesItByName) {
+  ProgramBuilder b;
+  const int u = b.constantTensor<uint16_t>(ScalarType::UInt16, {2}, {1, 2});
+  const int out = b.plannedTensor(ScalarType::UInt16, {2}, 1, 0);
+  b.kernelCall(b.op("aten::add", "out"), {u, u, b.intValue(1), out, out}).outputs({out}).bufferSizes({0, 16});
+  absl::StatusOr<Program> program = Program::loadFromBuffer(b.finish(), "uint16_add.pte");
+  ASSERT_TRUE(program.ok()) << program.status();
+  absl::StatusOr<Method> m = program->load_method("forward");
+  ASSERT_TRUE(m.ok()) << m.status();
   absl::Status s = m->execute();
   EXPECT_FALSE(s.ok());
   EXPECT_THAT(s.message(), HasSubstr("aten::add.out"));
-  EXPECT_THAT(s.message(), HasSubstr("Half"));
+  EXPECT_THAT(s.message(), HasSubstr("UInt16"));
 }
 
 TEST(ProgramMethod, ReadsExternalTensorsFromADataFile) {

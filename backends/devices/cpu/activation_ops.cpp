@@ -103,7 +103,7 @@ ScalarType geluResult(const char* op, const Tensor& self) {
 // both comparisons unchanged.
 template <class T>
 bool isNan(T v) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (is_floating_v<T>) {
     return std::isnan(v);
   } else {
     return false;
@@ -337,7 +337,9 @@ Tensor& leaky_relu_out_cpu(const Tensor& self, const Scalar& negative_slope, Ten
   const double slope = negative_slope.toDouble();
   return sameDtypeUnary<kFloatingDtypes>(ctx, self, out, [slope](auto x) {
     using T = decltype(x);
-    return x > T{0} ? x : static_cast<T>(slope) * x;
+    using Acc = compute_type_t<T>;
+    const Acc v = static_cast<Acc>(x);
+    return static_cast<T>(v > Acc{0} ? v : static_cast<Acc>(slope) * v);
   });
 }
 

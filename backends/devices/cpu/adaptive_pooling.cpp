@@ -80,12 +80,13 @@ void adaptiveAvgPool(const AdaptiveGeometry& g, const T* input, T* out) {
       const AdaptiveWindow r = rows[oh];
       for (int64_t ow = 0; ow < g.out_w; ++ow) {
         const AdaptiveWindow c = columns[ow];
-        T sum = 0;
+        using Acc = compute_type_t<T>;
+        Acc sum = 0;
         for (int64_t ih = r.begin; ih < r.end; ++ih) {
           const T* __restrict src = plane + ih * g.width;
-          for (int64_t iw = c.begin; iw < c.end; ++iw) sum += src[iw];
+          for (int64_t iw = c.begin; iw < c.end; ++iw) sum += static_cast<Acc>(src[iw]);
         }
-        out_plane[oh * g.out_w + ow] = sum / static_cast<T>((r.end - r.begin) * (c.end - c.begin));
+        out_plane[oh * g.out_w + ow] = static_cast<T>(sum / static_cast<Acc>((r.end - r.begin) * (c.end - c.begin)));
       }
     }
   }

@@ -33,7 +33,7 @@ Tensor& anyInto(const KernelContext& ctx, const Tensor& self, std::optional<IntA
                 bool empty_list_reduces_all, Tensor& out) {
   const char* op = ctx.op;
   checkOnCPU(op, "self", self);
-  checkKnownDtype(op, "self", self.scalar_type());
+  checkKnownDtype<kAllDtypes>(op, "self", self.scalar_type());
   const ReductionShape shape = reductionShape(op, self, dims, keepdim, empty_list_reduces_all);
   if (ctx.form == OutputForm::Functional) {
     out = ops::empty(shape.result_sizes, TensorOptions(ScalarType::Bool).device(kCPU));

@@ -28,7 +28,7 @@ namespace {
 template <class T, bool kMax>
 bool argReductionBeats(T candidate, T best) {
   const bool better = kMax ? candidate > best : candidate < best;
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (is_floating_v<T>) {
     return better || (candidate != candidate && best == best);
   } else {
     return better;
@@ -121,7 +121,7 @@ template <bool kMax>
 void argReductionInto(const char* op, const Tensor& self, std::optional<int64_t> dim, bool keepdim, Tensor* values,
                       Tensor& indices, const char* indices_name) {
   checkOnCPU(op, "self", self);
-  checkKnownDtype(op, "self", self.scalar_type());
+  checkKnownDtype<kRealHBBF16Dtypes>(op, "self", self.scalar_type());
   const ArgReductionShape shape = argReductionShape(op, self, dim, keepdim);
   Tensor source = unaffectedByResizeOf(indices, self);
   if (values != nullptr) source = unaffectedByResizeOf(*values, source);
@@ -135,7 +135,7 @@ void argReductionInto(const char* op, const Tensor& self, std::optional<int64_t>
   const Tensor indices_dst = direct ? indices : sy::empty(indices.sizes(), ScalarType::Long);
   Tensor values_dst;
   if (values != nullptr) values_dst = direct ? *values : sy::empty(values->sizes(), self.scalar_type());
-  SY_DISPATCH_ALL_TYPES(input.scalar_type(), op, "self", [&](auto tag) {
+  dispatchDtype<kRealHBBF16Dtypes>(input.scalar_type(), op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
     argReductionKernel<T, kMax>(static_cast<const T*>(input.data_ptr()), shape.outer, shape.extent, shape.inner,
                                 static_cast<int64_t*>(indices_dst.data_ptr()),

@@ -59,7 +59,7 @@ T times(T a, T b) {
 // NaN wins over any number, as in PyTorch (std::max would return either operand).
 template <class T>
 T largerOrNan(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (is_floating_v<T>) {
     if (std::isnan(a) || std::isnan(b)) return a + b;
   }
   return a < b ? b : a;
@@ -67,7 +67,7 @@ T largerOrNan(T a, T b) {
 
 template <class T>
 T smallerOrNan(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (is_floating_v<T>) {
     if (std::isnan(a) || std::isnan(b)) return a + b;
   }
   return b < a ? b : a;
@@ -128,7 +128,7 @@ void withArithmeticFunction(const Scalar& alpha, Run&& run) {
 // One arithmetic operator, in the form `ctx` names, on `self` and `other` (a Scalar operand already
 // wrapped; `other_dtype` the dtype it had before) computed in `result`: `out` is allocated here
 // (functional), the caller's out= or self (in place).
-template <Arithmetic kOp>
+template <Arithmetic kOp, unsigned kComputeDtypes>
 Tensor& arithmeticInto(const KernelContext& ctx, const Tensor& self, const Tensor& other, ScalarType other_dtype,
                        ScalarType result, const Scalar& alpha, Tensor& out) {
   const char* op = ctx.op;
@@ -136,7 +136,6 @@ Tensor& arithmeticInto(const KernelContext& ctx, const Tensor& self, const Tenso
   constexpr bool kSubtracts = kOp == Arithmetic::Sub || kOp == Arithmetic::ReverseSub;
   if constexpr (kSubtracts) checkSubtractable(op, self.scalar_type(), other_dtype);
   if constexpr (kOp == Arithmetic::Add || kSubtracts) checkAlpha(op, result, alpha);
-  constexpr unsigned kComputeDtypes = kSubtracts ? (kIntegralDtypes | kFloatingDtypes) : kAllDtypes;
   // See Note [Dense binary calls of one dtype skip the loop geometry].
   const DenseBinaryLayout layout = denseBinaryLayout(self, other, out, result);
   if (SY_LIKELY(layout != DenseBinaryLayout::None)) {
@@ -164,27 +163,27 @@ Tensor& arithmeticInto(const KernelContext& ctx, const Tensor& self, const Tenso
 }
 
 // An arithmetic kernel with a Scalar `other`, wrapped in a 0-dim tensor of the result's dtype.
-template <Arithmetic kOp>
+template <Arithmetic kOp, unsigned kDtypes>
 Tensor& arithmetic(const KernelContext& ctx, const Tensor& self, const Scalar& other, const Scalar& alpha,
                    Tensor& out) {
   const BinaryOperands operands = binaryOperands(ctx.op, self, other);
-  return arithmeticInto<kOp>(ctx, self, operands.other, operands.other_dtype, operands.result, alpha, out);
+  return arithmeticInto<kOp, kDtypes>(ctx, self, operands.other, operands.other_dtype, operands.result, alpha, out);
 }
 
 // An arithmetic kernel with a Tensor `other`. Two CPU tensors of one dtype the kernels know
 // compute in that dtype (binaryResultType's answer for them) and need no further check here.
-template <Arithmetic kOp>
+template <Arithmetic kOp, unsigned kDtypes>
 Tensor& arithmetic(const KernelContext& ctx, const Tensor& self, const Tensor& other, const Scalar& alpha,
                    Tensor& out) {
   if (SY_LIKELY(self.defined() && other.defined() && self.is_cpu() && other.is_cpu())) {
     const ScalarType dtype = self.scalar_type();
     const int bit = static_cast<int>(dtype);
-    if (SY_LIKELY(other.scalar_type() == dtype && bit >= 0 && bit < kNumScalarTypes && ((kAllDtypes >> bit) & 1u) != 0)) {
-      return arithmeticInto<kOp>(ctx, self, other, dtype, dtype, alpha, out);
+    if (SY_LIKELY(other.scalar_type() == dtype && bit >= 0 && bit < kNumScalarTypes && ((kDtypes >> bit) & 1u) != 0)) {
+      return arithmeticInto<kOp, kDtypes>(ctx, self, other, dtype, dtype, alpha, out);
     }
   }
   const BinaryOperands operands = binaryOperands(ctx.op, self, other);
-  return arithmeticInto<kOp>(ctx, self, operands.other, operands.other_dtype, operands.result, alpha, out);
+  return arithmeticInto<kOp, kDtypes>(ctx, self, operands.other, operands.other_dtype, operands.result, alpha, out);
 }
 
 }  // namespace
@@ -195,39 +194,39 @@ namespace native {
 
 Tensor& add_out_cpu(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out,
                     const KernelContext& ctx) {
-  return arithmetic<Arithmetic::Add>(ctx, self, other, alpha, out);
+  return arithmetic<Arithmetic::Add, add_out_cpu_dtypes>(ctx, self, other, alpha, out);
 }
 Tensor& add_scalar_out_cpu(const Tensor& self, const Scalar& other, const Scalar& alpha, Tensor& out,
                            const KernelContext& ctx) {
-  return arithmetic<Arithmetic::Add>(ctx, self, other, alpha, out);
+  return arithmetic<Arithmetic::Add, add_scalar_out_cpu_dtypes>(ctx, self, other, alpha, out);
 }
 
 Tensor& sub_out_cpu(const Tensor& self, const Tensor& other, const Scalar& alpha, Tensor& out,
                     const KernelContext& ctx) {
-  return arithmetic<Arithmetic::Sub>(ctx, self, other, alpha, out);
+  return arithmetic<Arithmetic::Sub, sub_out_cpu_dtypes>(ctx, self, other, alpha, out);
 }
 Tensor& sub_scalar_out_cpu(const Tensor& self, const Scalar& other, const Scalar& alpha, Tensor& out,
                            const KernelContext& ctx) {
-  return arithmetic<Arithmetic::Sub>(ctx, self, other, alpha, out);
+  return arithmetic<Arithmetic::Sub, sub_scalar_out_cpu_dtypes>(ctx, self, other, alpha, out);
 }
 
 Tensor& rsub_scalar_out_cpu(const Tensor& self, const Scalar& other, const Scalar& alpha, Tensor& out,
                             const KernelContext& ctx) {
-  return arithmetic<Arithmetic::ReverseSub>(ctx, self, other, alpha, out);
+  return arithmetic<Arithmetic::ReverseSub, rsub_scalar_out_cpu_dtypes>(ctx, self, other, alpha, out);
 }
 
 Tensor& mul_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) {
-  return arithmetic<Arithmetic::Mul>(ctx, self, other, 1, out);
+  return arithmetic<Arithmetic::Mul, mul_out_cpu_dtypes>(ctx, self, other, 1, out);
 }
 Tensor& mul_scalar_out_cpu(const Tensor& self, const Scalar& other, Tensor& out, const KernelContext& ctx) {
-  return arithmetic<Arithmetic::Mul>(ctx, self, other, 1, out);
+  return arithmetic<Arithmetic::Mul, mul_scalar_out_cpu_dtypes>(ctx, self, other, 1, out);
 }
 
 Tensor& maximum_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) {
-  return arithmetic<Arithmetic::Maximum>(ctx, self, other, 1, out);
+  return arithmetic<Arithmetic::Maximum, maximum_out_cpu_dtypes>(ctx, self, other, 1, out);
 }
 Tensor& minimum_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) {
-  return arithmetic<Arithmetic::Minimum>(ctx, self, other, 1, out);
+  return arithmetic<Arithmetic::Minimum, minimum_out_cpu_dtypes>(ctx, self, other, 1, out);
 }
 
 }  // namespace native

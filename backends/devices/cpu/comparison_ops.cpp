@@ -65,7 +65,7 @@ Tensor& compare(const KernelContext& ctx, const Tensor& self, const Other& other
   // Bool converts to every dtype, so out= needs no cast check.
   const BinaryInputs inputs =
       prepareBinaryOutput(op, self, operands.other, out, ScalarType::Bool, role, /*check_cast=*/false);
-  runBinaryLoop<kAllDtypes>(op, inputs.self(), inputs.other(), out, operands.result, ScalarType::Bool,
+  runBinaryLoop<kRealHBBF16Dtypes>(op, inputs.self(), inputs.other(), out, operands.result, ScalarType::Bool,
                             [](const LoopGeometry& geometry, auto tag) {
                               using T = typename decltype(tag)::type;
                               runElementwise<bool, T, T>(geometry, [](T a, T b) { return Compare{}(a, b); });

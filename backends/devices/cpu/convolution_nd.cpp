@@ -291,12 +291,14 @@ Tensor& convolutionNdOut(const char* op, OutputForm form, const Tensor& input, c
     checkNoInternalOverlap(op, out, "out");
   }
   if (out.numel() == 0) return out;
-  const ScalarType dtype = input.scalar_type();
-  const Tensor dense_input = nn_detail::contiguousCopyIfNeeded(op, "input", input);
-  const Tensor dense_weight = nn_detail::contiguousCopyIfNeeded(op, "weight", weight);
-  const Tensor dense_bias = bias != nullptr ? nn_detail::contiguousCopyIfNeeded(op, "bias", *bias) : Tensor();
+  // See Note [Accumulating kernels compute reduced floats on Float copies] in elementwise.h.
+  checkDtypeSupported(op, "input", input.scalar_type(), kFloatingDtypes);
+  const ScalarType dtype = computeDtypeOf(input.scalar_type());
+  const Tensor dense_input = nn_detail::contiguousCopyIfNeeded(op, "input", input, dtype);
+  const Tensor dense_weight = nn_detail::contiguousCopyIfNeeded(op, "weight", weight, dtype);
+  const Tensor dense_bias = bias != nullptr ? nn_detail::contiguousCopyIfNeeded(op, "bias", *bias, dtype) : Tensor();
   nn_detail::computeIntoDenseOutput(op, out, dtype, {&input, &weight, bias}, [&](const Tensor& dst) {
-    SY_DISPATCH_FLOATING_TYPES(dtype, op, "input", [&](auto tag) {
+    dispatchDtype<kFullFloatingDtypes>(dtype, op, "input", [&](auto tag) {
       using T = typename decltype(tag)::type;
       convolveNd<T>(g, static_cast<const T*>(dense_input.data_ptr()), static_cast<const T*>(dense_weight.data_ptr()),
                     dense_bias.defined() ? static_cast<const T*>(dense_bias.data_ptr()) : nullptr,

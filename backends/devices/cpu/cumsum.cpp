@@ -53,7 +53,7 @@ Tensor& cumsum_out_cpu(const Tensor& self, int64_t dim, std::optional<ScalarType
                        const KernelContext& ctx) {
   const char* op = ctx.op;
   checkOnCPU(op, "self", self);
-  checkKnownDtype(op, "self", self.scalar_type());
+  checkKnownDtype<kAllDtypes>(op, "self", self.scalar_type());
   const int64_t d = wrapDim(dim, self.dim(), op);
   if (ctx.form == OutputForm::Functional) {
     const ScalarType result =
@@ -64,7 +64,7 @@ Tensor& cumsum_out_cpu(const Tensor& self, int64_t dim, std::optional<ScalarType
   SY_CHECK(!dtype.has_value() || out.scalar_type() == *dtype, op, ": expected 'out' to have dtype ", *dtype,
            " (the requested dtype) but got ", out.scalar_type());
   const ScalarType result = out.scalar_type();
-  checkKnownDtype(op, "out", result);
+  checkKnownDtype<kAllDtypes>(op, "out", result);
   const Tensor source = unaffectedByResizeOf(out, self);
   resizeOutput(out, self.sizes());
   checkNoInternalOverlap(op, out, "out");
@@ -81,7 +81,7 @@ Tensor& cumsum_out_cpu(const Tensor& self, int64_t dim, std::optional<ScalarType
   const Tensor dst = direct ? out : sy::empty(out.sizes(), result);
   SY_DISPATCH_ALL_TYPES(result, op, "out", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using Acc = std::conditional_t<std::is_floating_point_v<T>, double, uint64_t>;
+    using Acc = std::conditional_t<is_floating_v<T>, double, uint64_t>;
     // The running sums: on the stack for up to 16 columns (a cumsum along the last dim has one).
     Acc small[16];
     std::unique_ptr<Acc[]> large;

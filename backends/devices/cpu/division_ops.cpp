@@ -72,16 +72,18 @@ T integerFloorQuotient(const char* op, T a, T b) {
 // gives a near-integer quotient, so the final floor cannot be pushed across an integer by the
 // rounding of a / b.
 template <class T>
-T floatingFloorQuotient(T a, T b) {
-  if (b == 0) return a / b;  // IEEE: +-inf, or nan for 0 / 0
-  const T remainder = std::fmod(a, b);
-  T quotient = (a - remainder) / b;
+T floatingFloorQuotient(T a_in, T b_in) {
+  using A = compute_type_t<T>;  // See Note [Reduced-precision floats compute in float] in core/half.h.
+  const A a = static_cast<A>(a_in), b = static_cast<A>(b_in);
+  if (b == 0) return static_cast<T>(a / b);  // IEEE: +-inf, or nan for 0 / 0
+  const A remainder = std::fmod(a, b);
+  A quotient = (a - remainder) / b;
   // fmod's remainder has a's sign; floor division's has b's. Borrow one when they differ.
   if (remainder != 0 && ((b < 0) != (remainder < 0))) quotient -= 1;
-  if (quotient == 0) return std::copysign(T{0}, a / b);  // keep the sign of the exact quotient
-  T floored = std::floor(quotient);
-  if (quotient - floored > T{0.5}) floored += 1;
-  return floored;
+  if (quotient == 0) return static_cast<T>(std::copysign(A{0}, a / b));  // keep the sign of the exact quotient
+  A floored = std::floor(quotient);
+  if (quotient - floored > A{0.5}) floored += 1;
+  return static_cast<T>(floored);
 }
 
 // div in the form `ctx` names, with a Tensor or a Scalar divisor: `out` is allocated here
@@ -130,10 +132,12 @@ T integerRemainder(const char* op, T a, T b, Remainder kind) {
 
 // PyTorch's floating remainder: fmod, moved into the divisor's sign for Python's %.
 template <class T>
-T floatingRemainder(T a, T b, Remainder kind) {
-  T r = std::fmod(a, b);
+T floatingRemainder(T a_in, T b_in, Remainder kind) {
+  using A = compute_type_t<T>;
+  const A a = static_cast<A>(a_in), b = static_cast<A>(b_in);
+  A r = std::fmod(a, b);
   if (kind == Remainder::kPython && r != 0 && ((b < 0) != (r < 0))) r += b;
-  return r;
+  return static_cast<T>(r);
 }
 
 // fmod and remainder in the form `ctx` names, in the operands' result type (Bool refused).

@@ -12,21 +12,45 @@
 
 #include <cstdint>
 
+#include "switchyard/core/element_traits.h"
 #include "switchyard/core/error.h"
 #include "switchyard/core/scalar_type.h"
 
 namespace sy::cpu {
 
-// Sets of dtypes, as bits indexed by ScalarType.
+// Sets of dtypes, as bits indexed by ScalarType. The wide sets are ExecuTorch's switch families
+// (ET_SWITCH_REALHBBF16_TYPES and so on), so a portable kernel's dtypes carry over by name:
+//   kWideIntegralDtypes   Byte, Char, Short, Int, Long                 (ExecuTorch's INT)
+//   kWideFloatingDtypes   Half, Float, Double, BFloat16                 (FLOATHBF16)
+//   kRealHBF16Dtypes      the wide integral and floating ones           (REALHBF16)
+//   kRealHBBF16Dtypes     those and Bool                                (REALHBBF16)
+// The reduced-precision floats compute in float (See Note [Reduced-precision floats compute in
+// float] in core/half.h): a kernel written over `T` reads float(x) and stores T(result).
+//
+// Note [Kernels take the new dtypes once PyTorch agrees]
+// kAllDtypes, kFloatingDtypes and kIntegralDtypes are the five dtypes every kernel has computed from
+// the start (Bool, Int, Long, Float, Double). A kernel family moves to the wide sets when the PyTorch
+// oracle checks it on Byte, Char, Short, Half and BFloat16 (conformance/oracle: its case lists
+// dtypes::kEvery); until then it refuses those dtypes by name, rather than compute them unchecked.
 enum DtypeSet : unsigned {
-  kBoolDtype = 1u << static_cast<int>(ScalarType::Bool),
+  kByteDtype = 1u << static_cast<int>(ScalarType::Byte),
+  kCharDtype = 1u << static_cast<int>(ScalarType::Char),
+  kShortDtype = 1u << static_cast<int>(ScalarType::Short),
   kIntDtype = 1u << static_cast<int>(ScalarType::Int),
   kLongDtype = 1u << static_cast<int>(ScalarType::Long),
+  kHalfDtype = 1u << static_cast<int>(ScalarType::Half),
   kFloatDtype = 1u << static_cast<int>(ScalarType::Float),
   kDoubleDtype = 1u << static_cast<int>(ScalarType::Double),
-  kFloatingDtypes = kFloatDtype | kDoubleDtype,
+  kBoolDtype = 1u << static_cast<int>(ScalarType::Bool),
+  kBFloat16Dtype = 1u << static_cast<int>(ScalarType::BFloat16),
+  kFullFloatingDtypes = kFloatDtype | kDoubleDtype,  // ExecuTorch's FLOAT
+  kFloatingDtypes = kFullFloatingDtypes,
   kIntegralDtypes = kIntDtype | kLongDtype,
   kAllDtypes = kBoolDtype | kIntegralDtypes | kFloatingDtypes,
+  kWideIntegralDtypes = kByteDtype | kCharDtype | kShortDtype | kIntDtype | kLongDtype,
+  kWideFloatingDtypes = kFullFloatingDtypes | kHalfDtype | kBFloat16Dtype,
+  kRealHBF16Dtypes = kWideIntegralDtypes | kWideFloatingDtypes,
+  kRealHBBF16Dtypes = kRealHBF16Dtypes | kBoolDtype,
 };
 
 namespace detail {

@@ -184,7 +184,7 @@ namespace {
 // through the checked Scalar::to.
 template <class T>
 T operandValue(const Scalar& value) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (is_floating_v<T>) {
     if (value.isFloatingPoint()) return static_cast<T>(value.toDouble());
   } else if constexpr (!std::is_same_v<T, bool>) {
     if (value.isIntegral(/*include_bool=*/false)) return static_cast<T>(value.toLong());
@@ -196,7 +196,7 @@ T operandValue(const Scalar& value) {
 
 Tensor scalarTensor(const Scalar& value, ScalarType dtype) {
   Tensor t = sy::empty({}, dtype);
-  SY_DISPATCH_ALL_TYPES(dtype, "scalarTensor", "dtype", [&](auto tag) {
+  dispatchDtype<kRealHBBF16Dtypes>(dtype, "scalarTensor", "dtype", [&](auto tag) {
     using T = typename decltype(tag)::type;
     *static_cast<T*>(t.data_ptr()) = operandValue<T>(value);
   });
@@ -299,8 +299,8 @@ LoopGeometry makeLoopGeometry(std::initializer_list<const Tensor*> operands) {
 void checkBinaryInputs(const char* op, const Tensor& self, const Tensor& other) {
   checkOnCPU(op, "self", self);
   checkOnCPU(op, "other", other);
-  checkDtypeSupported(op, "self", self.scalar_type());
-  checkDtypeSupported(op, "other", other.scalar_type());
+  checkDtypeSupported(op, "self", self.scalar_type(), kRealHBBF16Dtypes);
+  checkDtypeSupported(op, "other", other.scalar_type(), kRealHBBF16Dtypes);
 }
 
 BinaryOperands binaryOperands(const char* op, const Tensor& self, const Tensor& other) {
@@ -310,7 +310,7 @@ BinaryOperands binaryOperands(const char* op, const Tensor& self, const Tensor& 
 
 BinaryOperands binaryOperands(const char* op, const Tensor& self, const Scalar& other) {
   checkOnCPU(op, "self", self);
-  checkDtypeSupported(op, "self", self.scalar_type());
+  checkDtypeSupported(op, "self", self.scalar_type(), kRealHBBF16Dtypes);
   const ScalarType result = binaryResultType(self, other);
   return {scalarTensor(other, result), other.type(), result};
 }
@@ -328,7 +328,7 @@ BinaryInputs::BinaryInputs(const char* op, const Tensor& out, IntArrayRef shape,
 BinaryInputs prepareBinaryOutput(const char* op, const Tensor& self, const Tensor& other, const Tensor& out,
                                  ScalarType result, OutputRole role, bool check_cast) {
   checkOnCPU(op, "out", out);
-  checkDtypeSupported(op, "out", out.scalar_type());
+  checkDtypeSupported(op, "out", out.scalar_type(), kRealHBBF16Dtypes);
   if (check_cast) checkCanCastToOutput(op, result, out);
   return BinaryInputs(op, out, broadcastShapes(op, self.sizes(), other.sizes()), role, self, other);
 }

@@ -78,6 +78,19 @@ constexpr ScalarType promotedToFloating(ScalarType dtype) {
   return isFloatingType(dtype) ? dtype : ScalarType::Float;
 }
 
+// Note [Accumulating kernels compute reduced floats on Float copies]
+// Elementwise kernels take Half and BFloat16 as element types: each element is read as a float,
+// computed in float and rounded once when it is stored. A kernel that accumulates (a product, a
+// convolution, a sum, a norm, a softmax) would round its partial results at every step if it
+// accumulated in the element type, so it runs on Float copies of its reduced-precision inputs into a
+// Float result that is rounded once into `out`, as PyTorch's CPU kernels accumulate in float
+// (at::opmath_type). Its loops are instantiated for the full-precision types only.
+
+// Float for Half, BFloat16 and the Float8 types, `dtype` itself otherwise.
+constexpr ScalarType computeDtypeOf(ScalarType dtype) {
+  return isReducedFloatingType(dtype) ? ScalarType::Float : dtype;
+}
+
 // ---- Argument checks ---------------------------------------------------------------------------
 
 // Raises when `t` is not a CPU tensor: "aten::acos.out: argument 'self' is on accel, but ...".

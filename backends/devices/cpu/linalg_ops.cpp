@@ -36,6 +36,8 @@ namespace {
 // Integer matrices run in the unsigned type of the same width, where wrap-around is defined.
 
 template <class T> struct WrappingTwin { using type = T; };
+template <> struct WrappingTwin<int8_t> { using type = uint8_t; };
+template <> struct WrappingTwin<int16_t> { using type = uint16_t; };
 template <> struct WrappingTwin<int32_t> { using type = uint32_t; };
 template <> struct WrappingTwin<int64_t> { using type = uint64_t; };
 
@@ -110,7 +112,7 @@ bool isZero(const Scalar& s) { return s.isFloatingPoint() ? s.toDouble() == 0.0 
 
 template <class U>
 U scalarAs(const Scalar& s) {
-  if constexpr (std::is_floating_point_v<U>) return s.to<U>();
+  if constexpr (is_floating_v<U>) return s.to<U>();
   return static_cast<U>(s.toLong());  // wraps, like the products
 }
 
@@ -124,6 +126,15 @@ Tensor contiguousCopy(const char* op, const char* name, const Tensor& t) {
 // null or beta is 0) + alpha * mat1 @ mat2.
 void productInto(const char* op, const Tensor& dst, const Tensor* self, const Tensor& mat1, const Tensor& mat2,
                  const Scalar& beta, const Scalar& alpha) {
+  if (isReducedFloatingType(dst.scalar_type())) {
+    // See Note [Accumulating kernels compute reduced floats on Float copies] in elementwise.h.
+    const Tensor wide = sy::empty(dst.sizes(), ScalarType::Float);
+    const Tensor wide_self = self != nullptr ? convertedTo(op, "self", *self, ScalarType::Float) : Tensor();
+    productInto(op, wide, self != nullptr ? &wide_self : nullptr, convertedTo(op, "mat1", mat1, ScalarType::Float),
+                convertedTo(op, "mat2", mat2, ScalarType::Float), beta, alpha);
+    copyIntoCPU(op, dst, wide, "out", "result");
+    return;
+  }
   Tensor a = mat1, b = mat2;
   if (!rowsContiguous(b) && !columnsContiguous(b)) b = contiguousCopy(op, "mat2", b);
   const bool b_rows = rowsContiguous(b);
@@ -131,7 +142,7 @@ void productInto(const char* op, const Tensor& dst, const Tensor* self, const Te
   const bool batched = dst.dim() == 3;
   const int64_t batches = batched ? dst.size(0) : 1;
   const int64_t M = a.size(-2), K = a.size(-1), N = b.size(-1);
-  dispatchDtype<kIntegralDtypes | kFloatingDtypes>(dst.scalar_type(), op, "self", [&](auto tag) {
+  dispatchDtype<kWideIntegralDtypes | kFullFloatingDtypes>(dst.scalar_type(), op, "self", [&](auto tag) {
     using U = typename WrappingTwin<typename decltype(tag)::type>::type;
     U* C = static_cast<U*>(dst.data_ptr());
     if (self == nullptr || isZero(beta)) {
@@ -187,7 +198,7 @@ SizesVector checkProductOperands(const char* op, const char* name1, const Tensor
   checkOnCPU(op, name2, m2);
   checkDims(op, name1, m1, dims);
   checkDims(op, name2, m2, dims);
-  dispatchDtype<kIntegralDtypes | kFloatingDtypes>(m1.scalar_type(), op, name1, [](auto) {});
+  dispatchDtype<kRealHBF16Dtypes>(m1.scalar_type(), op, name1, [](auto) {});
   SY_CHECK(m1.scalar_type() == m2.scalar_type(), op, ": expected '", name1, "' and '", name2,
            "' to have the same dtype, but got ", m1.scalar_type(), " and ", m2.scalar_type());
   if (dims == 3) {

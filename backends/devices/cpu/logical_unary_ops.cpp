@@ -50,7 +50,7 @@ namespace native {
 
 Tensor& isnan_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
   return predicate(ctx, self, out, [](auto x) {
-    if constexpr (std::is_floating_point_v<decltype(x)>) {
+    if constexpr (is_floating_v<decltype(x)>) {
       return std::isnan(x);
     } else {
       return false;
@@ -59,7 +59,7 @@ Tensor& isnan_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx)
 }
 Tensor& isinf_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
   return predicate(ctx, self, out, [](auto x) {
-    if constexpr (std::is_floating_point_v<decltype(x)>) {
+    if constexpr (is_floating_v<decltype(x)>) {
       return std::isinf(x);
     } else {
       return false;

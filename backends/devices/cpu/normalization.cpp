@@ -115,10 +115,13 @@ void layerNormRows(const LayerNormShape& shape, const T* input, const T* weight,
 // otherwise through a temporary.
 void runLayerNorm(const char* op, const LayerNormShape& shape, const Tensor& input, const Tensor* weight,
                   const Tensor* bias, double eps, const Tensor& out0, const Tensor& out1, const Tensor& out2) {
-  const ScalarType dtype = input.scalar_type();
-  const Tensor dense_input = nn_detail::contiguousCopyIfNeeded(op, "input", input);
-  const Tensor dense_weight = weight != nullptr ? nn_detail::contiguousCopyIfNeeded(op, "weight", *weight) : Tensor();
-  const Tensor dense_bias = bias != nullptr ? nn_detail::contiguousCopyIfNeeded(op, "bias", *bias) : Tensor();
+  // See Note [Accumulating kernels compute reduced floats on Float copies] in elementwise.h.
+  checkDtypeSupported(op, "input", input.scalar_type(), kFloatingDtypes);
+  const ScalarType dtype = computeDtypeOf(input.scalar_type());
+  const Tensor dense_input = nn_detail::contiguousCopyIfNeeded(op, "input", input, dtype);
+  const Tensor dense_weight =
+      weight != nullptr ? nn_detail::contiguousCopyIfNeeded(op, "weight", *weight, dtype) : Tensor();
+  const Tensor dense_bias = bias != nullptr ? nn_detail::contiguousCopyIfNeeded(op, "bias", *bias, dtype) : Tensor();
   auto writable = [&](const Tensor& out) {
     bool direct = out.scalar_type() == dtype && out.is_contiguous();
     for (const Tensor* in : {&input, weight, bias}) direct = direct && (in == nullptr || !sameMemory(out, *in));
@@ -127,7 +130,7 @@ void runLayerNorm(const char* op, const LayerNormShape& shape, const Tensor& inp
   const Tensor y = writable(out0), means = writable(out1), rstds = writable(out2);
 
   if (shape.rows > 0) {
-    SY_DISPATCH_FLOATING_TYPES(dtype, op, "input", [&](auto tag) {
+    dispatchDtype<kFullFloatingDtypes>(dtype, op, "input", [&](auto tag) {
       using T = typename decltype(tag)::type;
       auto data = [](const Tensor& t) { return t.defined() ? static_cast<T*>(t.data_ptr()) : nullptr; };
       layerNormRows<T>(shape, data(dense_input), data(dense_weight), data(dense_bias), eps, data(y), data(means),

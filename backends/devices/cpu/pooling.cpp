@@ -170,7 +170,7 @@ std::vector<KernelColumn> kernelColumns(const PoolGeometry& g, int64_t dilation)
 template <class T, bool kWithIndices>
 void maxPool(const PoolGeometry& g, const T* input, T* out, int64_t* indices) {
   const std::vector<KernelColumn> columns = kernelColumns(g, g.dilation_w);
-  const T lowest = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+  const T lowest = std::numeric_limits<T>::has_infinity ? static_cast<T>(-std::numeric_limits<T>::infinity())
                                                         : std::numeric_limits<T>::lowest();
   for (int64_t p = 0; p < g.planes(); ++p) {
     const T* plane = input + p * g.height * g.width;
@@ -192,12 +192,12 @@ void maxPool(const PoolGeometry& g, const T* input, T* out, int64_t* indices) {
             const T x = src[ow * g.stride_w + offset];
             if constexpr (kWithIndices) {
               bool better = x > row[ow] || index_row[ow] < 0;
-              if constexpr (std::is_floating_point_v<T>) better = better || std::isnan(x);
+              if constexpr (is_floating_v<T>) better = better || std::isnan(x);
               if (better) {
                 row[ow] = x;
                 index_row[ow] = ih * g.width + ow * g.stride_w + offset;
               }
-            } else if constexpr (std::is_floating_point_v<T>) {
+            } else if constexpr (is_floating_v<T>) {
               row[ow] = (x > row[ow] || std::isnan(x)) ? x : row[ow];
             } else {
               row[ow] = x > row[ow] ? x : row[ow];
@@ -264,7 +264,7 @@ int64_t truncatingDivide(int64_t sum, int64_t divisor) {
 template <class T>
 void avgPool(const PoolGeometry& g, const T* input, T* out, bool count_include_pad,
              std::optional<int64_t> divisor_override) {
-  using Acc = std::conditional_t<std::is_floating_point_v<T>, T, uint64_t>;
+  using Acc = std::conditional_t<is_floating_v<T>, compute_type_t<T>, uint64_t>;
   const std::vector<KernelColumn> kernel_columns = kernelColumns(g, 1);
   std::vector<WindowExtent> columns(static_cast<size_t>(g.out_w));
   for (int64_t ow = 0; ow < g.out_w; ++ow) columns[ow] = windowExtent(ow, g.stride_w, g.pad_w, g.kernel_w, g.width);
@@ -294,7 +294,7 @@ void avgPool(const PoolGeometry& g, const T* input, T* out, bool count_include_p
         const int64_t divisor = divisor_override ? *divisor_override
                                 : count_include_pad ? rows.padded_size * columns[ow].padded_size
                                                     : rows.input_count * columns[ow].input_count;
-        if constexpr (std::is_floating_point_v<T>) {
+        if constexpr (is_floating_v<T>) {
           row[ow] = static_cast<T>(sum[ow] / static_cast<Acc>(divisor));
         } else {
           row[ow] = static_cast<T>(truncatingDivide(static_cast<int64_t>(sum[ow]), divisor));

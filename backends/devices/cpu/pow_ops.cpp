@@ -113,7 +113,7 @@ Tensor& pow_tensor_scalar_out_cpu(const Tensor& self, const Scalar& exponent, Te
       runElementwise<T, T>(geometry, [](T) { return T{1}; });
     } else if (copy) {
       runElementwise<T, T>(geometry, [](T x) { return x; });
-    } else if constexpr (std::is_floating_point_v<T>) {
+    } else if constexpr (is_floating_v<T>) {
       floatingPowByScalar<T>(geometry, exponent.toDouble());
     } else {
       const T power = exponent.to<T>();

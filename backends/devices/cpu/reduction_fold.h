@@ -61,9 +61,10 @@ inline ReductionShape reductionShape(const char* op, const Tensor& self, std::op
 
 
 // Raises the dtype visitors' "has dtype X, which this kernel does not support" for a dtype
-// outside Bool, Int, Long, Float and Double, before anything is resized.
-inline void checkKnownDtype(const char* op, const char* argument, ScalarType dtype) {
-  SY_DISPATCH_ALL_TYPES(dtype, op, argument, [](auto) {});
+// outside `Allowed` (the reduction's own set), before anything is resized.
+template <unsigned Allowed>
+void checkKnownDtype(const char* op, const char* argument, ScalarType dtype) {
+  dispatchDtype<Allowed>(dtype, op, argument, [](auto) {});
 }
 
 

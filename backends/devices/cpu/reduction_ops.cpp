@@ -70,10 +70,11 @@ struct ProdFold {
 template <class T, bool kMax>
 struct ExtremumFold {
   // Floating extrema can track NaN apart from the comparisons (see foldRow).
-  static constexpr bool kTracksNaN = std::is_floating_point_v<T>;
+  static constexpr bool kTracksNaN = is_floating_v<T>;
   static T identity() {
-    if constexpr (std::is_floating_point_v<T>) {
-      return kMax ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
+    if constexpr (is_floating_v<T>) {
+      return static_cast<T>(kMax ? -static_cast<float>(std::numeric_limits<T>::infinity())
+                                 : static_cast<float>(std::numeric_limits<T>::infinity()));
     }
     return kMax ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
   }
@@ -86,7 +87,7 @@ struct ExtremumFold {
   }
   // NaN is sticky: once either side is NaN, the result is.
   static T combine(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (is_floating_v<T>) {
       if (b != b) return b;
     }
     return combineIgnoringNaN(a, b);
@@ -129,7 +130,7 @@ Tensor& sumInto(const KernelContext& ctx, SumKind kind, const Tensor& self, std:
   const ScalarType result = out.scalar_type();
   SY_CHECK(kind != SumKind::kMean || isFloatingType(result), op,
            ": expected 'out' to have a floating dtype (Float or Double) but got ", result);
-  checkKnownDtype(op, "self", self.scalar_type());
+  checkKnownDtype<kRealHBBF16Dtypes>(op, "self", self.scalar_type());
   const ReductionShape shape = reductionShape(op, self, dims, keepdim);
   const Tensor source = unaffectedByResizeOf(out, self);
   resizeOutput(out, shape.result_sizes);
@@ -147,7 +148,7 @@ Tensor& sumInto(const KernelContext& ctx, SumKind kind, const Tensor& self, std:
   const Tensor acc = accumulatorFor(out, input, acc_dtype);
   const Tensor acc_keepdim = viewWithSizes(acc, shape.keepdim_sizes);
   if (floating) {
-    SY_DISPATCH_FLOATING_TYPES(input.scalar_type(), op, "self", [&](auto tag) {
+    dispatchDtype<kWideFloatingDtypes>(input.scalar_type(), op, "self", [&](auto tag) {
       using In = typename decltype(tag)::type;
       if (kind == SumKind::kProd) {
         fillContiguous<double>(acc, 1.0);
@@ -164,7 +165,7 @@ Tensor& sumInto(const KernelContext& ctx, SumKind kind, const Tensor& self, std:
       for (int64_t i = 0; i < acc.numel(); ++i) data[i] /= count;
     }
   } else {
-    dispatchDtype<kBoolDtype | kIntegralDtypes>(input.scalar_type(), op, "self", [&](auto tag) {
+    dispatchDtype<kBoolDtype | kWideIntegralDtypes>(input.scalar_type(), op, "self", [&](auto tag) {
       using In = typename decltype(tag)::type;
       if (kind == SumKind::kProd) {
         fillContiguous<uint64_t>(acc, 1);
@@ -196,7 +197,7 @@ Tensor& extremumInto(const KernelContext& ctx, const Tensor& self, IntArrayRef d
   }
   checkOnCPU(op, "self", self);
   checkOnCPU(op, "out", out);
-  checkKnownDtype(op, "self", self.scalar_type());
+  checkKnownDtype<kRealHBBF16Dtypes>(op, "self", self.scalar_type());
   SY_CHECK(out.scalar_type() == self.scalar_type(), op, ": expected 'out' to have the dtype of 'self' (",
            self.scalar_type(), ") but got ", out.scalar_type());
   const ReductionShape shape = reductionShape(op, self, dims, keepdim);
@@ -207,7 +208,7 @@ Tensor& extremumInto(const KernelContext& ctx, const Tensor& self, IntArrayRef d
   if (out.numel() == 0) return out;
   const Tensor acc = accumulatorFor(out, input, input.scalar_type());
   const Tensor acc_keepdim = viewWithSizes(acc, shape.keepdim_sizes);
-  SY_DISPATCH_ALL_TYPES(input.scalar_type(), op, "self", [&](auto tag) {
+  dispatchDtype<kRealHBBF16Dtypes>(input.scalar_type(), op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
     fillContiguous<T>(acc, ExtremumFold<T, kMax>::identity());
     foldInto<ExtremumFold<T, kMax>, T, T>(acc_keepdim, input);

@@ -20,7 +20,7 @@ constexpr unsigned kRoundableDtypes = kIntegralDtypes | kFloatingDtypes;
 template <class Fn>
 Tensor& rounding(const KernelContext& ctx, const Tensor& self, Tensor& out, Fn fn) {
   return sameDtypeUnary<kRoundableDtypes>(ctx, self, out, [fn](auto x) {
-    if constexpr (std::is_floating_point_v<decltype(x)>) {
+    if constexpr (is_floating_v<decltype(x)>) {
       return fn(x);
     } else {
       return x;

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "switchyard/backends/devices/cpu/elementwise.h"
+#include "switchyard/backends/devices/cpu/nn_kernels.h"
 #include "switchyard/backends/devices/cpu/reduction_kernels.h"
 #include "switchyard/dispatcher/library.h"
 #include "switchyard/ivalue/wrap_dim.h"
@@ -35,13 +36,6 @@ namespace {
 
 // ---- Shared checks and views -------------------------------------------------------------------
 
-
-Tensor contiguousCopy(const char* op, const Tensor& t) {
-  if (t.is_contiguous()) return t;
-  Tensor copy = sy::empty(t.sizes(), t.scalar_type());
-  copyIntoCPU(op, copy, t, "contiguous", "self");
-  return copy;
-}
 
 // ---- softmax and log_softmax -------------------------------------------------------------------
 
@@ -121,9 +115,9 @@ void softmaxKernel(const T* in, T* out, int64_t outer, int64_t extent, int64_t i
 
 void checkSoftmaxArguments(const char* op, const Tensor& self, bool half_to_float) {
   checkOnCPU(op, "self", self);
-  SY_CHECK(!half_to_float, op, ": half_to_float=True converts Half inputs to Float, but this CPU kernel has no Half "
-           "dtype; pass half_to_float=False");
-  SY_DISPATCH_FLOATING_TYPES(self.scalar_type(), op, "self", [](auto) {});
+  SY_CHECK(!half_to_float, op, ": half_to_float=True (a Float result from a Half input) is not supported on the "
+           "CPU, as in PyTorch; pass half_to_float=False");
+  dispatchDtype<kWideFloatingDtypes>(self.scalar_type(), op, "self", [](auto) {});
 }
 
 // softmax or log_softmax in the form `ctx` names: the functional form allocates `out` (self's
@@ -145,7 +139,9 @@ Tensor& softmaxInto(const KernelContext& ctx, const Tensor& self, int64_t dim, b
   checkNoInternalOverlap(op, out, "out");
   if (out.numel() == 0) return out;
 
-  const Tensor input = contiguousCopy(op, self);
+  // See Note [Accumulating kernels compute reduced floats on Float copies] in elementwise.h.
+  const ScalarType compute = computeDtypeOf(self.scalar_type());
+  const Tensor input = nn_detail::contiguousCopyIfNeeded(op, "self", self, compute);
   int64_t outer = 1, inner = 1;
   for (int64_t i = 0; i < input.dim(); ++i) {
     if (i < d) outer *= input.size(i);
@@ -153,9 +149,9 @@ Tensor& softmaxInto(const KernelContext& ctx, const Tensor& self, int64_t dim, b
   }
   const int64_t extent = input.dim() == 0 ? 1 : input.size(d);
   // Written in place when out is contiguous and is either separate from self or self exactly.
-  const bool direct = out.is_contiguous() && !partiallyOverlaps(out, input);
-  const Tensor dst = direct ? out : sy::empty(self.sizes(), self.scalar_type());
-  SY_DISPATCH_FLOATING_TYPES(input.scalar_type(), op, "self", [&](auto tag) {
+  const bool direct = out.is_contiguous() && out.scalar_type() == compute && !partiallyOverlaps(out, input);
+  const Tensor dst = direct ? out : sy::empty(self.sizes(), compute);
+  dispatchDtype<kFullFloatingDtypes>(compute, op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
     softmaxKernel<kVariant, T>(static_cast<const T*>(input.data_ptr()), static_cast<T*>(dst.data_ptr()), outer, extent,
                                inner);

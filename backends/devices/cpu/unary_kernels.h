@@ -52,7 +52,7 @@ SY_ALWAYS_INLINE inline void checkDtypeIn(const char* op, const char* argument, 
 // `self` is a defined CPU tensor of one of the five element types (raises naming op and 'self').
 SY_ALWAYS_INLINE inline void checkInput(const char* op, const Tensor& self) {
   checkOnCPU(op, "self", self);
-  checkDtypeIn<kAllDtypes>(op, "self", self.scalar_type());
+  checkDtypeIn<kRealHBBF16Dtypes>(op, "self", self.scalar_type());
 }
 
 // checkInput, then the floating result dtype of `self`.
@@ -160,7 +160,7 @@ Applying<Fn> applying(Fn fn) {
 // dtype, Bool, Int and Long compute in Float (so in place they need a floating self).
 template <class Fn>
 Tensor& floatingUnary(const KernelContext& ctx, const Tensor& self, Tensor& out, Fn fn) {
-  return unary::unaryOp<kFloatingDtypes>(ctx, self, unary::checkedFloatingResult(ctx.op, self), out,
+  return unary::unaryOp<kWideFloatingDtypes>(ctx, self, unary::checkedFloatingResult(ctx.op, self), out,
                                          unary::applying(fn));
 }
 

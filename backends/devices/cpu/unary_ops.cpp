@@ -97,8 +97,6 @@ void rejectBoolNegation(const char* op, const Tensor& self) {
            "use the `~` or `logical_not()` operator instead.");
 }
 
-constexpr unsigned kNumericDtypes = kIntegralDtypes | kFloatingDtypes;
-
 }  // namespace
 
 // ---- The kernels (registered from backends/devices/cpu/unary_ops.yaml) ---------------------------
@@ -106,11 +104,11 @@ constexpr unsigned kNumericDtypes = kIntegralDtypes | kFloatingDtypes;
 namespace native {
 
 Tensor& abs_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return sameDtypeUnary<kAllDtypes>(ctx, self, out, Abs{});
+  return sameDtypeUnary<abs_out_cpu_dtypes>(ctx, self, out, Abs{});
 }
 Tensor& neg_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
   rejectBoolNegation(ctx.op, self);
-  return sameDtypeUnary<kNumericDtypes>(ctx, self, out, Neg{});
+  return sameDtypeUnary<neg_out_cpu_dtypes>(ctx, self, out, Neg{});
 }
 Tensor& exp_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
   return floatingUnary(ctx, self, out, Exp{});

@@ -21,7 +21,7 @@ void checkCondition(const char* op, const Tensor& condition) {
 
 void checkValues(const char* op, const char* argument, const Tensor& values) {
   checkOnCPU(op, argument, values);
-  checkDtypeSupported(op, argument, values.scalar_type());
+  checkDtypeSupported(op, argument, values.scalar_type(), kRealHBBF16Dtypes);
 }
 
 SizesVector whereShape(const char* op, const Tensor& condition, const Tensor& self, const Tensor& other) {
@@ -48,7 +48,7 @@ Tensor& selectInto(const KernelContext& ctx, const Tensor& condition, const Tens
   const Tensor b = convertedTo(op, "other", pinned_other, result);
   computeIntoOutput(op, out, result, {&pinned_condition, &a, &b}, [&](const Tensor& dst) {
     const LoopGeometry geometry = makeLoopGeometry({&dst, &pinned_condition, &a, &b});
-    SY_DISPATCH_ALL_TYPES(result, op, "self", [&](auto tag) {
+    dispatchDtype<kRealHBBF16Dtypes>(result, op, "self", [&](auto tag) {
       using T = typename decltype(tag)::type;
       runElementwise<T, bool, T, T>(geometry, [](bool take_self, T x, T y) { return take_self ? x : y; });
     });

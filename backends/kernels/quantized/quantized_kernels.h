@@ -21,16 +21,14 @@ namespace sy::quantized {
 using namespace native;
 
 // The dtypes of this library's tensors. A quantized value is stored as a plain integer tensor
-// (PyTorch's decomposed representation: the parameters travel as arguments); the portable
-// kernels' five dtypes (cpu::kAllDtypes) stay as they are.
+// (PyTorch's decomposed representation: the parameters travel as arguments), of the integral
+// dtypes or UInt16.
 enum QuantizedDtypeSet : unsigned {
-  kQuantizedStorageDtypes = 1u << static_cast<int>(ScalarType::Byte) | 1u << static_cast<int>(ScalarType::Char) |
-                            1u << static_cast<int>(ScalarType::Short) | 1u << static_cast<int>(ScalarType::Int) |
+  kQuantizedStorageDtypes = cpu::kByteDtype | cpu::kCharDtype | cpu::kShortDtype | cpu::kIntDtype |
                             1u << static_cast<int>(ScalarType::UInt16),
   // What is quantized (and what dequantization produces): the floating dtypes, Half and BFloat16
   // computing in float.
-  kQuantizedFloatDtypes = cpu::kFloatingDtypes | 1u << static_cast<int>(ScalarType::Half) |
-                          1u << static_cast<int>(ScalarType::BFloat16),
+  kQuantizedFloatDtypes = cpu::kFloatingDtypes,
 };
 
 // Raises unless `dtype` is a quantized storage dtype and [quant_min, quant_max] lies within its

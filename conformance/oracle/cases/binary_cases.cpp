@@ -20,6 +20,15 @@ OpCase tensorTensor(std::vector<std::string> ops) {
   return OpCase(std::move(ops)).tensors({"self", "other"}).promote("other", dtypes::kAll).shapes(shapes::kBroadcast);
 }
 
+// The same over every computed dtype, for the kernels that take them all.
+OpCase everyTensorTensor(std::vector<std::string> ops) {
+  return OpCase(std::move(ops))
+      .tensors({"self", "other"})
+      .dtypes(dtypes::kEvery)
+      .promote("other", dtypes::kPartners)
+      .shapes(shapes::kBroadcast);
+}
+
 // Tensor with Scalar: integral, floating and Bool scalars (the Scalar counts as a wrapped number in
 // the result type).
 OpCase tensorScalar(std::vector<std::string> ops) {
@@ -35,11 +44,11 @@ OpCase tensorScalar(std::vector<std::string> ops) {
 void addBinaryCases(std::vector<OpCase>& cases) {
   // add and sub: alpha must be integral for integral operands and is refused for Bool ones.
   for (const char* name : {"add", "sub"}) {
-    cases.push_back(tensorTensor(tensorForms(name)).arg("alpha", {1, 2, 0.5, true}));
-    cases.push_back(tensorScalar(scalarForms(name)).arg("alpha", {1, 2, 0.5}));
+    cases.push_back(everyTensorTensor(tensorForms(name)).arg("alpha", {1, 2, 0.5, true}));
+    cases.push_back(tensorScalar(scalarForms(name)).dtypes(dtypes::kEvery).arg("alpha", {1, 2, 0.5}));
   }
-  cases.push_back(tensorTensor({"aten::mul.Tensor", "aten::mul.out", "aten::mul_.Tensor"}));
-  cases.push_back(tensorScalar(scalarForms("mul")));
+  cases.push_back(everyTensorTensor({"aten::mul.Tensor", "aten::mul.out", "aten::mul_.Tensor"}));
+  cases.push_back(tensorScalar(scalarForms("mul")).dtypes(dtypes::kEvery));
 
   // True division: integral operands give Float.
   cases.push_back(tensorTensor({"aten::div.Tensor", "aten::div.out", "aten::div_.Tensor"}).out("out", OutDtype::floating()));
@@ -119,27 +128,30 @@ void addBinaryCases(std::vector<OpCase>& cases) {
                         .arg("other", {2, 0, 31, true, -1.5}));
   }
   // rsub: other - alpha * self, functional and out= only.
-  cases.push_back(tensorScalar({"aten::rsub.Scalar", "aten::rsub.Scalar_out"}).arg("alpha", {1, 2, 0.5}));
+  cases.push_back(tensorScalar({"aten::rsub.Scalar", "aten::rsub.Scalar_out"}).dtypes(dtypes::kEvery).arg("alpha", {1, 2, 0.5}));
 
   // maximum and minimum propagate NaN.
   for (const char* op : {"aten::maximum", "aten::minimum"}) {
-    cases.push_back(tensorTensor({op, std::string(op) + ".out"}));
+    cases.push_back(everyTensorTensor({op, std::string(op) + ".out"}));
   }
 
   // where: a Bool (or, in PyTorch 1.13, Byte) condition chooses between self and other.
   cases.push_back(OpCase({"aten::where.self", "aten::where.self_out"})
                       .tensor("condition", Values::any(), OutDtype::fixedTo(ScalarType::Bool))
                       .tensors({"self", "other"})
-                      .promote("other", dtypes::kAll)
+                      .dtypes(dtypes::kEvery)
+                      .promote("other", dtypes::kPartners)
                       .shapes(shapes::kBroadcast3));
   cases.push_back(OpCase({"aten::where.ScalarOther"})
                       .tensor("condition", Values::any(), OutDtype::fixedTo(ScalarType::Bool))
                       .tensor("self")
+                      .dtypes(dtypes::kEvery)
                       .shapes(shapes::kBroadcast)
                       .arg("other", {2, -1.5, true}));
   cases.push_back(OpCase({"aten::where.ScalarSelf"})
                       .tensor("condition", Values::any(), OutDtype::fixedTo(ScalarType::Bool))
                       .tensor("other")
+                      .dtypes(dtypes::kEvery)
                       .shapes(shapes::kBroadcast)
                       .arg("self", {2, -1.5, true}));
   cases.push_back(OpCase({"aten::where.Scalar"})

@@ -27,6 +27,23 @@ void addLinalgCases(std::vector<OpCase>& cases) {
                       .shapes({{{2, 2, 3}, {2, 3, 4}}, {{0, 2, 3}, {0, 3, 4}}, {{2, 0, 3}, {2, 3, 4}},
                                {{2, 2, 3}, {1, 3, 4}}, {{2, 3}, {3, 4}}})
                       .deviation(boolProducts("self", "mat2")));
+  // Every computed dtype, both operands of one dtype. PyTorch 1.13 accumulates BFloat16 products in
+  // BFloat16; Switchyard accumulates in float and rounds once, as PyTorch 2's CPU kernels do, so
+  // BFloat16 calls compare with PyTorch's Float product rounded back.
+  for (const char* op : {"aten::mm", "aten::bmm"}) {
+    const bool batched = std::string(op) == "aten::bmm";
+    cases.push_back(OpCase({op, std::string(op) + ".out"})
+                        .label("every dtype")
+                        .tensors({"self", "mat2"})
+                        .dtypes(dtypes::kEvery)
+                        .shapes(batched ? std::vector<ShapeSet>{{{2, 2, 3}, {2, 3, 4}}, {{2, 1, 37}, {2, 37, 2}}}
+                                        : std::vector<ShapeSet>{{{2, 3}, {3, 4}}, {{1, 37}, {37, 2}}})
+                        .deviation(boolProducts("self", "mat2"))
+                        .deviation(Deviation::referenced(
+                            "PyTorch 1.13 accumulates BFloat16 products in BFloat16; Switchyard in float",
+                            whenDtype("self", {ScalarType::BFloat16}),
+                            computedVia({ScalarType::BFloat16}, ScalarType::Float, true))));
+  }
   cases.push_back(OpCase({"aten::addmm", "aten::addmm.out", "aten::addmm_"})
                       .tensors({"self", "mat1", "mat2"})
                       .shapes({{{2, 4}, {2, 3}, {3, 4}}, {{4}, {2, 3}, {3, 4}}, {{}, {2, 3}, {3, 4}},

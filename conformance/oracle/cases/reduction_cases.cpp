@@ -53,11 +53,13 @@ void addReductionCases(std::vector<OpCase>& cases) {
   // sum: Bool and integral inputs sum to Long unless dtype says otherwise.
   cases.push_back(OpCase({"aten::sum", "aten::sum.out"})
                       .tensors({"self"})
+                      .dtypes(dtypes::kEvery)
                       .shapes(shapes::kOne)
                       .arg("dtype", {kNone, ScalarType::Double, ScalarType::Long, ScalarType::Int})
                       .out("out", OutDtype::integralToLong().orArgument("dtype")));
   cases.push_back(OpCase({"aten::sum.dim_IntList", "aten::sum.IntList_out"})
                       .tensors({"self"})
+                      .dtypes(dtypes::kEvery)
                       .shapes(shapes::kOne)
                       .arg("dim", dim_lists)
                       .arg("keepdim", {false, true})
@@ -67,6 +69,7 @@ void addReductionCases(std::vector<OpCase>& cases) {
   auto mean = [](std::vector<std::string> ops) {
     return OpCase(std::move(ops))
         .tensors({"self"})
+        .dtypes(dtypes::kEvery)
         .shapes(shapes::kOne)
         .arg("dtype", {kNone, ScalarType::Double, ScalarType::Float})
         .out("out", OutDtype::caseDtype().orArgument("dtype"));
@@ -77,6 +80,7 @@ void addReductionCases(std::vector<OpCase>& cases) {
                                  outOfFunctional("aten::mean")));
   cases.push_back(OpCase({"aten::mean.dim", "aten::mean.out"})
                       .tensors({"self"})
+                      .dtypes(dtypes::kEvery)
                       .shapes(shapes::kOne)
                       .arg("dim", dim_lists)
                       .arg("keepdim", {false, true})
@@ -84,11 +88,13 @@ void addReductionCases(std::vector<OpCase>& cases) {
                       .out("out", OutDtype::caseDtype().orArgument("dtype")));
   cases.push_back(OpCase({"aten::amax", "aten::amax.out"})
                       .tensors({"self"})
+                      .dtypes(dtypes::kEvery)
                       .shapes(shapes::kOne)
                       .arg("dim", {ints({}), ints({0}), ints({-1}), ints({0, 1})})
                       .arg("keepdim", {false, true}));
   cases.push_back(OpCase({"aten::amin", "aten::amin.out"})
                       .tensors({"self"})
+                      .dtypes(dtypes::kEvery)
                       .shapes(shapes::kOne)
                       .arg("dim", {ints({}), ints({0}), ints({-1}), ints({0, 1})})
                       .arg("keepdim", {false, true}));
@@ -120,11 +126,13 @@ void addReductionCases(std::vector<OpCase>& cases) {
                       .out("min_indices", OutDtype::fixedTo(ScalarType::Long)));
   cases.push_back(OpCase({"aten::prod", "aten::prod.out"})
                       .tensors({"self"})
+                      .dtypes(dtypes::kEvery)
                       .shapes(shapes::kOne)
                       .arg("dtype", {kNone, ScalarType::Double, ScalarType::Long})
                       .out("out", OutDtype::integralToLong().orArgument("dtype")));
   cases.push_back(OpCase({"aten::prod.dim_int", "aten::prod.int_out"})
                       .tensors({"self"})
+                      .dtypes(dtypes::kEvery)
                       .shapes(shapes::kOne)
                       .arg("dim", {0, -1, 1})
                       .arg("keepdim", {false, true})
@@ -193,11 +201,14 @@ void addReductionCases(std::vector<OpCase>& cases) {
   }
   // PyTorch returns an empty tensor before it looks at the dtype; Switchyard checks it first.
   const When empty_integral_input =
-      allOf(whenDtype("self", {ScalarType::Bool, ScalarType::Int, ScalarType::Long}), whenEmpty());
+      allOf(whenDtype("self", {ScalarType::Bool, ScalarType::Byte, ScalarType::Char, ScalarType::Short, ScalarType::Int,
+                               ScalarType::Long}),
+            whenEmpty());
   const std::string why = "softmax of an empty Bool or integral tensor is refused; PyTorch returns before checking the dtype";
   for (const char* op : {"aten::_softmax", "aten::_log_softmax"}) {
     cases.push_back(OpCase({op, std::string(op) + ".out"})
                         .tensors({"self"})
+                        .dtypes(dtypes::kEvery)
                         .shapes(shapes::kOne)
                         .arg("dim", {-1, 0, 1})
                         .arg("half_to_float", {false})
@@ -206,6 +217,7 @@ void addReductionCases(std::vector<OpCase>& cases) {
   for (const char* op : {"aten::softmax", "aten::log_softmax"}) {
     cases.push_back(OpCase({std::string(op) + ".int", std::string(op) + ".int_out"})
                         .tensors({"self"})
+                        .dtypes(dtypes::kEvery)
                         .shapes(shapes::kOne)
                         .arg("dim", {-1, 0, 1})
                         .arg("dtype", {kNone, ScalarType::Double, ScalarType::Float})

@@ -48,6 +48,41 @@ Tensor convertedTo(const Tensor& t, ScalarType dtype) {
   return copy;
 }
 
+bool lacksReducedFloatingKernel(const std::string& torch_error) {
+  return torch_error.find("not implemented for 'Half'") != std::string::npos ||
+         torch_error.find("not implemented for 'BFloat16'") != std::string::npos;
+}
+
+Outcome callTorchOnFloatCopies(const FunctionSchema& schema, const std::vector<IValue>& arguments) {
+  std::vector<IValue> widened = arguments;
+  ScalarType reduced = ScalarType::Undefined;
+  bool had_full_floating = false;
+  for (IValue& a : widened) {
+    if (!a.isTensor() || !a.toTensor().defined()) continue;
+    const ScalarType dtype = a.toTensor().scalar_type();
+    had_full_floating = had_full_floating || dtype == ScalarType::Float || dtype == ScalarType::Double;
+    if (!isReducedFloatingType(dtype)) continue;
+    if (reduced == ScalarType::Undefined) reduced = dtype;
+    a = convertedTo(a.toTensor(), ScalarType::Float);
+  }
+  Outcome outcome = callTorch(schema, widened);
+  if (reduced == ScalarType::Undefined) return outcome;
+  auto narrowed = [](IValue& v, ScalarType dtype) {
+    if (v.isTensor() && v.toTensor().defined() && v.toTensor().scalar_type() == ScalarType::Float) {
+      v = convertedTo(v.toTensor(), dtype);
+    }
+  };
+  if (!had_full_floating) {
+    for (IValue& r : outcome.results) narrowed(r, reduced);
+  }
+  for (size_t i = 0; i < outcome.arguments.size() && i < arguments.size(); ++i) {
+    if (arguments[i].isTensor() && arguments[i].toTensor().defined()) {
+      narrowed(outcome.arguments[i], arguments[i].toTensor().scalar_type());
+    }
+  }
+  return outcome;
+}
+
 Reference throughPyTorch(ArgumentsEdit before, ResultsEdit after, std::string functional) {
   return [before, after, functional](const FunctionSchema& schema, Stack& stack) {
     const std::vector<IValue> original(stack.begin(), stack.end());

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "switchyard/conformance/oracle/oracle_case.h"
+#include "switchyard/conformance/oracle/oracle_outcome.h"
 #include "switchyard/ivalue/tensor.h"
 
 namespace sy::oracle {
@@ -35,6 +36,17 @@ Tensor convertedTo(const Tensor& t, ScalarType dtype);
 // out= arguments, and writes its results into them in order (each must have the out's dtype).
 using ArgumentsEdit = std::function<void(std::vector<IValue>& arguments)>;
 using ResultsEdit = std::function<void(const std::vector<IValue>& arguments, std::vector<IValue>& results)>;
+// Note [PyTorch 1.13 answers for Half and BFloat16 on Float copies]
+// PyTorch 1.13's CPU kernels lack Half (and some BFloat16) for many operators: "acos_vml_cpu" not
+// implemented for 'Half'. Switchyard computes those dtypes in float and rounds each result once
+// (See Note [Reduced-precision floats compute in float] in core/half.h), which is what PyTorch
+// answers on Float copies of the Half and BFloat16 tensors with its Float results rounded back.
+// The suite asks that whenever PyTorch refuses a call for lack of such a kernel. A Float result
+// is rounded back when no input was Float or Double to begin with (so the Float came from the
+// copies); out arguments go back to their own dtypes.
+bool lacksReducedFloatingKernel(const std::string& torch_error);
+Outcome callTorchOnFloatCopies(const FunctionSchema& schema, const std::vector<IValue>& arguments);
+
 Reference throughPyTorch(ArgumentsEdit before, ResultsEdit after, std::string functional = "");
 
 // For a dtype PyTorch 1.13's CPU kernel refuses but Switchyard takes: every tensor argument of a

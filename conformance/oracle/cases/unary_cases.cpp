@@ -10,20 +10,23 @@ void addUnaryCases(std::vector<OpCase>& cases) {
   // Same dtype as the input.
   cases.push_back(OpCase(threeForms("aten::abs"))
                       .tensors({"self"})
+                      .dtypes(dtypes::kEvery)
                       .shapes(shapes::kOne)
                       .deviation(Deviation::computes("abs of Bool is the identity, as PyTorch's CUDA kernel has it; its CPU "
                                                      "kernel refuses Bool (backends/devices/cpu/unary_ops.cpp)",
                                                      whenDtype("self", {ScalarType::Bool}), computedVia({ScalarType::Bool}, ScalarType::Long, true))));
-  cases.push_back(OpCase(threeForms("aten::neg")).tensors({"self"}).shapes(shapes::kOne));
+  cases.push_back(OpCase(threeForms("aten::neg")).tensors({"self"}).dtypes(dtypes::kEvery).shapes(shapes::kOne));
   // Floating results: an integral or Bool input gives Float (in place it needs a floating self).
   for (const char* op : {"aten::acos", "aten::cos", "aten::exp", "aten::log", "aten::rsqrt", "aten::sin", "aten::sqrt",
                          "aten::tanh", "aten::sigmoid"}) {
-    cases.push_back(OpCase(threeForms(op)).tensors({"self"}).shapes(shapes::kOne).out("out", OutDtype::floating()));
+    cases.push_back(
+        OpCase(threeForms(op)).tensors({"self"}).dtypes(dtypes::kEvery).shapes(shapes::kOne).out("out", OutDtype::floating()));
   }
   for (const char* op : {"aten::asin", "aten::asinh", "aten::atan", "aten::atanh", "aten::acosh", "aten::cosh",
                          "aten::sinh", "aten::tan", "aten::erf", "aten::expm1", "aten::log10", "aten::log1p", "aten::log2",
                          "aten::reciprocal"}) {
-    cases.push_back(OpCase(threeForms(op)).tensors({"self"}).shapes(shapes::kOne).out("out", OutDtype::floating()));
+    cases.push_back(
+        OpCase(threeForms(op)).tensors({"self"}).dtypes(dtypes::kEvery).shapes(shapes::kOne).out("out", OutDtype::floating()));
   }
   // Rounding keeps the dtype (integral inputs are copied, Bool is refused on both sides); sign too.
   for (const char* op : {"aten::ceil", "aten::floor", "aten::round", "aten::trunc", "aten::sign"}) {

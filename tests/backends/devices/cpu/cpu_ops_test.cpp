@@ -173,7 +173,7 @@ TEST(CpuOpsUnary, UndefinedDtypeIsAnErrorNamingOperatorAndArgument) {
   Tensor out = empty({1});
   EXPECT_EQ(errorMessageOf([&] { ops::acos_out(out, weird); }),
             "aten::acos.out: argument 'self' has dtype Undefined, which this kernel does not support "
-            "(supported: Int, Long, Float, Double, Bool)");
+            "(supported: Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16)");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -118,8 +118,8 @@ TEST(LinalgMm, ShapeAndDtypeErrorsNameTheOperands) {
   EXPECT_EQ(errorMessageOf([] { ops::mm(ones({2, 3}), ones({3, 2}, ScalarType::Double)); }),
             "aten::mm: expected 'self' and 'mat2' to have the same dtype, but got Float and Double");
   EXPECT_EQ(errorMessageOf([] { ops::mm(ones({1, 1}, ScalarType::Bool), ones({1, 1}, ScalarType::Bool)); }),
-            "aten::mm: argument 'self' has dtype Bool, which this kernel does not support (supported: Int, Long, "
-            "Float, Double)");
+            "aten::mm: argument 'self' has dtype Bool, which this kernel does not support (supported: Byte, Char, "
+            "Short, Int, Long, Half, Float, Double, BFloat16)");
 }
 
 TEST(LinalgMm, OutIsResizedWrittenThroughItsStridesAndReturned) {

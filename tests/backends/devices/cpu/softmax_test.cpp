@@ -143,16 +143,16 @@ TEST(Softmax, DtypeArgumentConvertsFirst) {
 
 TEST(Softmax, IntegralInputWithoutDtypeIsAnError) {
   EXPECT_EQ(errorMessageOf([] { ops::softmax(tensor<int64_t>({1, 2}), 0); }),
-            "aten::_softmax: argument 'self' has dtype Long, which this kernel does not support (supported: Float, "
-            "Double)");
+            "aten::_softmax: argument 'self' has dtype Long, which this kernel does not support (supported: Half, "
+            "Float, Double, BFloat16)");
 }
 
 TEST(Softmax, BadArgumentsAreErrors) {
   EXPECT_TRUE(raisesError([] { ops::softmax(ones({2, 3}), 2); }, ErrorKind::Index,
                           "aten::_softmax: dimension out of range (expected to be in range of [-2, 1], but got 2)"));
   EXPECT_EQ(errorMessageOf([] { ops::_log_softmax(ones({2}), 0, /*half_to_float=*/true); }),
-            "aten::_log_softmax: half_to_float=True converts Half inputs to Float, but this CPU kernel has no Half "
-            "dtype; pass half_to_float=False");
+            "aten::_log_softmax: half_to_float=True (a Float result from a Half input) is not supported on the CPU, "
+            "as in PyTorch; pass half_to_float=False");
   Tensor doubles = empty({2}, ScalarType::Double);
   EXPECT_EQ(errorMessageOf([&] { ops::_softmax_out(doubles, ones({2}), 0, false); }),
             "aten::_softmax.out: expected 'out' to have the dtype of 'self' (Float) but got Double");

@@ -1,0 +1,136 @@
+// The kernels on the dtypes real programs carry besides the five classic ones: Byte, Char and
+// Short (quantized models, masks, indices) and Half and BFloat16 (mixed precision).
+//
+// References are this file's own: the same computation in double, rounded once to the dtype, which
+// is PyTorch's CPU semantics for the reduced-precision floats (its kernels accumulate in float) and
+// two's-complement wrap-around for the small integers. The PyTorch oracle (conformance/oracle)
+// checks every operator on these dtypes against PyTorch 1.13 itself.
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "switchyard/switchyard.h"
+#include "test_support.h"
+
+namespace sy {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using sy::testing::doublesOf;
+using sy::testing::errorMessageOf;
+
+Tensor narrowTensorOf(const std::vector<double>& values, ScalarType dtype, std::vector<int64_t> sizes = {}) {
+  if (sizes.empty()) sizes = {static_cast<int64_t>(values.size())};
+  const Tensor wide = sy::empty(sizes, ScalarType::Double);
+  for (size_t i = 0; i < values.size(); ++i) wide.data_ptr<double>()[i] = values[i];
+  return wide.to(dtype);
+}
+
+// `value` rounded to `dtype` and read back.
+double roundedTo(double value, ScalarType dtype) { return doublesOf(narrowTensorOf({value}, dtype))[0]; }
+
+TEST(NarrowDtypeKernels, HalfArithmeticComputesInFloatAndRoundsOncePerResult) {
+  const Tensor a = narrowTensorOf({1.0, 0.1, 65504.0, -3.0}, ScalarType::Half);
+  const Tensor b = narrowTensorOf({0.0009765625, 0.2, 65504.0, 0.5}, ScalarType::Half);
+  const Tensor sum = ops::add(a, b, 3);
+  EXPECT_EQ(sum.scalar_type(), ScalarType::Half);
+  const std::vector<double> x = doublesOf(a), y = doublesOf(b);
+  std::vector<double> want;
+  for (size_t i = 0; i < x.size(); ++i) {
+    want.push_back(roundedTo(static_cast<float>(x[i]) + 3.0f * static_cast<float>(y[i]), ScalarType::Half));
+  }
+  EXPECT_EQ(doublesOf(sum), want);
+  EXPECT_TRUE(std::isinf(doublesOf(sum)[2]));  // 4 * 65504 overflows to infinity, as in PyTorch
+}
+
+TEST(NarrowDtypeKernels, BFloat16FunctionsMatchTheFloatFunctionRoundedOnce) {
+  const std::vector<double> values = {0.5, -0.25, 0.75, 0.0, 1.0};
+  const Tensor x = narrowTensorOf(values, ScalarType::BFloat16);
+  const std::vector<double> read = doublesOf(x);
+  const std::vector<double> got = doublesOf(ops::acos(x));
+  ASSERT_EQ(ops::acos(x).scalar_type(), ScalarType::BFloat16);
+  for (size_t i = 0; i < values.size(); ++i) {
+    EXPECT_EQ(got[i], roundedTo(std::acos(static_cast<float>(read[i])), ScalarType::BFloat16)) << values[i];
+  }
+}
+
+TEST(NarrowDtypeKernels, HalfSumsAndProductsAccumulateInFloat) {
+  // 4097 ones: a float accumulator holds 4097, which rounds to 4096 in Half (spacing 4 there); a
+  // Half accumulator would stop at 2048, where adding 1 rounds back to 2048.
+  const Tensor ones = ops::ones({4097}, ScalarType::Half);
+  EXPECT_EQ(doublesOf(ops::sum(ones)), std::vector<double>{4096.0});
+  const Tensor row = ops::ones({1, 4097}, ScalarType::Half), column = ops::ones({4097, 1}, ScalarType::Half);
+  const Tensor product = ops::mm(row, column);
+  EXPECT_EQ(product.scalar_type(), ScalarType::Half);
+  EXPECT_EQ(doublesOf(product), std::vector<double>{4096.0});
+}
+
+TEST(NarrowDtypeKernels, HalfSoftmaxIsTheFloatSoftmaxRounded) {
+  const std::vector<double> values = {0.1, 2.0, -1.5, 3.25, 0.0, 1.0};
+  const Tensor h = narrowTensorOf(values, ScalarType::Half, {2, 3});
+  const Tensor f = h.to(ScalarType::Float);
+  EXPECT_EQ(doublesOf(ops::softmax(h, 1)), doublesOf(ops::softmax(f, 1).to(ScalarType::Half)));
+  EXPECT_EQ(doublesOf(ops::log_softmax(h, 0)), doublesOf(ops::log_softmax(f, 0).to(ScalarType::Half)));
+}
+
+TEST(NarrowDtypeKernels, SmallIntegersWrapAroundAsTwosComplement) {
+  const Tensor u = narrowTensorOf({200, 255, 0}, ScalarType::Byte);
+  EXPECT_EQ(doublesOf(ops::add(u, narrowTensorOf({100, 1, 0}, ScalarType::Byte))), (std::vector<double>{44, 0, 0}));
+  EXPECT_EQ(doublesOf(ops::neg(u)), (std::vector<double>{56, 1, 0}));
+  const Tensor c = narrowTensorOf({-128, 127, -5}, ScalarType::Char);
+  EXPECT_EQ(doublesOf(ops::sub(c, narrowTensorOf({1, -1, 3}, ScalarType::Char))), (std::vector<double>{127, -128, -8}));
+  const Tensor s = narrowTensorOf({300, -300}, ScalarType::Short);
+  EXPECT_EQ(doublesOf(ops::mul(s, s)), (std::vector<double>{90000 - 65536, 90000 - 65536}));
+}
+
+TEST(NarrowDtypeKernels, MixedDtypesPromoteAsPyTorchDoes) {
+  const Tensor u = narrowTensorOf({3, 4}, ScalarType::Byte), c = narrowTensorOf({-1, 2}, ScalarType::Char);
+  const Tensor mixed = ops::add(u, c);  // uint8 + int8 -> int16
+  EXPECT_EQ(mixed.scalar_type(), ScalarType::Short);
+  EXPECT_EQ(doublesOf(mixed), (std::vector<double>{2, 6}));
+  const Tensor h = narrowTensorOf({1.5, 2.5}, ScalarType::Half), bf = narrowTensorOf({1, 2}, ScalarType::BFloat16);
+  EXPECT_EQ(ops::mul(h, bf).scalar_type(), ScalarType::Float);  // Half with BFloat16 -> Float
+  EXPECT_EQ(ops::mul(u, h).scalar_type(), ScalarType::Half);
+  const Tensor quotient = ops::div(u, narrowTensorOf({2, 8}, ScalarType::Byte));  // true division: Float
+  EXPECT_EQ(quotient.scalar_type(), ScalarType::Float);
+  EXPECT_EQ(doublesOf(quotient), (std::vector<double>{1.5, 0.5}));
+}
+
+TEST(NarrowDtypeKernels, ComparisonsAndExtremaReadEveryNarrowDtype) {
+  for (ScalarType dtype : {ScalarType::Byte, ScalarType::Char, ScalarType::Short, ScalarType::Half, ScalarType::BFloat16}) {
+    SCOPED_TRACE(toString(dtype));
+    const Tensor t = narrowTensorOf({3, 7, 5}, dtype);
+    EXPECT_EQ(doublesOf(ops::gt(t, narrowTensorOf({4, 4, 4}, dtype))), (std::vector<double>{0, 1, 1}));
+    EXPECT_EQ(doublesOf(ops::amax(t)), std::vector<double>{7});
+    EXPECT_EQ(doublesOf(ops::where(ops::gt(t, 4), t, narrowTensorOf({0, 0, 0}, dtype))), (std::vector<double>{0, 7, 5}));
+    EXPECT_EQ(doublesOf(ops::sum(t)), std::vector<double>{15});
+  }
+}
+
+TEST(NarrowDtypeKernels, KernelsNotYetCheckedOnTheNewDtypesRefuseThemByName) {
+  // See Note [Kernels take the new dtypes once PyTorch agrees] in backends/devices/cpu/dtype_dispatch.h.
+  const Tensor input = ops::ones({1, 1, 3, 3}, ScalarType::Half), weight = ops::ones({1, 1, 2, 2}, ScalarType::Half);
+  const std::string conv = errorMessageOf([&] { ops::conv2d(input, weight); });
+  EXPECT_THAT(conv, HasSubstr("aten::convolution"));
+  EXPECT_THAT(conv, HasSubstr("Half"));
+  const std::string shift =
+      errorMessageOf([] { ops::bitwise_right_shift(ops::ones({2}, ScalarType::Byte), ops::ones({2}, ScalarType::Byte)); });
+  EXPECT_THAT(shift, HasSubstr("aten::bitwise_right_shift"));
+  EXPECT_THAT(shift, HasSubstr("Byte"));
+}
+
+TEST(NarrowDtypeKernels, AKernelsYamlDtypesAreTheOnesItTakes) {
+  // neg.out declares REALHBF16 (no Bool) in unary_ops.yaml; sub.out declares REALHBF16 too.
+  EXPECT_EQ(doublesOf(ops::neg(narrowTensorOf({2}, ScalarType::BFloat16))), std::vector<double>{-2});
+  EXPECT_THAT(errorMessageOf([] { ops::neg(ops::ones({2}, ScalarType::Bool)); }), HasSubstr("aten::neg"));
+  EXPECT_THAT(errorMessageOf([] { ops::add(ops::ones({1}, ScalarType::UInt16), ops::ones({1}, ScalarType::UInt16)); }),
+              HasSubstr("UInt16, which this kernel does not support (supported: Byte, Char, Short, Int, Long, Half, "
+                        "Float, Double, Bool, BFloat16)"));
+}
+
+}  // namespace
+}  // namespace sy
