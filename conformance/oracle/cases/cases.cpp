@@ -26,6 +26,7 @@ const std::vector<OpCase>& allCases() {
     addLinalgCases(all);
     addNnCases(all);
     addQuantizedCases(all);
+    addMiscOpsCases(all);
     return all;
   }();
   return cases;

@@ -33,6 +33,7 @@ void addIndexCases(std::vector<OpCase>& cases);
 void addLinalgCases(std::vector<OpCase>& cases);
 void addNnCases(std::vector<OpCase>& cases);
 void addQuantizedCases(std::vector<OpCase>& cases);
+void addMiscOpsCases(std::vector<OpCase>& cases);
 
 const std::vector<OpCase>& allCases();
 
