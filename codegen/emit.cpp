@@ -32,6 +32,7 @@ const char* const kIncludes =
     "#include <cstdint>\n#include <optional>\n#include <string_view>\n#include <tuple>\n#include <vector>\n\n"
     "#include \"switchyard/dispatcher/kernel_context.h\"\n"
     "#include \"switchyard/ivalue/ivalue.h\"\n#include \"switchyard/ivalue/optional_int_array_ref.h\"\n"
+    "#include \"switchyard/ivalue/optional_tensor_list_ref.h\"\n"
     "#include \"switchyard/ivalue/scalar.h\"\n#include \"switchyard/ivalue/tensor.h\"\n";
 
 // Each namespace's lines, wrapped in `namespace ns { ... }`.
@@ -54,6 +55,8 @@ using detail::kBanner;
 using detail::kIncludes;
 using detail::namespaceOf;
 
+bool isDoubleList(const Type& t) { return t.kind() == TypeKind::List && t.element()->kind() == TypeKind::Float; }
+
 std::string valueType(const Type& t) {
   switch (t.kind()) {
     case TypeKind::Tensor: return "::sy::Tensor";
@@ -70,9 +73,13 @@ std::string valueType(const Type& t) {
       const TypeKind e = t.element()->kind();
       if (e == TypeKind::Tensor) return "::sy::TensorList";
       if (e == TypeKind::Int || e == TypeKind::SymInt) return "::sy::IntArrayRef";
+      if (e == TypeKind::Optional) return "::sy::OptionalTensorListRef";  // Tensor?[], the only list of optionals
       return "::std::vector<" + valueType(*t.element()) + ">";
     }
-    case TypeKind::Optional: return "::std::optional<" + valueType(*t.element()) + ">";
+    case TypeKind::Optional:
+      // A float[]? (upsample's scale_factors) is a view, as ExecuTorch's optional<ArrayRef<double>>.
+      if (isDoubleList(*t.element())) return "::std::optional<::absl::Span<const double>>";
+      return "::std::optional<" + valueType(*t.element()) + ">";
     case TypeKind::Dict: break;  // kernel YAML refuses Dict arguments before anything is emitted
   }
   return "void";
@@ -83,8 +90,8 @@ bool passedByReference(const Type& t) {
   switch (t.kind()) {
     case TypeKind::Tensor: case TypeKind::Scalar: return true;
     case TypeKind::List: return t.element()->kind() != TypeKind::Tensor && t.element()->kind() != TypeKind::Int &&
-                                t.element()->kind() != TypeKind::SymInt;
-    case TypeKind::Optional: return passedByReference(*t.element());
+                                t.element()->kind() != TypeKind::SymInt && t.element()->kind() != TypeKind::Optional;
+    case TypeKind::Optional: return !isDoubleList(*t.element()) && passedByReference(*t.element());
     default: return false;
   }
 }

@@ -45,12 +45,18 @@ bool isSupportedLeaf(TypeKind k) {
 bool isSupportedListElement(TypeKind k) {
   return k == TypeKind::Tensor || k == TypeKind::Int || k == TypeKind::SymInt || k == TypeKind::Float || k == TypeKind::Bool;
 }
+// A list of optional tensors (Tensor?[], index.Tensor's indices) is the one list of optionals.
+bool isOptionalTensorList(const Type& t) {
+  return t.kind() == TypeKind::List && t.element()->kind() == TypeKind::Optional &&
+         t.element()->element()->kind() == TypeKind::Tensor;
+}
 bool isSupportedArgumentType(const Type& t) {
   if (t.kind() == TypeKind::Optional) {
     const Type& e = *t.element();
     if (e.kind() == TypeKind::List) return isSupportedListElement(e.element()->kind());
     return isSupportedLeaf(e.kind());
   }
+  if (isOptionalTensorList(t)) return true;
   if (t.kind() == TypeKind::List) return isSupportedListElement(t.element()->kind());
   return isSupportedLeaf(t.kind());
 }
@@ -88,7 +94,8 @@ void checkCustomOperatorRules(const FunctionSchema& schema, const YamlSite& site
       fail(site, "argument type",
            op + " argument '" + a.name + "' has type " + a.type->str() +
                ", which kernels cannot take; supported: Tensor, int, bool, float, str, Scalar, ScalarType, "
-               "MemoryFormat, Device, an optional of one (T?), and lists of Tensor, int, float or bool (T[], T[]?)");
+               "MemoryFormat, Device, an optional of one (T?), lists of Tensor, int, float or bool (T[], T[]?) and "
+               "lists of optional tensors (Tensor?[])");
     }
   }
 }

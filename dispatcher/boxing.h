@@ -33,6 +33,7 @@
 #include "switchyard/dispatcher/function_traits.h"
 #include "switchyard/dispatcher/unboxed_call.h"
 #include "switchyard/ivalue/ivalue.h"
+#include "switchyard/ivalue/optional_tensor_list_ref.h"
 #include "switchyard/core/macros.h"
 #include "switchyard/ivalue/stack.h"
 
@@ -79,9 +80,13 @@ SY_IVALUE_TO_ARG(MemoryFormat, static_cast<MemoryFormat>(v.toInt()))
 SY_IVALUE_TO_ARG(std::vector<int64_t>, v.toIntVector())
 SY_IVALUE_TO_ARG(absl::Span<const int64_t>, v.toIntList())
 SY_IVALUE_TO_ARG(std::vector<double>, v.toDoubleList())
+SY_IVALUE_TO_ARG(absl::Span<const double>, absl::Span<const double>(v.toDoubleList()))
 SY_IVALUE_TO_ARG(std::vector<bool>, v.toBoolList())
 SY_IVALUE_TO_ARG(std::vector<Tensor>, v.toTensorVector())
 SY_IVALUE_TO_ARG(TensorList, v.toTensorList())
+// A Tensor?[]: a view of the boxed list's elements (or of a Tensor[], which has no None).
+SY_IVALUE_TO_ARG(OptionalTensorListRef, v.isTensorList() ? OptionalTensorListRef(v.toTensorList())
+                                                          : OptionalTensorListRef::ofIValues(v.toListRef()))
 #undef SY_IVALUE_TO_ARG
 template <class T>
 struct IValueToArg<std::optional<T>> {

@@ -12,13 +12,15 @@
 
 #include "switchyard/core/dispatch_key_set.h"
 #include "switchyard/ivalue/ivalue.h"
+#include "switchyard/ivalue/optional_tensor_list_ref.h"
 
 namespace sy::detail {
 
 template <class T>
 struct IsTensorLike
     : std::bool_constant<std::is_same_v<T, Tensor> || std::is_same_v<T, std::optional<Tensor>> ||
-                         std::is_same_v<T, TensorList> || std::is_same_v<T, std::vector<Tensor>>> {};
+                         std::is_same_v<T, TensorList> || std::is_same_v<T, std::vector<Tensor>> ||
+                         std::is_same_v<T, OptionalTensorListRef>> {};
 
 template <class T>
 inline void accumulateTensorKeys(uint64_t& bits, const T& arg) {
@@ -29,6 +31,10 @@ inline void accumulateTensorKeys(uint64_t& bits, const T& arg) {
     if (arg.has_value()) bits |= arg->key_set().raw_repr();
   } else if constexpr (std::is_same_v<D, TensorList> || std::is_same_v<D, std::vector<Tensor>>) {
     for (const Tensor& t : arg) bits |= t.key_set().raw_repr();
+  } else if constexpr (std::is_same_v<D, OptionalTensorListRef>) {
+    for (size_t i = 0; i < arg.size(); ++i) {
+      if (const Tensor* t = arg.get(i)) bits |= t->key_set().raw_repr();
+    }
   }
 }
 

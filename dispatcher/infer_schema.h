@@ -6,6 +6,7 @@
 // int64_t             int (or SymInt)    IntArrayRef, vector<i64> int[]
 // double              float              TensorList, vector<Tensor> Tensor[]
 // bool                bool               std::vector<double>      float[]
+// OptionalTensorListRef Tensor?[]        Span<const double>       float[]
 // std::string(_view)  str                std::vector<bool>        bool[]
 // Scalar, ScalarType, Device, Layout, MemoryFormat: themselves. Returns: void -> (), tuples -> several;
 // a `Tensor&` return hands back an argument the caller passed as `Tensor&` (See Note [A Tensor&
@@ -22,6 +23,7 @@
 #include "switchyard/dispatcher/function_schema.h"
 #include "switchyard/dispatcher/function_traits.h"
 #include "switchyard/ivalue/ivalue.h"
+#include "switchyard/ivalue/optional_tensor_list_ref.h"
 
 namespace sy {
 
@@ -74,6 +76,10 @@ SY_SCHEMA_TYPE(Device, Device)
 SY_SCHEMA_TYPE(Layout, Layout)
 SY_SCHEMA_TYPE(MemoryFormat, MemoryFormat)
 #undef SY_SCHEMA_TYPE
+template <>
+struct SchemaTypeOf<OptionalTensorListRef> {
+  static TypePtr get() { return Type::list(Type::optional(Type::get(TypeKind::Tensor))); }
+};
 
 template <class T>
 struct SchemaTypeOf<std::optional<T>> {

@@ -14,6 +14,7 @@
 
 #include "switchyard/core/dispatch_key_set.h"
 #include "switchyard/ivalue/ivalue.h"
+#include "switchyard/ivalue/optional_tensor_list_ref.h"
 #include "switchyard/ivalue/stack.h"
 
 namespace sy {
@@ -43,6 +44,14 @@ void boxArgument(IValue* slot, Arg& arg) {
   } else if constexpr (kOptionalBoxedAsBorrowed<Value>) {
     if (arg.has_value()) {
       new (slot) IValue(kBorrowed, *arg);
+    } else {
+      new (slot) IValue();
+    }
+  } else if constexpr (std::is_same_v<Value, OptionalTensorListRef>) {
+    new (slot) IValue(arg.toIValue());
+  } else if constexpr (std::is_same_v<Value, std::optional<absl::Span<const double>>>) {  // a float[]?
+    if (arg.has_value()) {
+      new (slot) IValue(std::vector<double>(arg->begin(), arg->end()));
     } else {
       new (slot) IValue();
     }

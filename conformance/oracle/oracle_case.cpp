@@ -117,8 +117,8 @@ OpCase& OpCase::tensor(std::string name, Values values, OutDtype dtype) {
   return *this;
 }
 
-OpCase& OpCase::tensorList(std::string name, int length, Values values) {
-  tensors_.push_back(TensorArgument{std::move(name), values, OutDtype::caseDtype(), length});
+OpCase& OpCase::tensorList(std::string name, int length, Values values, OutDtype dtype) {
+  tensors_.push_back(TensorArgument{std::move(name), values, dtype, length});
   return *this;
 }
 

@@ -88,6 +88,8 @@ inline const std::vector<ShapeSet> kBroadcast{{{2, 3}, {2, 3}}, {{2, 3}, {3}}, {
 // Condition, self, other (where; clamp with both bounds).
 inline const std::vector<ShapeSet> kBroadcast3{{{2, 3}, {2, 3}, {2, 3}}, {{2, 3}, {3}, {}}, {{3, 1}, {1, 4}, {3, 4}},
                                                {{}, {2, 3}, {2, 1}},     {{}, {}, {}},      {{0, 3}, {3}, {1, 3}}};
+// In a Tensor?[] list's shapes (index.Tensor's indices), this shape passes None for that element.
+inline const Shape kNoneTensor{-1};
 }  // namespace shapes
 
 // How the elements of an input tensor are drawn (per storage element, from the call's seed).
@@ -226,7 +228,9 @@ class OpCase {
   OpCase& label(std::string l) { label_ = std::move(l); return *this; }
   OpCase& tensors(const std::vector<std::string>& names);
   OpCase& tensor(std::string name, Values values = Values::any(), OutDtype dtype = OutDtype::caseDtype());
-  OpCase& tensorList(std::string name, int length, Values values = Values::any());
+  // A Tensor[] (or Tensor?[], whose elements may be shapes::kNoneTensor) of `length` tensors, of the
+  // call's dtype unless `dtype` says otherwise.
+  OpCase& tensorList(std::string name, int length, Values values = Values::any(), OutDtype dtype = OutDtype::caseDtype());
   OpCase& values(const std::string& tensor, Values v);
   OpCase& dtypes(Dtypes d) { dtypes_ = std::move(d); return *this; }
   OpCase& promote(const std::string& tensor, Dtypes second);

@@ -328,6 +328,19 @@ class Runner {
       };
       if (p.kind == ArgumentPlan::Kind::Tensor) {
         values[i] = make(p.first_shape, seed, ta.name);
+      } else if (arguments[i].type->kind() == TypeKind::List && arguments[i].type->element()->kind() == TypeKind::Optional) {
+        // A Tensor?[]: a generic list, None where the shape is shapes::kNoneTensor.
+        std::vector<IValue> list;
+        for (int j = 0; j < ta.list_length; ++j) {
+          const size_t position = p.first_shape + static_cast<size_t>(j);
+          if (shapeAt(position) == shapes::kNoneTensor) {
+            list.emplace_back();
+            if (description != nullptr) description->shapes[str(ta.name, "[", j, "]")] = shapes::kNoneTensor;
+          } else {
+            list.emplace_back(make(position, mixSeed(seed, j), str(ta.name, "[", j, "]")));
+          }
+        }
+        values[i] = std::move(list);
       } else {
         std::vector<Tensor> list;
         for (int j = 0; j < ta.list_length; ++j) {

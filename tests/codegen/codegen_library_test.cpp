@@ -107,6 +107,31 @@ TEST(YamlKernelLibrary, PassesEveryArgumentTypeThroughTheGeneratedHelper) {
   EXPECT_EQ(sytest_yaml::native::every_type_calls, before + 2);
 }
 
+TEST(YamlKernelLibrary, PassesListsOfOptionalTensorsAndOptionalFloatListsCalledOrBoxed) {
+  sy::Tensor x = sy::zeros({2});
+  sy::Tensor rows = sy::zeros({3}, sy::ScalarType::Long);
+  sy::Tensor out = sy::empty({0}, sy::ScalarType::Double);
+  sytest_yaml::ops::optional_lists_out(out, x, {std::nullopt, rows}, std::vector<double>{1.5, 2.0});
+  EXPECT_EQ(out.data_ptr<double>()[0], -1.0);
+  EXPECT_EQ(out.data_ptr<double>()[1], 3.0);
+  EXPECT_EQ(out.data_ptr<double>()[2], 3.5);
+  // Boxed, as a program holds them: a generic list of None and tensors, and None for the scales.
+  auto op = sy::Dispatcher::singleton().findSchemaOrThrow("sytest_yaml::optional_lists", "out");
+  sy::Stack stack{x, std::vector<sy::IValue>{rows, sy::IValue(), rows}, sy::IValue(), out};
+  op.callBoxed(&stack);
+  ASSERT_EQ(out.numel(), 4);
+  EXPECT_EQ(out.data_ptr<double>()[0], 3.0);
+  EXPECT_EQ(out.data_ptr<double>()[1], -1.0);
+  EXPECT_EQ(out.data_ptr<double>()[3], -1.0);
+  // A Tensor[] is a Tensor?[] without None; a list holding anything else is refused by element.
+  sy::Stack tensors{x, std::vector<sy::Tensor>{rows}, std::vector<double>{4.0}, out};
+  op.callBoxed(&tensors);
+  EXPECT_EQ(out.data_ptr<double>()[1], 4.0);
+  sy::Stack wrong{x, std::vector<sy::IValue>{rows, sy::IValue(int64_t{3})}, sy::IValue(), out};
+  EXPECT_THAT([&] { op.callBoxed(&wrong); },
+              testing::ThrowsMessage<sy::Error>(HasSubstr("a Tensor?[] holds None or tensors, but element 1 is int")));
+}
+
 // owned_ops.yaml + owned_kernels.cpp: an operator defined, bound to its CPU kernel and given a
 // helper from its YAML entries alone, as the aten:: operators are from backends/devices/cpu/*.yaml.
 TEST(YamlOwnedOperators, RegisterTheirDefaultKernelsOnCpuWithTheirYamlSite) {

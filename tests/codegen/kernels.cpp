@@ -16,6 +16,25 @@ void fill(sy::Tensor& out, const sy::Tensor& like, T value) {
 
 int every_type_calls = 0;
 
+// Writes what it was given, as doubles: per index, -1 for None or the index tensor's numel; then
+// the sum of the scales, or -1 without them.
+sy::Tensor& optional_lists_out(const sy::Tensor&, sy::OptionalTensorListRef indices,
+                               std::optional<absl::Span<const double>> scales, sy::Tensor& out,
+                               const sy::KernelContext&) {
+  out.resize_({static_cast<int64_t>(indices.size()) + 1});
+  double* seen = out.data_ptr<double>();
+  for (size_t i = 0; i < indices.size(); ++i) {
+    const sy::Tensor* index = indices.get(i);
+    seen[i] = index == nullptr ? -1.0 : static_cast<double>(index->numel());
+  }
+  double sum = 0;
+  if (scales.has_value()) {
+    for (double s : *scales) sum += s;
+  }
+  seen[indices.size()] = scales.has_value() ? sum : -1.0;
+  return out;
+}
+
 sy::Tensor& scale_out_float(const sy::Tensor& self, double factor, sy::Tensor& out, const sy::KernelContext&) {
   fill<float>(out, self, static_cast<float>(100 + factor));
   return out;

@@ -23,6 +23,8 @@ const std::vector<OpCase>& allCases() {
     addViewCopyCases(all);
     addCreationCases(all);
     addIndexCases(all);
+    addAdvancedIndexCases(all);
+    addSamplingCases(all);
     addLinalgCases(all);
     addNnCases(all);
     addQuantizedCases(all);

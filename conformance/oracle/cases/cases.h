@@ -30,6 +30,8 @@ void addShapeCases(std::vector<OpCase>& cases);
 void addViewCopyCases(std::vector<OpCase>& cases);
 void addCreationCases(std::vector<OpCase>& cases);
 void addIndexCases(std::vector<OpCase>& cases);
+void addAdvancedIndexCases(std::vector<OpCase>& cases);
+void addSamplingCases(std::vector<OpCase>& cases);
 void addLinalgCases(std::vector<OpCase>& cases);
 void addNnCases(std::vector<OpCase>& cases);
 void addQuantizedCases(std::vector<OpCase>& cases);
