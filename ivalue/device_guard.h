@@ -68,7 +68,7 @@ struct DeviceGuardImplInterface {
   virtual Stream getDefaultStream(Device device) const;
   virtual Stream getStreamFromGlobalPool(Device device, bool isHighPriority = false) const;
   virtual Stream exchangeStream(Stream stream) const noexcept = 0;
-  virtual void destroyEvent(void* event, const DeviceIndex device_index) const noexcept {}
+  virtual void destroyEvent(void* /*event*/, const DeviceIndex /*device_index*/) const noexcept {}
   virtual void record(void** event, const Stream& stream, const DeviceIndex device_index, const EventFlag flag) const;
   virtual void block(void* event, const Stream& stream) const;
   virtual bool queryEvent(void* event) const;
@@ -76,8 +76,8 @@ struct DeviceGuardImplInterface {
   virtual DeviceIndex deviceCount() const noexcept = 0;
   virtual bool queryStream(const Stream& stream) const;
   virtual void synchronizeStream(const Stream& stream) const;
-  virtual void synchronizeDevice(const DeviceIndex device_index) const {}
-  virtual void recordDataPtrOnStream(const DataPtr& data, const Stream& stream) const {}
+  virtual void synchronizeDevice(const DeviceIndex /*device_index*/) const {}
+  virtual void recordDataPtrOnStream(const DataPtr& /*data*/, const Stream& /*stream*/) const {}
 };
 
 // The implementation for a device type with one device and nothing to switch (the CPU's).
