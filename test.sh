@@ -7,7 +7,8 @@
 #      the optimized kernels, switchyard::portable without), and one using the kernel-YAML and
 #      selective-build CMake functions (tests/selective_consumer: a custom kernel library running a
 #      program, and add.pte's selectively built executable, whose size must be under a fifth of
-#      libswitchyard's), against the install;
+#      libswitchyard's), and the tutorial's npu PrivateUse1 backend (examples/npu_backend: an MLP
+#      forward and backward on the npu), against the install;
 #   4. the suites again under AddressSanitizer + UndefinedBehaviorSanitizer (the library with both,
 #      the test files with ASan only);
 #   5. the concurrency suites under ThreadSanitizer.
@@ -78,6 +79,16 @@ cmake -S tests/consumer -B build/consumer-buildtree -G Ninja -Dswitchyard_DIR="$
 cmake --build build/consumer-buildtree
 ./build/consumer-buildtree/consumer
 ./build/consumer-buildtree/consumer_portable
+# PyTorch backend code as written (a PrivateUse1 backend, the idioms of tests/torch_idioms/), compiled
+# against the installed <switchyard/compat/torch.h> alone.
+cmake -S tests/torch_idioms -B build/torch-idioms-installed -G Ninja -DCMAKE_PREFIX_PATH="$root/build/install" > /dev/null
+cmake --build build/torch-idioms-installed
+./build/torch-idioms-installed/switchyard_torch_idiom_tests
+# The tutorial's "npu" PrivateUse1 backend (docs/tutorials/privateuse1_backend.md), an out-of-tree
+# project against the install: an MLP forward and backward on the npu, checked against the CPU.
+cmake -S examples/npu_backend -B build/npu-backend-installed -G Ninja -DCMAKE_PREFIX_PATH="$root/build/install" > /dev/null
+cmake --build build/npu-backend-installed
+./build/npu-backend-installed/npu_mlp
 # Prints the selective executable's size beside libswitchyard's (and fails over a fifth).
 selective_consumer() {
   local dir=$1; shift

@@ -11,9 +11,10 @@
 //
 // The names are aliases of the sy:: ones (c10::DispatchKey is sy::DispatchKey), so both spellings
 // mix freely. at::empty, at::zeros, at::ones and at::full are operator calls through the
-// dispatcher, as in PyTorch, so modes and fallbacks see them. c10::ArrayRef (compat/array_ref.h)
-// and c10::Dict (compat/dict.h, schema type `Dict(K, V)`) have files of their own. What differs
-// from PyTorch is listed in README.md, "Porting PyTorch backend code".
+// dispatcher, as in PyTorch, so modes and fallbacks see them. c10::ArrayRef (compat/array_ref.h),
+// c10::Dict (compat/dict.h, schema type `Dict(K, V)`) and a device backend's kit (compat/device.h:
+// the allocator, the device's name, DeviceGuard, at::native::cpu_fallback) have files of their own.
+// What differs from PyTorch is listed in README.md, "Porting PyTorch backend code".
 //
 // Note [Keys free for a backend of your own]
 // Only the dispatch keys Switchyard has exist. The library's own backends and fallbacks take CPU,
@@ -25,6 +26,7 @@
 // such code by naming PrivateUse1 where it names CUDA.
 #pragma once
 
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -33,7 +35,10 @@
 #include <vector>
 
 #include "switchyard/compat/array_ref.h"
+#include "switchyard/compat/aten.h"
+#include "switchyard/compat/device.h"
 #include "switchyard/compat/dict.h"
+#include "switchyard/compat/macros.h"
 #include "switchyard/switchyard.h"
 
 namespace c10 {
@@ -55,11 +60,12 @@ using sy::OperatorName;
 using sy::Scalar;
 using sy::ScalarType;
 using sy::Stack;
+using sy::Storage;
+using sy::StorageImpl;
 using sy::TensorImpl;
 using sy::TypedOperatorHandle;
 using sy::intrusive_ptr;
 using sy::make_intrusive;
-using sy::toString;
 using sy::elementSize;
 using sy::isFloatingType;
 using sy::isIntegralType;
@@ -245,6 +251,8 @@ using sy::DeviceType;
 using sy::DispatchKey;
 using sy::DispatchKeySet;
 using sy::IntArrayRef;
+using sy::Layout;
+using sy::MemoryFormat;
 using sy::Scalar;
 using sy::ScalarType;
 using sy::Tensor;
@@ -253,6 +261,7 @@ using sy::TensorList;
 using sy::TensorOptions;
 // Operator calls through the dispatcher (aten::empty.memory_format, aten::zeros, ...).
 using sy::ops::empty;
+using sy::ops::empty_strided;
 using sy::ops::full;
 using sy::ops::ones;
 using sy::ops::zeros;
@@ -293,6 +302,19 @@ class AutoDispatchBelowAutograd {
 };
 using sy::NoGradGuard;
 
+// A tensor over memory the caller provides (sy::fromBlob): nothing is copied; with a deleter, it
+// runs when the last tensor viewing the memory is gone.
+inline Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides, const TensorOptions& options = {}) {
+  return sy::fromBlob(data, sizes, strides, options);
+}
+inline Tensor from_blob(void* data, IntArrayRef sizes, const TensorOptions& options = {}) {
+  return sy::fromBlob(data, sizes, options);
+}
+inline Tensor from_blob(void* data, IntArrayRef sizes, const std::function<void(void*)>& deleter,
+                        const TensorOptions& options = {}) {
+  return sy::fromBlob(data, sizes, deleter, options);
+}
+
 namespace detail {
 // A Tensor whose impl is a new Impl(args...): how a backend makes its own tensors.
 template <class Impl, class... Args>
@@ -306,7 +328,6 @@ Tensor make_tensor(Args&&... args) {
 #define TORCH_LIBRARY_FRAGMENT SY_LIBRARY_FRAGMENT
 #define TORCH_LIBRARY_IMPL SY_LIBRARY_IMPL
 #define TORCH_FN SY_FN
-#define TORCH_CHECK SY_CHECK
 // A Library object for the scope it is stored in, rather than for the whole process.
 #define MAKE_TORCH_LIBRARY(ns) ::torch::Library(::torch::Library::DEF, #ns, std::nullopt, __FILE__, __LINE__)
 #define MAKE_TORCH_LIBRARY_IMPL(ns, k) \

@@ -42,9 +42,9 @@ template <class T>
 inline void accumulateDeviceKeys(uint64_t& bits, const T& arg) {
   using D = std::decay_t<T>;
   if constexpr (std::is_same_v<D, Device>) {
-    bits |= DispatchKeySet(backendKeyFor(arg.type)).raw_repr();
+    bits |= DispatchKeySet(backendKeyFor(arg.type())).raw_repr();
   } else if constexpr (std::is_same_v<D, std::optional<Device>>) {
-    bits |= DispatchKeySet(backendKeyFor(arg.has_value() ? arg->type : DeviceType::CPU)).raw_repr();
+    bits |= DispatchKeySet(backendKeyFor(arg.has_value() ? arg->type() : DeviceType::CPU)).raw_repr();
   }
 }
 

@@ -49,7 +49,7 @@ DispatchKeySet OperatorEntry::keySetFromStack(const Stack& stack) const {
     for (uint64_t mask = s.deviceArgumentMask(); mask != 0; mask &= mask - 1) {
       const IValue& v = args[__builtin_ctzll(mask)];
       Device d = v.isDevice() ? v.toDevice() : kCPU;
-      bits |= DispatchKeySet(backendKeyFor(d.type)).raw_repr();
+      bits |= DispatchKeySet(backendKeyFor(d.type())).raw_repr();
     }
   }
   return DispatchKeySet(DispatchKeySet::Raw{}, bits);

@@ -65,6 +65,17 @@ IValue IValue::tuple(std::vector<IValue> elements) {
 }
 
 const std::vector<IValue>& IValue::toList() const { return heap<ListImpl<IValue>>(Tag::GenericList)->elements; }
+absl::Span<const IValue> IValue::toListRef() const {
+  if (tag() != Tag::TensorList) return toList();
+  auto* list = heap<ListImpl<Tensor>>(Tag::TensorList);
+  std::lock_guard<std::mutex> lock(list->boxed_mutex);
+  bool current = list->boxed.size() == list->elements.size();
+  for (size_t i = 0; current && i < list->elements.size(); ++i) {
+    current = list->boxed[i].toTensor().is_same(list->elements[i]);
+  }
+  if (!current) list->boxed.assign(list->elements.begin(), list->elements.end());
+  return list->boxed;
+}
 const std::vector<IValue>& IValue::toTupleElements() const { return heap<TupleImpl>(Tag::Tuple)->elements; }
 const GenericDict& IValue::toGenericDict() const { return heap<DictImpl>(Tag::GenericDict)->dict; }
 

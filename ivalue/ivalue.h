@@ -39,6 +39,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -104,6 +105,21 @@ template <>
 struct ListImpl<int64_t> final : IntrusiveTarget {
   explicit ListImpl(absl::Span<const int64_t> v) : elements(v.begin(), v.end()) {}
   absl::InlinedVector<int64_t, 6> elements;
+};
+
+// Note [toListRef boxes a tensor list once]
+// A Tensor[] IValue stores its tensors unboxed (what kernels read), but PyTorch's toListRef gives
+// every list's elements as IValues. For a tensor list the boxed elements are built on the first
+// toListRef and kept beside the tensors, under the list's mutex; a later call rebuilds them only
+// when the tensors changed (toTensorVectorMut), so concurrent readers of a list nobody modifies
+// share one copy and the view stays valid until the list is modified or destroyed.
+template <>
+struct ListImpl<Tensor> final : IntrusiveTarget {
+  ListImpl() = default;
+  explicit ListImpl(std::vector<Tensor> v) : elements(std::move(v)) {}
+  std::vector<Tensor> elements;
+  std::mutex boxed_mutex;
+  std::vector<IValue> boxed;
 };
 
 using TensorList = absl::Span<const Tensor>;
@@ -358,7 +374,8 @@ class IValue {
   std::vector<Tensor>& toTensorVectorMut() { return heap<ListImpl<Tensor>>(Tag::TensorList)->elements; }
   const std::vector<IValue>& toList() const;
   // A generic list's elements, as PyTorch's toListRef.
-  absl::Span<const IValue> toListRef() const { return toList(); }
+  // For a Tensor[] list too (See Note [toListRef boxes a tensor list once]).
+  absl::Span<const IValue> toListRef() const;
   const std::vector<IValue>& toTupleElements() const;
   // A dict's entries in insertion order (ivalue/generic_dict.h).
   const GenericDict& toGenericDict() const;
@@ -428,7 +445,7 @@ class IValue {
     } else if constexpr (std::is_same_v<T, Device>) {
       // As IValue(Device) lays it out: the type, then the index, in a zeroed little-endian word.
       static_assert(sizeof(Device) == 2, "a Device is its type and its index");
-      return static_cast<int64_t>(static_cast<uint8_t>(v.type) | static_cast<uint8_t>(v.index) << 8);
+      return static_cast<int64_t>(static_cast<uint8_t>(v.type()) | static_cast<uint8_t>(v.index()) << 8);
     } else {
       return static_cast<int64_t>(v);
     }

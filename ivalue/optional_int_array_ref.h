@@ -30,6 +30,12 @@ class OptionalIntArrayRef {
   OptionalIntArrayRef(const std::vector<int64_t>& dims) : dims_(IntArrayRef(dims)) {}  // NOLINT
   OptionalIntArrayRef(std::optional<IntArrayRef> dims) : dims_(dims) {}                // NOLINT
   const std::optional<IntArrayRef>& get() const { return dims_; }
+  // at::OptionalIntArrayRef's accessors.
+  bool has_value() const { return dims_.has_value(); }
+  explicit operator bool() const { return dims_.has_value(); }
+  IntArrayRef value() const { return dims_.value(); }  // std::bad_optional_access when empty
+  IntArrayRef operator*() const { return *dims_; }
+  IntArrayRef value_or(IntArrayRef fallback) const { return dims_.value_or(fallback); }
 
  private:
   std::optional<IntArrayRef> dims_;

@@ -3,10 +3,14 @@
 #include <algorithm>
 #include <numeric>
 
-// Printing (toString, operator<<, formatSizes) lives in tensor_printing.cpp; copy_ and to are
-// operator calls defined in ops/.
+#include "switchyard/ivalue/tensor_factories.h"
+
+// Printing (toString, operator<<, formatSizes) lives in tensor_printing.cpp; copy_, to and
+// resize_ are operator calls defined in ops/.
 
 namespace sy {
+
+TensorOptions Tensor::options() const { return TensorOptions(scalar_type()).device(device()); }
 
 SizesVector Tensor::dim_order() const {
   IntArrayRef tensor_strides = strides();
@@ -17,11 +21,6 @@ SizesVector Tensor::dim_order() const {
   std::stable_sort(order.begin(), order.end(),
                    [&](int64_t a, int64_t b) { return tensor_strides[a] > tensor_strides[b]; });
   return order;
-}
-
-const Tensor& Tensor::resize_(IntArrayRef new_sizes) const {
-  checkedImpl()->resize(new_sizes);
-  return *this;
 }
 
 void Tensor::throwUndefined() { SY_ERROR("operation on an undefined tensor"); }

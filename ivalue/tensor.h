@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -18,12 +19,16 @@
 #include "switchyard/ivalue/intrusive_ptr.h"
 #include "switchyard/ivalue/load_element.h"
 #include "switchyard/core/macros.h"
+#include "switchyard/ivalue/optional_int_array_ref.h"
+#include "switchyard/ivalue/scalar.h"
 #include "switchyard/ivalue/tensor_impl.h"
 
 namespace sy {
 
 // See Note [Undefined tensors point at a sentinel].
 using TensorImplPtr = intrusive_ptr<TensorImpl, UndefinedTensorImpl>;
+
+struct TensorOptions;  // ivalue/tensor_factories.h
 
 class Tensor {
  public:
@@ -53,6 +58,10 @@ class Tensor {
   ScalarType dtype() const { return scalar_type(); }
   Device device() const { return checkedImpl()->device(); }
   bool is_cpu() const { return device().is_cpu(); }
+  bool is_privateuseone() const { return device().is_privateuseone(); }
+  Layout layout() const { return Layout::Strided; }
+  // This tensor's dtype and device, for making tensors like it: at::empty(size, t.options()).
+  TensorOptions options() const;
   bool is_contiguous() const { return checkedImpl()->is_contiguous(); }
   int64_t storage_offset() const { return checkedImpl()->storage_offset(); }
   const Storage& storage() const { return checkedImpl()->storage(); }
@@ -76,14 +85,69 @@ class Tensor {
   template <class T>
   T item() const;
 
-  // Reshapes in place with contiguous strides, growing the storage if needed.
-  const Tensor& resize_(IntArrayRef sizes) const;
+  // Reshapes in place with contiguous strides (ChannelsLast ones for that memory format), growing
+  // the storage if needed: aten::resize_, called directly for a CPU tensor without a memory format
+  // (as the CPU kernels resize their outputs) and through the dispatcher otherwise, so a device's
+  // backend resizes its own tensors.
+  const Tensor& resize_(IntArrayRef sizes, std::optional<MemoryFormat> memory_format = std::nullopt) const;
   // Copies `src` into this tensor (broadcasting, converting dtype and device): aten::copy_.
   Tensor& copy_(const Tensor& src, bool non_blocking = false);
   // A copy on `device` (this tensor itself when already there).
   Tensor to(Device device) const;
+  Tensor to(DeviceType type) const { return to(Device(type)); }
   // A copy converted to `dtype` (this tensor itself when it already has it): aten::_to_copy.
   Tensor to(ScalarType dtype) const;
+  // A copy with options' device and dtype (this tensor itself when it already has both).
+  Tensor to(const TensorOptions& options, bool non_blocking = false, bool copy = false) const;
+  Tensor to(Device device, ScalarType dtype, bool non_blocking = false, bool copy = false) const;
+
+  // ---- The operators as methods, as PyTorch's Tensor has them (ops/tensor_methods.cpp) ----
+  // Each is the sy::ops function of the same name with this tensor as `self`: an operator call
+  // through the dispatcher. The in-place forms return this tensor.
+  Tensor add(const Tensor& other, const Scalar& alpha = 1) const;
+  Tensor add(const Scalar& other, const Scalar& alpha = 1) const;
+  const Tensor& add_(const Tensor& other, const Scalar& alpha = 1) const;
+  const Tensor& add_(const Scalar& other, const Scalar& alpha = 1) const;
+  Tensor sub(const Tensor& other, const Scalar& alpha = 1) const;
+  Tensor sub(const Scalar& other, const Scalar& alpha = 1) const;
+  const Tensor& sub_(const Tensor& other, const Scalar& alpha = 1) const;
+  const Tensor& sub_(const Scalar& other, const Scalar& alpha = 1) const;
+  Tensor mul(const Tensor& other) const;
+  Tensor mul(const Scalar& other) const;
+  const Tensor& mul_(const Tensor& other) const;
+  const Tensor& mul_(const Scalar& other) const;
+  Tensor div(const Tensor& other) const;
+  Tensor div(const Scalar& other) const;
+  const Tensor& div_(const Tensor& other) const;
+  const Tensor& div_(const Scalar& other) const;
+  Tensor pow(const Tensor& exponent) const;
+  Tensor pow(const Scalar& exponent) const;
+  Tensor neg() const;
+  Tensor abs() const;
+  Tensor exp() const;
+  Tensor log() const;
+  Tensor sqrt() const;
+  Tensor sin() const;
+  Tensor cos() const;
+  Tensor tanh() const;
+  Tensor sigmoid() const;
+  Tensor relu() const;
+  Tensor mm(const Tensor& mat2) const;
+  Tensor addmm(const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1, const Scalar& alpha = 1) const;
+  Tensor sum(std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor sum(OptionalIntArrayRef dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor mean(std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor mean(OptionalIntArrayRef dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor view(IntArrayRef size) const;
+  Tensor reshape(IntArrayRef shape) const;
+  Tensor permute(IntArrayRef dims) const;
+  Tensor transpose(int64_t dim0, int64_t dim1) const;
+  Tensor unsqueeze(int64_t dim) const;
+  Tensor squeeze() const;
+  Tensor squeeze(int64_t dim) const;
+  Tensor expand(IntArrayRef size, bool implicit = false) const;
+  Tensor contiguous(MemoryFormat memory_format = MemoryFormat::Contiguous) const;
+  Tensor clone(std::optional<MemoryFormat> memory_format = std::nullopt) const;
 
   // ---- Autograd (defined in autograd/; see autograd/autograd.h) ----
   // Makes a floating-point tensor a leaf whose gradient backward accumulates into grad(); false

@@ -38,7 +38,7 @@ void forEachElement(IntArrayRef sizes, const std::array<IntArrayRef, N>& strides
 }
 
 Tensor allocate(IntArrayRef sizes, IntArrayRef strides, size_t nbytes, const TensorOptions& options) {
-  Storage storage = make_intrusive<StorageImpl>(nbytes, getAllocator(options.device_.type), options.device_);
+  Storage storage = make_intrusive<StorageImpl>(nbytes, getAllocator(options.device_.type()), options.device_);
   auto impl = make_intrusive<TensorImpl>(std::move(storage), options.dtype_, options.device_);
   impl->set_sizes_and_strides(sizes, strides, /*storage_offset=*/0);
   return Tensor(std::move(impl));
@@ -90,6 +90,98 @@ Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides, TensorOptions optio
   const int64_t extent = checkedStridedExtent("empty_strided", sizes, strides);
   const size_t nbytes = checkedStorageBytes("empty_strided", 0, extent, options.dtype_, sizes);
   return allocate(sizes, strides, nbytes, options);
+}
+
+// The owner of a from_blob tensor's memory, when it has a deleter.
+struct BlobOwner {
+  void* data;
+  std::function<void(void*)> deleter;
+};
+void releaseBlob(void* context) {
+  auto* owner = static_cast<BlobOwner*>(context);
+  owner->deleter(owner->data);
+  delete owner;
+}
+
+// The bytes a from_blob tensor spans; raises before anything is made.
+size_t blobBytes(IntArrayRef sizes, IntArrayRef strides, const TensorOptions& options) {
+  constexpr const char* op = "from_blob";
+  checkAllocatableDtype(options.dtype_, op);
+  SY_CHECK(sizes.size() == strides.size(), op, ": size ", formatSizes(sizes), " has ", sizes.size(),
+           " dimensions but stride ", formatSizes(strides), " has ", strides.size());
+  const int64_t extent = checkedStridedExtent(op, sizes, strides);
+  return checkedStorageBytes(op, 0, extent, options.dtype_, sizes);
+}
+
+Tensor tensorOverBlob(DataPtr data, size_t nbytes, IntArrayRef sizes, IntArrayRef strides, const TensorOptions& options) {
+  auto impl = make_intrusive<TensorImpl>(make_intrusive<StorageImpl>(std::move(data), nbytes), options.dtype_, options.device_);
+  impl->set_sizes_and_strides(sizes, strides, /*storage_offset=*/0);
+  return Tensor(std::move(impl));
+}
+
+// The tensor on `storage`, on the device its allocation names, with the keys `ks`.
+Tensor tensorOnAllocation(Storage storage, IntArrayRef sizes, IntArrayRef strides, DispatchKeySet ks, ScalarType dtype) {
+  const Device device = storage->device();
+  auto impl = make_intrusive<TensorImpl>(std::move(storage), dtype, device);
+  impl->set_key_set(ks);
+  impl->set_sizes_and_strides(sizes, strides, /*storage_offset=*/0);
+  return Tensor(std::move(impl));
+}
+
+Tensor fromBlob(void* data, IntArrayRef sizes, IntArrayRef strides, TensorOptions options) {
+  const size_t nbytes = blobBytes(sizes, strides, options);
+  return tensorOverBlob(DataPtr(data, options.device_), nbytes, sizes, strides, options);
+}
+
+Tensor fromBlob(void* data, IntArrayRef sizes, TensorOptions options) {
+  return fromBlob(data, sizes, checkedContiguousStrides("from_blob", sizes), options);
+}
+
+Tensor fromBlob(void* data, IntArrayRef sizes, std::function<void(void*)> deleter, TensorOptions options) {
+  SY_CHECK(deleter != nullptr, "from_blob: the deleter is empty");
+  const SizesVector strides = checkedContiguousStrides("from_blob", sizes);
+  const size_t nbytes = blobBytes(sizes, strides, options);  // before the deleter is taken over
+  DataPtr owned(data, new BlobOwner{data, std::move(deleter)}, &releaseBlob, options.device_);
+  return tensorOverBlob(std::move(owned), nbytes, sizes, strides, options);
+}
+
+Tensor emptyGeneric(IntArrayRef sizes, Allocator* allocator, DispatchKeySet ks, ScalarType dtype,
+                    std::optional<MemoryFormat> memory_format) {
+  constexpr const char* op = "empty_generic";
+  SY_CHECK(allocator != nullptr, op, ": the allocator is null");
+  checkAllocatableDtype(dtype, op);
+  const int64_t numel = checkedNumel(op, sizes);
+  const size_t nbytes = checkedStorageBytes(op, 0, numel, dtype, sizes);
+  SizesVector strides = checkedContiguousStrides(op, sizes);
+  switch (memory_format.value_or(MemoryFormat::Contiguous)) {
+    case MemoryFormat::Contiguous:
+      break;
+    case MemoryFormat::ChannelsLast: {
+      SY_CHECK(sizes.size() == 4, op, ": memory_format ChannelsLast needs a 4-D size (N, C, H, W), but got ",
+               formatSizes(sizes));
+      // Dimensions of size 0 step as 1, as contiguous strides do.
+      const int64_t c = std::max<int64_t>(sizes[1], 1);
+      const int64_t h = std::max<int64_t>(sizes[2], 1);
+      const int64_t w = std::max<int64_t>(sizes[3], 1);
+      strides = SizesVector{h * w * c, 1, w * c, c};
+      break;
+    }
+    case MemoryFormat::Preserve:
+      SY_ERROR(op, ": memory_format Preserve is not supported (there is no input whose format to preserve)");
+  }
+  return tensorOnAllocation(make_intrusive<StorageImpl>(nbytes, allocator), sizes,
+                            strides, ks, dtype);
+}
+
+Tensor emptyStridedGeneric(IntArrayRef sizes, IntArrayRef strides, Allocator* allocator, DispatchKeySet ks,
+                           ScalarType dtype) {
+  constexpr const char* op = "empty_strided_generic";
+  SY_CHECK(allocator != nullptr, op, ": the allocator is null");
+  checkAllocatableDtype(dtype, op);
+  const int64_t extent = checkedStridedExtent(op, sizes, strides);
+  const size_t nbytes = checkedStorageBytes(op, 0, extent, dtype, sizes);
+  return tensorOnAllocation(make_intrusive<StorageImpl>(nbytes, allocator), sizes,
+                            strides, ks, dtype);
 }
 
 Tensor zeros(IntArrayRef sizes, TensorOptions options) { return full(sizes, 0, options); }

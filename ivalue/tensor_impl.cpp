@@ -9,7 +9,7 @@
 namespace sy {
 
 TensorImpl::TensorImpl(Storage storage, ScalarType dtype, Device device)
-    : key_set_(tensorKeySetFor(device.type)), dtype_(dtype), device_(device), storage_(std::move(storage)) {
+    : key_set_(tensorKeySetFor(device.type())), dtype_(dtype), device_(device), storage_(std::move(storage)) {
   refreshNumelAndContiguity();
 }
 

@@ -9,7 +9,11 @@
 // every functional operator allocates through it, and a kernel registered in its own translation
 // unit is inlined into the dispatcher's trampoline (a generated registration would add the jump
 // measured in codegen/emit.cpp: see Note [Owned kernels bind directly inside their library]). Its
-// helper, sy::ops::empty, takes TensorOptions (ops/creation_ops.cpp).
+// helper, sy::ops::empty, takes TensorOptions (ops/creation_ops.cpp). resize_ is here too: its C++
+// signature is PyTorch's, `const Tensor&(const Tensor& self, ...)` (only self's TensorImpl changes;
+// PyTorch's use_const_ref_for_mutable_tensors), which a device backend's kernel is written with,
+// where generated kernels take a written tensor as `Tensor&`. Its CPU kernel is in
+// backends/devices/cpu/empty.cpp, its helper sy::ops::resize_ in ops/tensor_methods.cpp.
 #include "switchyard/dispatcher/library.h"
 
 SY_LIBRARY(aten, m) {
@@ -17,6 +21,7 @@ SY_LIBRARY(aten, m) {
   m.def(
       "empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
       "bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor");
+  m.def("resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)");
 }
 
 // ExecuTorch's dim-order copies are defined as fragments from view_copy_ops.yaml; this empty block

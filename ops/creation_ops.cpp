@@ -21,6 +21,7 @@ using FullLikeFactory = Tensor(const Tensor&, const Scalar&, SY_FACTORY_OPTIONS,
 using EmptySignature = Tensor(IntArrayRef, SY_FACTORY_OPTIONS, std::optional<MemoryFormat>);
 
 const auto empty_op = handle<EmptySignature>("aten::empty", "memory_format");
+const auto empty_strided_op = handle<Tensor(IntArrayRef, IntArrayRef, SY_FACTORY_OPTIONS)>("aten::empty_strided", "");
 const auto zeros_op = handle<SizeFactory>("aten::zeros", "");
 const auto ones_op = handle<SizeFactory>("aten::ones", "");
 const auto full_op = handle<Tensor(IntArrayRef, const Scalar&, SY_FACTORY_OPTIONS)>("aten::full", "");
@@ -56,6 +57,10 @@ std::optional<Device> deviceRelativeTo(const TensorOptions& options) {
 // An unspecified dtype stays None, as at::empty passes it, so kernels see the caller's intent.
 Tensor empty(IntArrayRef size, TensorOptions options) {
   return empty_op.call(size, dtypeOf(options), std::nullopt, options.device_, std::nullopt, std::nullopt);
+}
+
+Tensor empty_strided(IntArrayRef size, IntArrayRef stride, TensorOptions options) {
+  return empty_strided_op.call(size, stride, dtypeOf(options), std::nullopt, options.device_, std::nullopt);
 }
 
 Tensor zeros(IntArrayRef size, TensorOptions options) {

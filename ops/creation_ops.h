@@ -32,6 +32,8 @@ namespace sy::ops {
 
 // aten::empty.memory_format: an uninitialised contiguous tensor (Float on the CPU by default).
 Tensor empty(IntArrayRef size, TensorOptions options = {});
+// aten::empty_strided: an uninitialised tensor with the given strides (Float on the CPU by default).
+Tensor empty_strided(IntArrayRef size, IntArrayRef stride, TensorOptions options = {});
 
 // aten::zeros, aten::ones (and their .out forms): Float unless options name a dtype.
 Tensor zeros(IntArrayRef size, TensorOptions options = {});

@@ -27,3 +27,10 @@
 #include "switchyard/ivalue/tensor.h"
 #include "switchyard/ivalue/tensor_factories.h"
 #include "switchyard/ops/shape/Functions.h"
+
+namespace sy::ops {
+
+// aten::resize_, with PyTorch's C++ signature (ops/aten_schemas.cpp says why it is hand-written).
+const Tensor& resize_(const Tensor& self, IntArrayRef size, std::optional<MemoryFormat> memory_format = std::nullopt);
+
+}  // namespace sy::ops

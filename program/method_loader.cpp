@@ -225,7 +225,7 @@ class MethodBuilder {
         return s;
       }
       DataPtr constant{const_cast<uint8_t*>(initial.data()), nullptr, nullptr, kCPU};
-      return IValue(tensorOn(make_intrusive<StorageImpl>(constant, nbytes), *dtype, *g, t.storage_offset()));
+      return IValue(tensorOn(make_intrusive<StorageImpl>(std::move(constant), nbytes), *dtype, *g, t.storage_offset()));
     } else {
       // No plan: memory of the method's own from the CPU allocator, at the tensor's bound.
       if (auto s = reserve(nbytes, sy::str("value ", index)); !s.ok()) return s;

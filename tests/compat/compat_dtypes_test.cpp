@@ -21,7 +21,7 @@ TEST(TorchDtypes, TheConstantsAreTheScalarTypesWithPyTorchsNumbers) {
   EXPECT_EQ(static_cast<int>(at::kBFloat16), 15);
   EXPECT_EQ(static_cast<int>(at::kUInt16), 27);
   EXPECT_EQ(at::kHalf, at::ScalarType::Half);
-  EXPECT_EQ(c10::toString(at::kBFloat16), "BFloat16");
+  EXPECT_STREQ(c10::toString(at::kBFloat16), "BFloat16");
   EXPECT_EQ(c10::elementSize(at::kHalf), 2u);
   EXPECT_EQ(c10::elementSize(at::kComplexDouble), 16u);
   EXPECT_TRUE(c10::isFloatingType(at::kBFloat16));

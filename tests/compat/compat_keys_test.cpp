@@ -86,7 +86,7 @@ TEST(TorchKeys, ACompositeImplicitAutogradKernelServesAnAutogradKeyWhoseBackendH
 TEST(TorchKeys, CompositeSpellingsAreOurKeys) {
   EXPECT_EQ(DispatchKey::CompositeImplicitAutograd, DispatchKey::CompositeImplicit);
   EXPECT_EQ(DispatchKey::CompositeExplicitAutograd, DispatchKey::CompositeExplicit);
-  EXPECT_EQ(c10::toString(DispatchKey::CompositeImplicitAutograd), "CompositeImplicit");
+  EXPECT_STREQ(c10::toString(DispatchKey::CompositeImplicitAutograd), "CompositeImplicit");
   EXPECT_EQ(sy::parseDispatchKey("CompositeExplicitAutograd"), DispatchKey::CompositeExplicit);
 }
 

@@ -95,7 +95,7 @@ TEST(TensorPrinting, UndefinedTensor) { EXPECT_EQ(Tensor().toString(), "tensor(u
 TEST(TensorPrinting, NonCPUTensorDoesNotReadItsMemory) {
   // The data pointer is an opaque handle; reading it would crash.
   DataPtr handle{reinterpret_cast<void*>(0x10), nullptr, nullptr, kAccel};
-  auto impl = make_intrusive<TensorImpl>(make_intrusive<StorageImpl>(handle, 24), ScalarType::Float, kAccel);
+  auto impl = make_intrusive<TensorImpl>(make_intrusive<StorageImpl>(std::move(handle), 24), ScalarType::Float, kAccel);
   impl->set_sizes_and_strides({2, 3}, {3, 1}, 0);
   EXPECT_EQ(Tensor(std::move(impl)).toString(), "tensor(<on accel>, size=(2, 3), dtype=Float)");
 }

@@ -113,7 +113,7 @@ class AccelAllocator final : public Allocator {
     SY_CHECK(nbytes <= kOffsetMask, "Accel allocator: buffers are limited to 4 GiB, asked for ", nbytes, " bytes");
     const uint64_t id = table().add(nbytes);
     void* handle = reinterpret_cast<void*>(kTag | (id << 32));
-    return DataPtr{handle, [](void* h, void*) { table().remove(idOf(h)); }, nullptr, kAccel};
+    return DataPtr(handle, handle, [](void* h) { table().remove(idOf(h)); }, kAccel);
   }
 };
 

@@ -44,7 +44,7 @@ Tensor empty_memory_format_accel(IntArrayRef size, std::optional<ScalarType> dty
   detail::recordNativeCall(op);
   checkedNumel(op, size);  // a negative dimension is a ValueError naming the operator
   const Device target = device.value_or(kAccel);
-  SY_CHECK(target.type == DeviceType::Accel, op, ": the Accel kernel cannot allocate on ", target);
+  SY_CHECK(target.type() == DeviceType::Accel, op, ": the Accel kernel cannot allocate on ", target);
   SY_CHECK(!layout.has_value() || *layout == Layout::Strided, op, ": only the Strided layout is supported");
   const TensorOptions options = TensorOptions(dtype.value_or(ScalarType::Float)).device(target);
   switch (memory_format.value_or(MemoryFormat::Contiguous)) {

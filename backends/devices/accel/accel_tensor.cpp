@@ -17,7 +17,7 @@ void hostCopy(Tensor dst, const Tensor& src) {
 
 }  // namespace
 
-bool isAccel(const Tensor& t) { return t.defined() && t.device().type == DeviceType::Accel; }
+bool isAccel(const Tensor& t) { return t.defined() && t.device().type() == DeviceType::Accel; }
 
 Tensor hostView(const Tensor& accel) {
   SY_CHECK(isAccel(accel), "Accel hostView: expected an Accel tensor but got one on ",
@@ -26,7 +26,7 @@ Tensor hostView(const Tensor& accel) {
   SY_CHECK(storage && storage->data() != nullptr, "Accel hostView: the tensor has no storage");
   // No deleter: the Accel storage owns the buffer; the view only borrows it for one kernel call.
   DataPtr borrowed{mapHandle(storage->data()), nullptr, nullptr, kCPU};
-  auto impl = make_intrusive<TensorImpl>(make_intrusive<StorageImpl>(borrowed, storage->nbytes()),
+  auto impl = make_intrusive<TensorImpl>(make_intrusive<StorageImpl>(std::move(borrowed), storage->nbytes()),
                                          accel.scalar_type(), kCPU);
   impl->set_sizes_and_strides(accel.sizes(), accel.strides(), accel.storage_offset());
   return Tensor(std::move(impl));

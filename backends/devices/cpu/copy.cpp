@@ -8,12 +8,27 @@
 // written through self's strides, so self may be any view (transposed, sliced). When src shares
 // memory with self in a different layout it is first staged, so no element is read after being
 // overwritten. Both tensors must be on the CPU: a backend with memory of its own registers its
-// own copy_ for transfers.
+// own copy_ for transfers (Accel), or its _copy_from (See Note [copy_ across devices goes to _copy_from]).
+//
+// Note [copy_ across devices goes to _copy_from]
+// As in PyTorch, a device backend does not implement copy_ itself: it registers aten::_copy_from(self,
+// dst), which copies `self` into `dst` whichever of the two is its tensor (device to CPU, CPU to
+// device, within the device, converting dtypes as copy_ does). copy_'s CompositeExplicit kernel
+// below serves every backend key without a copy_ kernel of its own (PrivateUse1..3): a copy between
+// two CPU tensors (the backend's key came from the thread's included set) is the CPU's, any other
+// is aten::_copy_from(src, self), which the dispatcher sends to the pair's highest backend, the
+// device's. Tensor::to, the CPU fallback and the CPU's _to_copy kernel (registered below it as
+// CompositeExplicit too: it allocates with aten::empty and copies with aten::copy_, so it works on
+// any device) all move bytes this way.
 #include <cstring>
 #include <type_traits>
 
 #include "switchyard/backends/devices/cpu/elementwise.h"
 #include "switchyard/backends/devices/cpu/kernels.h"
+#include "switchyard/dispatcher/derived_kernels.h"
+#include "switchyard/dispatcher/library.h"
+#include "switchyard/ops/creation/NativeFunctions.h"
+#include "switchyard/ops/shape_ops.h"
 
 namespace sy::cpu {
 namespace {
@@ -166,4 +181,23 @@ Tensor& copy_cpu(Tensor& self, const Tensor& src, bool non_blocking, const Kerne
 }
 
 }  // namespace native
+
+namespace {
+
+// See Note [copy_ across devices goes to _copy_from].
+Tensor& copy_across_devices(Tensor& self, const Tensor& src, bool non_blocking, const KernelContext& ctx) {
+  SY_CHECK(self.defined() && src.defined(), ctx.op, ": ", self.defined() ? "src" : "self", " is an undefined tensor");
+  if (self.is_cpu() && src.is_cpu()) return native::copy_cpu(self, src, non_blocking, ctx);
+  ops::_copy_from(src, self, non_blocking);
+  return self;
+}
+
+}  // namespace
 }  // namespace sy::cpu
+
+SY_LIBRARY_IMPL(aten, CompositeExplicit, m) {
+  static constexpr sy::KernelContext kCopy{"aten::copy_", sy::OutputForm::InPlace};
+  m.impl("copy_", sy::withContext<&sy::cpu::copy_across_devices, &kCopy>());
+  static constexpr sy::KernelContext kToCopy{"aten::_to_copy", sy::OutputForm::Functional};
+  m.impl("_to_copy", sy::withContext<&sy::cpu::native::to_copy_cpu, &kToCopy>());
+}

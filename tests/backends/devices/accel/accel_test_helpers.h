@@ -15,7 +15,7 @@ inline Tensor onAccel(const Tensor& cpu) { return cpu.to(kAccel); }
 
 // An Accel result equals the CPU reference: same device kind, shape, dtype and values.
 inline ::testing::AssertionResult sameAsCpu(const Tensor& accel_result, const Tensor& cpu_result) {
-  if (accel_result.device().type != DeviceType::Accel) {
+  if (accel_result.device().type() != DeviceType::Accel) {
     return ::testing::AssertionFailure() << "result is on " << accel_result.device() << ", expected accel";
   }
   if (accel_result.scalar_type() != cpu_result.scalar_type()) {
