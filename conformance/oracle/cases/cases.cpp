@@ -47,6 +47,11 @@ const std::vector<Exclusion>& exclusions() {
     std::vector<Exclusion> out = excluded;
     const char* why = "a prim operator: PyTorch 1.13's dispatcher has no counterpart; checked against Python's "
                       "semantics in tests/backends/devices/cpu/prim_ops_test.cpp";
+    for (const char* op : {"aten::_copy_from", "aten::_copy_from_and_resize"}) {
+      out.push_back({op, "a device backend's copy hook, which PyTorch 1.13 registers for device keys only (its CPU "
+                         "has no kernel to ask); Switchyard's CPU kernel copies as copy_ does, checked in "
+                         "tests/compat/device_kit_test.cpp"});
+    }
     out.push_back({"aten::_local_scalar_dense",
                    "returns a Scalar, which the oracle's comparison of tensors does not take; checked on Float, Long "
                    "and Bool tensors and refused for several elements, as PyTorch's item(), in "

@@ -20,6 +20,18 @@ void addCreationCases(std::vector<OpCase>& cases) {
                       .arg("size", kSizes)
                       .arg("dtype", kDtypeArgument)
                       .arg("memory_format", {kNone, MemoryFormat::Contiguous}));
+  // empty_strided: the strides as given, any layout (a stride 0 broadcasts); a negative size or stride
+  // and a stride list of another length are refused on both sides.
+  cases.push_back(OpCase({"aten::empty_strided"})
+                      .dtypes(kOnce)
+                      .valuesUnspecified()
+                      .arg("size", {ints({2, 3}), ints({0, 3}), ints({-1, 3})})
+                      .arg("stride", {ints({3, 1}), ints({1, 2}), ints({0, 1}), ints({1}), ints({1, -1})})
+                      .arg("dtype", kDtypeArgument)
+                      .product()
+                      .deviation(Deviation::refuses("a negative stride is refused even for an empty tensor, which "
+                                                    "PyTorch 1.13 takes (no element is ever addressed)",
+                                                    whenArgument("stride", ints({1, -1})))));
   // The *_like.out forms take no dtype (out's is the result's): an entry of their own.
   cases.push_back(OpCase({"aten::empty_like"})
                       .tensors({"self"})

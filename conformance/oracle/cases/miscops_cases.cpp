@@ -113,8 +113,7 @@ void addMiscOpsCases(std::vector<OpCase>& cases) {
                       .out("indices", OutDtype::fixedTo(ScalarType::Long))
                       .deviation(Deviation::referenced(
                           "PyTorch leaves the order of equal elements (and every order when sorted=False) open; "
-                          "Switchyard's is the first k of the stable sort (Note [topk orders ties by index, sorted or "
-                          "not])",
+                          "Switchyard's is the first k of the stable sort, by index (backends/devices/cpu/topk.cpp)",
                           always(), topkByStableSort)));
 
   // repeat_interleave's index form: counts 0..3 (and negative ones, an error), an empty repeats, and

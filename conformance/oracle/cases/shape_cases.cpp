@@ -24,6 +24,12 @@ void addShapeCases(std::vector<OpCase>& cases) {
                       .deviation(Deviation::refuses(
                           "memory_format=preserve is refused always; PyTorch checks it only when it must copy",
                           whenArgument("memory_format", MemoryFormat::Preserve))));
+  // resize_: self takes the new size (contiguous strides); the values of grown elements are unspecified.
+  cases.push_back(OpCase({"aten::resize_"})
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .valuesUnspecified()
+                      .arg("size", {ints({6}), ints({2, 2}), ints({0}), ints({4, 5}), ints({-1})}));
   // copy_: src broadcasts to self and converts to its dtype.
   cases.push_back(OpCase({"aten::copy_"})
                       .tensors({"self", "src"})
