@@ -156,12 +156,25 @@ Applying<Fn> applying(Fn fn) {
 
 }  // namespace unary
 
-// A floating unary kernel, fn(x) per element (exp, log, sqrt, ...): Float and Double keep their
-// dtype, Bool, Int and Long compute in Float (so in place they need a floating self).
+namespace unary {
+// The Half and BFloat16 results of a floating unary kernel, out of line: instantiating them beside
+// the Float and Double ones costs the one-element Float call its inlining (acos.out's callgrind
+// target, bench/README.md).
+template <class Fn>
+__attribute__((noinline)) Tensor& reducedFloatingUnary(const KernelContext& ctx, const Tensor& self, ScalarType result,
+                                                       Tensor& out, Fn fn) {
+  return unaryOp<kHalfDtype | kBFloat16Dtype>(ctx, self, result, out, applying(fn));
+}
+}  // namespace unary
+
+// A floating unary kernel, fn(x) per element (exp, log, sqrt, ...): floating inputs keep their
+// dtype, integral and Bool ones compute in Float (so in place they need a floating self); Half and
+// BFloat16 compute in float and round once.
 template <class Fn>
 Tensor& floatingUnary(const KernelContext& ctx, const Tensor& self, Tensor& out, Fn fn) {
-  return unary::unaryOp<kWideFloatingDtypes>(ctx, self, unary::checkedFloatingResult(ctx.op, self), out,
-                                         unary::applying(fn));
+  const ScalarType result = unary::checkedFloatingResult(ctx.op, self);
+  if (SY_UNLIKELY(isReducedFloatingType(result))) return unary::reducedFloatingUnary(ctx, self, result, out, fn);
+  return unary::unaryOp<kFloatingDtypes>(ctx, self, result, out, unary::applying(fn));
 }
 
 // A unary kernel whose result keeps self's dtype (abs, neg, relu), fn(x) per element; `Allowed`
