@@ -204,6 +204,12 @@ constexpr bool kUnboxesFromTrivialIValue = kBoxesAsWord<T> || std::is_same_v<T, 
 template <class T>
 constexpr bool kUnboxesFromTrivialIValue<std::optional<T>> = kUnboxesFromTrivialIValue<T>;
 
+// Whether a kernel type is called through a static `call` rather than an object (the SY_FN kernels).
+template <class KernelFunctor, class = void>
+struct IsStaticKernel : std::false_type {};
+template <class KernelFunctor>
+struct IsStaticKernel<KernelFunctor, std::void_t<decltype(KernelFunctor::kStatic)>> : std::true_type {};
+
 template <class KernelFunctor, bool TakesKeySet, class Ret, class ParamList>
 struct BoxedFromUnboxedImpl;
 
@@ -224,18 +230,17 @@ struct BoxedFromUnboxedImpl<KernelFunctor, TakesKeySet, Ret, TypeList<Params...>
  private:
   __attribute__((noinline)) static void callWithBoxedArguments(OperatorKernel* functor, const OperatorHandle& op,
                                                                DispatchKeySet ks, Stack* stack) {
-    auto* kernel = static_cast<KernelFunctor*>(functor);
     if (SY_UNLIKELY(stack->size() < kNumArgs)) throwStackTooSmall(op, kNumArgs, stack->size());
     IValue* args = stack->data() + stack->size() - kNumArgs;
     auto converted = convertArguments(op, args, std::index_sequence_for<Params...>{});
     if constexpr (std::is_void_v<Ret>) {
-      invoke(kernel, ks, converted, std::index_sequence_for<Params...>{});
+      invoke(functor, ks, converted, std::index_sequence_for<Params...>{});
       dropArguments(stack, args, -1);
     } else if constexpr (std::is_same_v<Ret, Tensor&> && soleMutableTensorParameter<Params...>() >= 0) {
       // An out/in-place kernel returns the argument it wrote, which is a stack slot: move that
       // slot's IValue into the result position rather than copying and then popping it.
       constexpr int kOut = soleMutableTensorParameter<Params...>();
-      Tensor& result = invoke(kernel, ks, converted, std::index_sequence_for<Params...>{});
+      Tensor& result = invoke(functor, ks, converted, std::index_sequence_for<Params...>{});
       if (SY_LIKELY(&result == &std::get<kOut>(converted))) {
         dropArguments(stack, args, kOut);  // relocates the out slot: a borrowed one stays borrowed
       } else {
@@ -245,7 +250,7 @@ struct BoxedFromUnboxedImpl<KernelFunctor, TakesKeySet, Ret, TypeList<Params...>
       }
     } else {
       // Copy out before dropping: a Tensor& result refers to a stack slot we are about to pop.
-      typename OwnedReturn<Ret>::type result = invoke(kernel, ks, converted, std::index_sequence_for<Params...>{});
+      typename OwnedReturn<Ret>::type result = invoke(functor, ks, converted, std::index_sequence_for<Params...>{});
       dropArguments(stack, args, -1);
       ReturnPusher<typename OwnedReturn<Ret>::type, (numReturns<Ret>() <= kNumArgs)>::push(*stack, std::move(result));
     }
@@ -257,14 +262,13 @@ struct BoxedFromUnboxedImpl<KernelFunctor, TakesKeySet, Ret, TypeList<Params...>
   // the stack still stands for the arguments, as a boxed stack would still hold them.
   __attribute__((noinline)) static void callWithDeferredArguments(OperatorKernel* functor, DispatchKeySet ks,
                                                                   const DeferredArguments& deferred, Stack* stack) {
-    auto* kernel = static_cast<KernelFunctor*>(functor);
     const auto& arguments = static_cast<const UnboxedCall<Params...>&>(deferred).values;
     if constexpr (std::is_void_v<Ret>) {
-      invoke(kernel, ks, arguments, std::index_sequence_for<Params...>{});
+      invoke(functor, ks, arguments, std::index_sequence_for<Params...>{});
       stack->forgetAll();
     } else if constexpr (std::is_same_v<Ret, Tensor&> && soleMutableTensorParameter<Params...>() >= 0) {
       constexpr int kOut = soleMutableTensorParameter<Params...>();
-      Tensor& result = invoke(kernel, ks, arguments, std::index_sequence_for<Params...>{});
+      Tensor& result = invoke(functor, ks, arguments, std::index_sequence_for<Params...>{});
       stack->forgetAll();
       if (SY_LIKELY(&result == &std::get<kOut>(arguments))) {
         stack->emplaceBackWithinCapacity(kMutablyBorrowed, result);
@@ -272,7 +276,7 @@ struct BoxedFromUnboxedImpl<KernelFunctor, TakesKeySet, Ret, TypeList<Params...>
         stack->emplaceBackWithinCapacity(result);
       }
     } else {
-      typename OwnedReturn<Ret>::type result = invoke(kernel, ks, arguments, std::index_sequence_for<Params...>{});
+      typename OwnedReturn<Ret>::type result = invoke(functor, ks, arguments, std::index_sequence_for<Params...>{});
       stack->forgetAll();
       ReturnPusher<typename OwnedReturn<Ret>::type, (numReturns<Ret>() <= kNumArgs)>::push(*stack, std::move(result));
     }
@@ -306,13 +310,22 @@ struct BoxedFromUnboxedImpl<KernelFunctor, TakesKeySet, Ret, TypeList<Params...>
     }
   }
 
+  // A kernel known at compile time (KernelFunctor::kStatic) is called without its object, which
+  // is a shared one of another type (See Note [Compile-time kernels share their kernel object per
+  // signature] in kernel_function.h).
   template <class Converted, size_t... I>
-  static decltype(auto) invoke(KernelFunctor* kernel, DispatchKeySet ks, const Converted& converted,
+  static decltype(auto) invoke(OperatorKernel* functor, DispatchKeySet ks, const Converted& converted,
                                std::index_sequence<I...>) {
-    if constexpr (TakesKeySet) {
-      return (*kernel)(ks, static_cast<Params>(std::get<I>(converted))...);
+    if constexpr (IsStaticKernel<KernelFunctor>::value) {
+      if constexpr (TakesKeySet) {
+        return KernelFunctor::call(ks, static_cast<Params>(std::get<I>(converted))...);
+      } else {
+        return KernelFunctor::call(static_cast<Params>(std::get<I>(converted))...);
+      }
+    } else if constexpr (TakesKeySet) {
+      return (*static_cast<KernelFunctor*>(functor))(ks, static_cast<Params>(std::get<I>(converted))...);
     } else {
-      return (*kernel)(static_cast<Params>(std::get<I>(converted))...);
+      return (*static_cast<KernelFunctor*>(functor))(static_cast<Params>(std::get<I>(converted))...);
     }
   }
 };

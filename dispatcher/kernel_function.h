@@ -158,13 +158,19 @@ class KernelFunction {
     return k;
   }
 
-  // A function whose address is a template argument (SY_FN): called directly, no stored pointer.
+  // A function whose address is a template argument (SY_FN): called directly, no stored pointer
+  // (See Note [Compile-time kernels share their kernel object per signature]).
   template <class FuncPtr>
   static KernelFunction makeFromUnboxedFunction(FuncPtr) {
     static_assert(detail::IsCompileTimeFunctionPointer<FuncPtr>::value, "pass SY_FN(func)");
-    KernelFunction k =
-        makeFromUnboxedFunctor(std::make_shared<CompileTimeFunctionKernel<FuncPtr, typename FuncPtr::func_type>>());
-    k.shareable_ = true;
+    using Signature = detail::KernelSignature<typename FuncPtr::func_type>;
+    using Static = StaticFunctionKernel<FuncPtr, typename FuncPtr::func_type>;
+    KernelFunction k = makeFromUnboxedRuntimeFunction(FuncPtr::func_ptr());
+    k.boxed_ = &detail::BoxedFromUnboxedImpl<Static, Signature::takes_dispatch_key_set, typename Signature::return_type,
+                                             typename Signature::parameters>::call;
+    k.unboxed_ = reinterpret_cast<void*>(&DirectTrampoline<FuncPtr, Signature::takes_dispatch_key_set,
+                                                           typename Signature::return_type,
+                                                           typename Signature::parameters>::call);
     return k;
   }
   template <class FuncType>
@@ -285,11 +291,34 @@ class KernelFunction {
   template <class Lambda>
   static constexpr bool kHasNoState = std::is_empty_v<Lambda> && std::is_trivially_destructible_v<Lambda>;
 
+  // Note [Compile-time kernels share their kernel object per signature]
+  // A library registers hundreds of SY_FN kernels, most of them over a handful of signatures. Their
+  // two call paths are the function's own: the unboxed entry is one jump to it (DirectTrampoline),
+  // and the boxed entry converts the stack straight into a call of it (BoxedFromUnboxedImpl over
+  // StaticFunctionKernel, which is never an object), so that a fallback's boxed call inlines the
+  // kernel as before. Everything else a record needs (its kernel object and control block, the
+  // guarded entry, vtables) is the runtime function pointer's, instantiated once per signature.
+  // Instantiating those per function made the generated registration files the largest compile
+  // cost of the library.
   template <class FuncPtr, class FuncType>
-  struct CompileTimeFunctionKernel;
+  struct StaticFunctionKernel;
   template <class FuncPtr, class R, class... Params>
-  struct CompileTimeFunctionKernel<FuncPtr, R(Params...)> final : OperatorKernel {
-    R operator()(Params... params) { return (*FuncPtr::func_ptr())(std::forward<Params>(params)...); }
+  struct StaticFunctionKernel<FuncPtr, R(Params...)> {
+    static constexpr bool kStatic = true;
+    static R call(Params... params) { return (*FuncPtr::func_ptr())(std::forward<Params>(params)...); }
+  };
+
+  template <class FuncPtr, bool TakesKeySet, class Ret, class ParamList>
+  struct DirectTrampoline;
+  template <class FuncPtr, bool TakesKeySet, class Ret, class... Params>
+  struct DirectTrampoline<FuncPtr, TakesKeySet, Ret, detail::TypeList<Params...>> {
+    static Ret call(Params... params, const KernelFunction*, DispatchKeySet ks) {
+      if constexpr (TakesKeySet) {
+        return (*FuncPtr::func_ptr())(ks, std::forward<Params>(params)...);
+      } else {
+        return (*FuncPtr::func_ptr())(std::forward<Params>(params)...);
+      }
+    }
   };
 
   template <class FuncType>

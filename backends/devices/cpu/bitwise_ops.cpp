@@ -69,6 +69,17 @@ struct RightShift {
 
 constexpr unsigned kBitwiseDtypes = kBoolDtype | kIntegralDtypes;
 
+// The element loop, shared by the Tensor and Scalar forms (See Note [Element loops do not depend on
+// the form of other] in elementwise.h).
+template <class Combine, unsigned kAllowed>
+void combineElements(const char* op, const BinaryInputs& inputs, Tensor& out, ScalarType result) {
+  runBinaryLoop<kAllowed>(op, inputs.self(), inputs.other(), out, result, result,
+                          [](const LoopGeometry& geometry, auto tag) {
+                            using T = typename decltype(tag)::type;
+                            runElementwise<T, T, T>(geometry, [](T a, T b) { return Combine{}(a, b); });
+                          });
+}
+
 template <class Combine, unsigned kAllowed = kBitwiseDtypes, class Other>
 Tensor& bitwise(const KernelContext& ctx, const Tensor& self, const Other& other, Tensor& out) {
   const char* op = ctx.op;
@@ -77,11 +88,7 @@ Tensor& bitwise(const KernelContext& ctx, const Tensor& self, const Other& other
   const OutputRole role = binaryOutputFor(ctx, self, operands.other, result, out);
   checkDtypeSupported(op, "self", result, kAllowed);
   const BinaryInputs inputs = prepareBinaryOutput(op, self, operands.other, out, result, role);
-  runBinaryLoop<kAllowed>(op, inputs.self(), inputs.other(), out, result, result,
-                                [](const LoopGeometry& geometry, auto tag) {
-                                  using T = typename decltype(tag)::type;
-                                  runElementwise<T, T, T>(geometry, [](T a, T b) { return Combine{}(a, b); });
-                                });
+  combineElements<Combine, kAllowed>(op, inputs, out, result);
   return out;
 }
 

@@ -55,6 +55,17 @@ struct LogicalXor {
   bool operator()(T a, T b) const { return static_cast<bool>(a) != static_cast<bool>(b); }
 };
 
+// The element loop of one comparison, shared by its Tensor and Scalar forms (See Note [Element
+// loops do not depend on the form of other] in elementwise.h).
+template <class Compare>
+void compareElements(const char* op, const BinaryInputs& inputs, Tensor& out, ScalarType common) {
+  runBinaryLoop<kRealHBBF16Dtypes>(op, inputs.self(), inputs.other(), out, common, ScalarType::Bool,
+                                   [](const LoopGeometry& geometry, auto tag) {
+                                     using T = typename decltype(tag)::type;
+                                     runElementwise<bool, T, T>(geometry, [](T a, T b) { return Compare{}(a, b); });
+                                   });
+}
+
 // A comparison in the form `ctx` names, with a Tensor or a Scalar `other`: `out` is the fresh Bool
 // result (functional), the caller's out= or self (in place).
 template <class Compare, class Other>
@@ -65,11 +76,7 @@ Tensor& compare(const KernelContext& ctx, const Tensor& self, const Other& other
   // Bool converts to every dtype, so out= needs no cast check.
   const BinaryInputs inputs =
       prepareBinaryOutput(op, self, operands.other, out, ScalarType::Bool, role, /*check_cast=*/false);
-  runBinaryLoop<kRealHBBF16Dtypes>(op, inputs.self(), inputs.other(), out, operands.result, ScalarType::Bool,
-                            [](const LoopGeometry& geometry, auto tag) {
-                              using T = typename decltype(tag)::type;
-                              runElementwise<bool, T, T>(geometry, [](T a, T b) { return Compare{}(a, b); });
-                            });
+  compareElements<Compare>(op, inputs, out, operands.result);
   return out;
 }
 

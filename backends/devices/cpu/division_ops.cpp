@@ -86,18 +86,9 @@ T floatingFloorQuotient(T a_in, T b_in) {
   return static_cast<T>(floored);
 }
 
-// div in the form `ctx` names, with a Tensor or a Scalar divisor: `out` is allocated here
-// (functional), the caller's out= or self (in place).
-template <class Other>
-Tensor& divide(const KernelContext& ctx, const Tensor& self, const Other& other, Rounding rounding, Tensor& out) {
-  const char* op = ctx.op;
-  const BinaryOperands operands = binaryOperands(op, self, other);
-  const ScalarType compute = rounding == Rounding::kNone ? promotedToFloating(operands.result) : operands.result;
-  const OutputRole role = binaryOutputFor(ctx, self, operands.other, compute, out);
-  SY_CHECK(compute != ScalarType::Bool, op, ": rounding_mode='", roundingName(rounding),
-           "' is not supported for Bool inputs (self is ", self.scalar_type(), ", other is ", operands.other_dtype,
-           ")");
-  const BinaryInputs inputs = prepareBinaryOutput(op, self, operands.other, out, compute, role);
+// The element loops of div, shared by the Tensor and Scalar forms (See Note [Element loops do not
+// depend on the form of other] in elementwise.h).
+void divideElements(const char* op, const BinaryInputs& inputs, Tensor& out, ScalarType compute, Rounding rounding) {
   runBinaryLoop<kIntegralDtypes | kFloatingDtypes>(
       op, inputs.self(), inputs.other(), out, compute, compute, [&](const LoopGeometry& geometry, auto tag) {
         using T = typename decltype(tag)::type;
@@ -115,6 +106,21 @@ Tensor& divide(const KernelContext& ctx, const Tensor& self, const Other& other,
           runElementwise<T, T, T>(geometry, [](T a, T b) { return floatingFloorQuotient(a, b); });
         }
       });
+}
+
+// div in the form `ctx` names, with a Tensor or a Scalar divisor: `out` is allocated here
+// (functional), the caller's out= or self (in place).
+template <class Other>
+Tensor& divide(const KernelContext& ctx, const Tensor& self, const Other& other, Rounding rounding, Tensor& out) {
+  const char* op = ctx.op;
+  const BinaryOperands operands = binaryOperands(op, self, other);
+  const ScalarType compute = rounding == Rounding::kNone ? promotedToFloating(operands.result) : operands.result;
+  const OutputRole role = binaryOutputFor(ctx, self, operands.other, compute, out);
+  SY_CHECK(compute != ScalarType::Bool, op, ": rounding_mode='", roundingName(rounding),
+           "' is not supported for Bool inputs (self is ", self.scalar_type(), ", other is ", operands.other_dtype,
+           ")");
+  const BinaryInputs inputs = prepareBinaryOutput(op, self, operands.other, out, compute, role);
+  divideElements(op, inputs, out, compute, rounding);
   return out;
 }
 
@@ -140,15 +146,8 @@ T floatingRemainder(T a_in, T b_in, Remainder kind) {
   return static_cast<T>(r);
 }
 
-// fmod and remainder in the form `ctx` names, in the operands' result type (Bool refused).
-template <class Other>
-Tensor& remainderOf(const KernelContext& ctx, const Tensor& self, const Other& other, Remainder kind, Tensor& out) {
-  const char* op = ctx.op;
-  const BinaryOperands operands = binaryOperands(op, self, other);
-  const ScalarType compute = operands.result;
-  const OutputRole role = binaryOutputFor(ctx, self, operands.other, compute, out);
-  checkDtypeSupported(op, "self", compute, kIntegralDtypes | kFloatingDtypes);
-  const BinaryInputs inputs = prepareBinaryOutput(op, self, operands.other, out, compute, role);
+// The element loops of fmod and remainder, shared by the Tensor and Scalar forms.
+void remainderElements(const char* op, const BinaryInputs& inputs, Tensor& out, ScalarType compute, Remainder kind) {
   runBinaryLoop<kIntegralDtypes | kFloatingDtypes>(
       op, inputs.self(), inputs.other(), out, compute, compute, [&](const LoopGeometry& geometry, auto tag) {
         using T = typename decltype(tag)::type;
@@ -160,6 +159,18 @@ Tensor& remainderOf(const KernelContext& ctx, const Tensor& self, const Other& o
           runElementwise<T, T, T>(geometry, [](T a, T b) { return floatingRemainder(a, b, Remainder::kPython); });
         }
       });
+}
+
+// fmod and remainder in the form `ctx` names, in the operands' result type (Bool refused).
+template <class Other>
+Tensor& remainderOf(const KernelContext& ctx, const Tensor& self, const Other& other, Remainder kind, Tensor& out) {
+  const char* op = ctx.op;
+  const BinaryOperands operands = binaryOperands(op, self, other);
+  const ScalarType compute = operands.result;
+  const OutputRole role = binaryOutputFor(ctx, self, operands.other, compute, out);
+  checkDtypeSupported(op, "self", compute, kIntegralDtypes | kFloatingDtypes);
+  const BinaryInputs inputs = prepareBinaryOutput(op, self, operands.other, out, compute, role);
+  remainderElements(op, inputs, out, compute, kind);
   return out;
 }
 

@@ -442,6 +442,12 @@ BinaryInputs prepareBinaryOutput(const char* op, const Tensor& self, const Tenso
 // then body(geometry, TypeTag<T>{}) with T the C++ type of `compute_dtype`, over a geometry whose
 // output operand has dtype `loop_output_dtype` (usually compute_dtype; Bool for comparisons).
 // `Allowed` is the DtypeSet of compute dtypes the operator implements.
+//
+// Note [Element loops do not depend on the form of other]
+// An operator with a Tensor and a Scalar `other` shares one element loop: after binaryOperands the
+// Scalar is a 0-dim tensor. A loop written inside a function template of the form (a lambda in
+// `template <class Other> ...`) is a new closure type per form, so every dtype's loop compiled
+// twice; the kernels call a loop function that does not know the form.
 template <unsigned Allowed, class Body>
 void runBinaryLoop(const char* op, const Tensor& self, const Tensor& other, const Tensor& out,
                    ScalarType compute_dtype, ScalarType loop_output_dtype, Body&& body) {
