@@ -11,6 +11,7 @@
 #include "switchyard/dispatcher/library.h"
 #include "switchyard/dispatcher/local_dispatch_key_set.h"
 #include "switchyard/dispatcher/operator_handle.h"
+#include "switchyard/ivalue/cpu_generator.h"
 #include "switchyard/ivalue/device_guard.h"
 #include "switchyard/ivalue/generic_dict.h"
 #include "switchyard/ivalue/ivalue.h"

@@ -36,6 +36,7 @@
 
 #include "switchyard/compat/array_ref.h"
 #include "switchyard/compat/aten.h"
+#include "switchyard/ivalue/cpu_generator.h"
 #include "switchyard/compat/device.h"
 #include "switchyard/compat/dict.h"
 #include "switchyard/compat/macros.h"
@@ -228,6 +229,9 @@ class TypeMeta {
 }  // namespace caffe2
 
 namespace torch {
+// Seeds the generator rand, randn and native_dropout draw from
+// (See Note [The CPU generator draws as PyTorch's does] in ivalue/cpu_generator.h).
+inline void manual_seed(uint64_t seed) { sy::manualSeed(seed); }
 using sy::CppFunction;
 using sy::Library;
 using sy::dispatch;
@@ -244,6 +248,7 @@ using sy::push;
 }  // namespace torch
 
 namespace at {
+using torch::manual_seed;
 using c10::ArrayRef;
 using c10::kCPU;
 using sy::Device;

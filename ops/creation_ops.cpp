@@ -23,6 +23,8 @@ using EmptySignature = Tensor(IntArrayRef, SY_FACTORY_OPTIONS, std::optional<Mem
 const auto empty_op = handle<EmptySignature>("aten::empty", "memory_format");
 const auto empty_strided_op = handle<Tensor(IntArrayRef, IntArrayRef, SY_FACTORY_OPTIONS)>("aten::empty_strided", "");
 const auto zeros_op = handle<SizeFactory>("aten::zeros", "");
+const auto rand_op = handle<SizeFactory>("aten::rand", "");
+const auto randn_op = handle<SizeFactory>("aten::randn", "");
 const auto ones_op = handle<SizeFactory>("aten::ones", "");
 const auto full_op = handle<Tensor(IntArrayRef, const Scalar&, SY_FACTORY_OPTIONS)>("aten::full", "");
 const auto scalar_tensor_op = handle<Tensor(const Scalar&, SY_FACTORY_OPTIONS)>("aten::scalar_tensor", "");
@@ -68,6 +70,12 @@ Tensor zeros(IntArrayRef size, TensorOptions options) {
 }
 Tensor ones(IntArrayRef size, TensorOptions options) {
   return ones_op.call(size, dtypeOf(options), std::nullopt, options.device_, std::nullopt);
+}
+Tensor rand(IntArrayRef size, TensorOptions options) {
+  return rand_op.call(size, dtypeOf(options), std::nullopt, options.device_, std::nullopt);
+}
+Tensor randn(IntArrayRef size, TensorOptions options) {
+  return randn_op.call(size, dtypeOf(options), std::nullopt, options.device_, std::nullopt);
 }
 Tensor full(IntArrayRef size, const Scalar& fill_value, TensorOptions options) {
   return full_op.call(size, fill_value, dtypeOf(options), std::nullopt, options.device_, std::nullopt);

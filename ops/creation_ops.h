@@ -39,6 +39,12 @@ Tensor empty_strided(IntArrayRef size, IntArrayRef stride, TensorOptions options
 Tensor zeros(IntArrayRef size, TensorOptions options = {});
 Tensor ones(IntArrayRef size, TensorOptions options = {});
 
+// aten::rand, aten::randn (and their .out forms): uniform in [0, 1) and standard normal numbers from
+// the process's generator (sy::manualSeed, ivalue/cpu_generator.h); Float unless options name a
+// floating dtype.
+Tensor rand(IntArrayRef size, TensorOptions options = {});
+Tensor randn(IntArrayRef size, TensorOptions options = {});
+
 // aten::full (and full.out): every element `fill_value`; the dtype follows the value (Bool, Long or
 // Float) unless options name one.
 Tensor full(IntArrayRef size, const Scalar& fill_value, TensorOptions options = {});

@@ -116,6 +116,7 @@ TEST(OracleCoverage, EveryRegisteredOperatorHasACaseOrAnExclusion) {
   std::set<std::string> covered;
   for (const OpCase& entry : allCases()) covered.insert(entry.ops().begin(), entry.ops().end());
   for (const Exclusion& e : exclusions()) covered.insert(e.op);
+  for (const RandomCase& c : randomCases()) covered.insert(c.op);
   std::vector<std::string> missing;
   for (const OperatorName& name : Dispatcher::singleton().getAllOpNames()) {
     if (!covered.count(name.toString())) missing.push_back(name.toString());

@@ -29,6 +29,7 @@ const std::vector<OpCase>& allCases() {
     addNnCases(all);
     addQuantizedCases(all);
     addMiscOpsCases(all);
+    addConvolutionBackwardCases(all);
     return all;
   }();
   return cases;
@@ -51,6 +52,19 @@ const std::vector<Exclusion>& exclusions() {
       out.push_back({op, "a device backend's copy hook, which PyTorch 1.13 registers for device keys only (its CPU "
                          "has no kernel to ask); Switchyard's CPU kernel copies as copy_ does, checked in "
                          "tests/compat/device_kit_test.cpp"});
+    }
+    for (const char* op : {"aten::view_as_real_copy", "aten::view_as_real_copy.out"}) {
+      out.push_back({op, "takes complex tensors only, and the oracle generates real inputs; checked on ComplexFloat, "
+                         "strided selves and outs in tests/backends/devices/cpu/view_as_real_copy_test.cpp"});
+    }
+    for (const char* op : {"et_copy::_h2d_copy.out", "et_copy::_d2h_copy.out"}) {
+      out.push_back({op, "ExecuTorch's host/device copy, which PyTorch's dispatcher does not have; a copy_ of self "
+                         "into out, checked in tests/backends/devices/cpu/device_copy_test.cpp"});
+    }
+    for (const char* op : {"aten::rand", "aten::randn", "aten::native_dropout"}) {
+      out.push_back({op, "the functional form of an operator the random oracle (random_check.cpp) checks against "
+                         "PyTorch number for number; the form itself is checked in "
+                         "tests/backends/devices/cpu/random_ops_test.cpp"});
     }
     out.push_back({"aten::_local_scalar_dense",
                    "returns a Scalar, which the oracle's comparison of tensors does not take; checked on Float, Long "

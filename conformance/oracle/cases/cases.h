@@ -34,6 +34,7 @@ void addAdvancedIndexCases(std::vector<OpCase>& cases);
 void addSamplingCases(std::vector<OpCase>& cases);
 void addLinalgCases(std::vector<OpCase>& cases);
 void addNnCases(std::vector<OpCase>& cases);
+void addConvolutionBackwardCases(std::vector<OpCase>& cases);
 void addQuantizedCases(std::vector<OpCase>& cases);
 void addMiscOpsCases(std::vector<OpCase>& cases);
 
