@@ -4,10 +4,10 @@
 //
 // Semantics, as PyTorch's: the operands broadcast and combine in their result type (an Int tensor
 // & 3 stays Int, a Bool tensor & True stays Bool, a Bool tensor & 3 is Long), which must be Bool
-// or integral: a floating operand is an error. An out= tensor of another dtype receives the result
+// or integral (Byte, Char, Short, Int, Long): a floating operand is an error. An out= tensor of another dtype receives the result
 // converted, as canCast allows; an in-place self keeps its shape and dtype. The shifts take integral
 // result types only (Bool too is an error); a shift by a negative count or by at least the type's
-// width gives 0 to the left and the sign (0 or -1) to the right, and a left shift drops the bits
+// width gives 0 to the left and the sign (0 or -1; Byte has none, so 0) to the right, and a left shift drops the bits
 // shifted out of the type (it shifts the unsigned representation).
 #include <climits>
 #include <type_traits>
@@ -62,12 +62,13 @@ struct RightShift {
   template <class T>
   T operator()(T a, T b) const {
     constexpr T kWidth = static_cast<T>(sizeof(T) * CHAR_BIT);
-    if (b < 0 || b >= kWidth) return static_cast<T>(a >> (kWidth - 1));
+    // Shifted past the width, a signed value is its sign and an unsigned one (Byte) is 0.
+    if (b < 0 || b >= kWidth) return std::is_signed_v<T> ? static_cast<T>(a >> (kWidth - 1)) : T{0};
     return static_cast<T>(a >> b);
   }
 };
 
-constexpr unsigned kBitwiseDtypes = kBoolDtype | kIntegralDtypes;
+constexpr unsigned kBitwiseDtypes = kBoolDtype | kWideIntegralDtypes;
 
 // The element loop, shared by the Tensor and Scalar forms (See Note [Element loops do not depend on
 // the form of other] in elementwise.h).
@@ -113,11 +114,11 @@ SY_DEFINE_BITWISE_KERNELS(bitwise_xor, Xor)
 
 #define SY_DEFINE_SHIFT_KERNELS(name, Shift)                                                                     \
   Tensor& name##_tensor_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) { \
-    return bitwise<Shift, kIntegralDtypes>(ctx, self, other, out);                                              \
+    return bitwise<Shift, kWideIntegralDtypes>(ctx, self, other, out);                                            \
   }                                                                                                              \
   Tensor& name##_tensor_scalar_out_cpu(const Tensor& self, const Scalar& other, Tensor& out,                    \
                                       const KernelContext& ctx) {                                               \
-    return bitwise<Shift, kIntegralDtypes>(ctx, self, other, out);                                              \
+    return bitwise<Shift, kWideIntegralDtypes>(ctx, self, other, out);                                            \
   }
 
 SY_DEFINE_SHIFT_KERNELS(bitwise_left_shift, LeftShift)

@@ -7,8 +7,8 @@
 //   Bool; an out= tensor of another dtype receives 1/0.
 // - logical_not is true where self is zero (NaN is nonzero, so logical_not(NaN) is false). Its
 //   functional result is Bool; an out= tensor or in-place self keeps its dtype and receives 1/0.
-// - bitwise_not is ~x on integral tensors and !x on Bool ones, in self's dtype; floating tensors
-//   are an error.
+// - bitwise_not is ~x on integral tensors (Byte, Char, Short, Int, Long) and !x on Bool ones, in
+//   self's dtype; floating tensors are an error.
 #include <cmath>
 #include <type_traits>
 
@@ -71,7 +71,7 @@ Tensor& logical_not_out_cpu(const Tensor& self, Tensor& out, const KernelContext
 }
 
 Tensor& bitwise_not_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return sameDtypeUnary<kBoolDtype | kIntegralDtypes>(ctx, self, out, [](auto x) {
+  return sameDtypeUnary<kBoolDtype | kWideIntegralDtypes>(ctx, self, out, [](auto x) {
     using T = decltype(x);
     if constexpr (std::is_same_v<T, bool>) {
       return !x;

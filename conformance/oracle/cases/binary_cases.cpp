@@ -115,16 +115,19 @@ void addBinaryCases(std::vector<OpCase>& cases) {
   // Bitwise operators: Bool and integral operands; floating ones are refused on both sides.
   for (const char* name : {"bitwise_and", "bitwise_or", "bitwise_xor"}) {
     const std::string op = std::string("aten::") + name;
-    cases.push_back(tensorTensor({op + ".Tensor", op + ".Tensor_out", op + "_.Tensor"}));
-    cases.push_back(tensorScalar(scalarForms(name)).arg("other", {2, -1, true, false, 0, -1.5}));
+    cases.push_back(tensorTensor({op + ".Tensor", op + ".Tensor_out", op + "_.Tensor"}).dtypes(dtypes::kEvery));
+    cases.push_back(tensorScalar(scalarForms(name)).dtypes(dtypes::kEvery).arg("other", {2, -1, true, false, 0, -1.5}));
   }
   // Shifts: integral operands only. Counts stay in [0, 31]: PyTorch 1.13 shifts by a negative count
   // or one past the width as the hardware does (x86 masks the count), which PyTorch 2.x and
   // Switchyard define as 0 or the sign (tests/backends/devices/cpu/mask_scatter_shift_test.cpp).
   for (const char* name : {"bitwise_left_shift", "bitwise_right_shift"}) {
     const std::string op = std::string("aten::") + name;
-    cases.push_back(tensorTensor({op + ".Tensor", op + ".Tensor_out", op + "_.Tensor"}).values("other", Values::range(0, 31)));
+    cases.push_back(tensorTensor({op + ".Tensor", op + ".Tensor_out", op + "_.Tensor"})
+                        .dtypes(dtypes::kEvery)
+                        .values("other", Values::range(0, 31)));
     cases.push_back(tensorScalar({op + ".Tensor_Scalar", op + ".Tensor_Scalar_out", op + "_.Tensor_Scalar"})
+                        .dtypes(dtypes::kEvery)
                         .arg("other", {2, 0, 31, true, -1.5}));
   }
   // rsub: other - alpha * self, functional and out= only.

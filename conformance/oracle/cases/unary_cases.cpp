@@ -43,7 +43,7 @@ void addUnaryCases(std::vector<OpCase>& cases) {
                       .tensors({"self"})
                       .shapes(shapes::kOne)
                       .out("out", OutDtype::fixedTo(ScalarType::Bool)));
-  cases.push_back(OpCase(threeForms("aten::bitwise_not")).tensors({"self"}).shapes(shapes::kOne));
+  cases.push_back(OpCase(threeForms("aten::bitwise_not")).tensors({"self"}).shapes(shapes::kOne).dtypes(dtypes::kEvery));
   cases.push_back(OpCase(threeForms("aten::relu")).tensors({"self"}).shapes(shapes::kOne));
   cases.push_back(OpCase(threeForms("aten::leaky_relu"))
                       .tensors({"self"})

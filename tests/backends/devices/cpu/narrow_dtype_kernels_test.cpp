@@ -117,10 +117,21 @@ TEST(NarrowDtypeKernels, KernelsNotYetCheckedOnTheNewDtypesRefuseThemByName) {
   const std::string conv = errorMessageOf([&] { ops::conv2d(input, weight); });
   EXPECT_THAT(conv, HasSubstr("aten::convolution"));
   EXPECT_THAT(conv, HasSubstr("Half"));
-  const std::string shift =
-      errorMessageOf([] { ops::bitwise_right_shift(ops::ones({2}, ScalarType::Byte), ops::ones({2}, ScalarType::Byte)); });
-  EXPECT_THAT(shift, HasSubstr("aten::bitwise_right_shift"));
-  EXPECT_THAT(shift, HasSubstr("Byte"));
+  const std::string power = errorMessageOf([] { ops::pow(ops::ones({2}, ScalarType::Half), 2); });
+  EXPECT_THAT(power, HasSubstr("aten::pow"));
+  EXPECT_THAT(power, HasSubstr("Half"));
+}
+
+TEST(NarrowDtypeKernels, ShiftsPastTheWidthGiveZeroOrTheSignOfTheSmallIntegers) {
+  // Byte has no sign bit: 200 >> 9 is 0 (an arithmetic shift by 7 would give 1); Char keeps its sign.
+  EXPECT_EQ(doublesOf(ops::bitwise_right_shift(ops::full({1}, 200, ScalarType::Byte), ops::full({1}, 9, ScalarType::Byte))),
+            std::vector<double>{0});
+  EXPECT_EQ(doublesOf(ops::bitwise_right_shift(ops::full({1}, -100, ScalarType::Char), ops::full({1}, 9, ScalarType::Char))),
+            std::vector<double>{-1});
+  // A left shift drops what leaves the type: Short 0x4001 << 2 is 4 (0x10004 without its bit 16).
+  EXPECT_EQ(doublesOf(ops::bitwise_left_shift(ops::full({1}, 0x4001, ScalarType::Short), ops::full({1}, 2, ScalarType::Short))),
+            std::vector<double>{4});
+  EXPECT_EQ(doublesOf(ops::bitwise_not(ops::full({1}, 5, ScalarType::Byte))), std::vector<double>{250});
 }
 
 TEST(NarrowDtypeKernels, AKernelsYamlDtypesAreTheOnesItTakes) {
