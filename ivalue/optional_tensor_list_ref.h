@@ -29,8 +29,11 @@ class OptionalTensorListRef {
   OptionalTensorListRef() = default;
   OptionalTensorListRef(absl::Span<const std::optional<Tensor>> items)  // NOLINT
       : optionals_(items.data()), size_(items.size()) {}
+  // A braced list lives until the end of the full expression, which is what a call needs (as
+  // for c10::ArrayRef). Through a Span, so that the compiler does not warn about the member
+  // outliving the list in every file that includes this one.
   OptionalTensorListRef(std::initializer_list<std::optional<Tensor>> items)  // NOLINT
-      : optionals_(items.begin()), size_(items.size()) {}
+      : OptionalTensorListRef(absl::Span<const std::optional<Tensor>>(items.begin(), items.size())) {}
   OptionalTensorListRef(const std::vector<std::optional<Tensor>>& items)  // NOLINT
       : optionals_(items.data()), size_(items.size()) {}
 
