@@ -80,6 +80,11 @@ TEST(ConvolutionBackward, RefusesTransposedAWrongGradOutputAndWrongBiasSizes) {
                                           false, {0}, 1, {true, true, true});
               }),
               HasSubstr("expected 'bias_sizes' to be (1,), the out_channels, but got (4,)"));
+  EXPECT_THAT(errorMessageOf([&] {
+                ops::convolution_backward(e.grad_output, e.input, e.weight, std::nullopt, {1}, {0}, {1}, false, {0}, 1,
+                                          {true, true});
+              }),
+              HasSubstr("aten::convolution_backward: expected 'output_mask' to have 3 values but got 2"));
 }
 
 }  // namespace

@@ -123,6 +123,10 @@ TEST(NativeDropout, RefusesAProbabilityOutsideZeroToOneAndIntegralInputs) {
   Tensor wrong_mask = sy::empty({0});
   EXPECT_THAT(errorMessageOf([&] { ops::native_dropout_out(out, wrong_mask, sy::ones({2}), 0.5, true); }),
               HasSubstr("expected 'out1' (the mask) to be Bool"));
+  Tensor doubles = sy::empty({0}, ScalarType::Double);
+  Tensor mask = sy::empty({0}, ScalarType::Bool);
+  EXPECT_THAT(errorMessageOf([&] { ops::native_dropout_out(doubles, mask, sy::ones({2}), 0.5, true); }),
+              HasSubstr("expected 'out0' to have the dtype of 'input' (Float) but got Double"));
 }
 
 }  // namespace
