@@ -210,10 +210,12 @@ endfunction()
 #
 # writes RegisterOperators.cpp (schemas and registrations, one translation unit), Functions.h/.cpp
 # (the sy::ops-style helpers) and NativeFunctions.h (the kernels to implement) into OUTPUT_DIR, and
-# sets <NAME>_generated_sources in the caller. Registration sites name the YAML relative to
+# sets <NAME>_generated_sources in the caller. ATEN_API (libswitchyard's own aten:: families only)
+# also writes TensorMethods.h and Operators.h (See Note [Tensor methods are generated with the
+# library] in codegen/emit_functions.cpp). Registration sites name the YAML relative to
 # SITE_ROOT (default: the project's source folder).
 function(switchyard_generate_operators)
-  cmake_parse_arguments(GEN "" "NAME;DISPATCH_KEY;OUTPUT_DIR;SITE_ROOT" "YAML" ${ARGN})
+  cmake_parse_arguments(GEN "ATEN_API" "NAME;DISPATCH_KEY;OUTPUT_DIR;SITE_ROOT" "YAML" ${ARGN})
   if(NOT GEN_NAME OR NOT GEN_YAML OR NOT GEN_DISPATCH_KEY OR NOT GEN_OUTPUT_DIR)
     message(FATAL_ERROR "switchyard_generate_operators needs NAME, YAML, DISPATCH_KEY and OUTPUT_DIR")
   endif()
@@ -224,6 +226,10 @@ function(switchyard_generate_operators)
   set(_outputs ${GEN_OUTPUT_DIR}/RegisterOperators.cpp ${GEN_OUTPUT_DIR}/Functions.cpp
                ${GEN_OUTPUT_DIR}/Functions.h ${GEN_OUTPUT_DIR}/NativeFunctions.h)
   set(_command ${_tool} gen --dispatch-key ${GEN_DISPATCH_KEY} --site-root ${GEN_SITE_ROOT} --output-dir ${GEN_OUTPUT_DIR})
+  if(GEN_ATEN_API)
+    list(APPEND _outputs ${GEN_OUTPUT_DIR}/TensorMethods.h ${GEN_OUTPUT_DIR}/Operators.h)
+    list(APPEND _command --aten-api)
+  endif()
   set(_yamls)
   foreach(_yaml ${GEN_YAML})
     get_filename_component(_yaml ${_yaml} ABSOLUTE)

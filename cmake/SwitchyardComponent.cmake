@@ -1,4 +1,4 @@
-# switchyard_component(NAME SOURCES a.cpp b.cpp ... [DEPENDS target ...] [HEADER_DIR dir])
+# switchyard_component(NAME [NO_LIBRARY_PCH] SOURCES a.cpp b.cpp ... [DEPENDS target ...] [HEADER_DIR dir])
 #
 # One component of libswitchyard: an OBJECT library `sy_<NAME>` built from an explicit source list,
 # whose objects go into the one shared `switchyard` library (so static registrations in any of them
@@ -17,11 +17,13 @@ include_guard(GLOBAL)
 # Note [Library components share one precompiled header]
 # Most of a small component source's compile time is spent parsing the same headers: the standard
 # library, abseil's strings and status, and the dispatcher's and tensor's own headers take 1.3 s of
-# a 1.5 s compile. The components precompile them once (in sy_core, the first component) and every
-# other component reuses that header, which saves about a second per source in each of the three
+# a 1.5 s compile. The components precompile them once (in sy_ivalue, the first component that uses
+# it) and every other component reuses that header, which saves about a second per source in each of the three
 # builds ./test.sh makes. The precompiled header is force-included, so a source that forgets one of
 # these includes still compiles: -DSWITCHYARD_LIBRARY_PCH=OFF builds without it, as installed
-# headers are used by consumers. Only headers that exist before anything is generated belong here.
+# headers are used by consumers. tensor.h includes the generated Tensor methods, so the header is
+# made after the generator ran; sy_core, which the generator is built from, compiles without it (its
+# few sources include none of these headers but the standard library's).
 option(SWITCHYARD_LIBRARY_PCH "Precompile common headers for the library components (See Note [Library components share one precompiled header])" ON)
 set(SWITCHYARD_LIBRARY_PCH_HEADERS
   <algorithm> <atomic> <cmath> <cstdint> <cstring> <functional> <limits> <map> <memory> <mutex>
@@ -93,7 +95,7 @@ function(switchyard_kernel_code target)
 endfunction()
 
 function(switchyard_component name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;DEPENDS" ${ARGN})
+  cmake_parse_arguments(ARG "NO_LIBRARY_PCH" "" "SOURCES;DEPENDS" ${ARGN})
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "switchyard_component(${name}): no SOURCES listed")
   endif()
@@ -107,7 +109,9 @@ function(switchyard_component name)
   target_link_libraries(${target} PUBLIC ${SWITCHYARD_PUBLIC_DEPENDENCIES} ${ARG_DEPENDS}
     PRIVATE tsl::robin_map)
   target_compile_options(${target} PRIVATE ${SWITCHYARD_WARNING_FLAGS} ${SWITCHYARD_LIBRARY_FLAGS})
-  switchyard_use_library_pch(${target})
+  if(NOT ARG_NO_LIBRARY_PCH)
+    switchyard_use_library_pch(${target})
+  endif()
   if(SWITCHYARD_LIBRARY_UNITY)
     set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
   endif()

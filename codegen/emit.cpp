@@ -372,7 +372,7 @@ std::string nativeFunctions(const KernelLibrary& library, const std::vector<cons
 
 }  // namespace
 
-GeneratedFiles generate(const KernelLibrary& full_library, const OperatorSelection& selection) {
+GeneratedFiles generate(const KernelLibrary& full_library, const OperatorSelection& selection, bool aten_api) {
   // See Note [Selective build keeps the kernels a program's keys resolve to] in program_operators.h.
   const KernelLibrary library = selectedKernels(full_library, selection);
   std::vector<const OperatorEntry*> selected;
@@ -414,7 +414,7 @@ GeneratedFiles generate(const KernelLibrary& full_library, const OperatorSelecti
     with_helpers.push_back(op);
     for (size_t f = 0; f < op->derived.size(); ++f) with_helpers.push_back(&derived_entries[next_derived++]);
   }
-  detail::writeHelpers(with_helpers, files);
+  detail::writeHelpers(with_helpers, aten_api, files);
   return files;
 }
 
@@ -427,6 +427,8 @@ void writeGeneratedFiles(const GeneratedFiles& files, const std::string& dir) {
     outputs.push_back({"RegisterSchema.cpp", &files.register_schema_cpp});
     outputs.push_back({"RegisterKernels.cpp", &files.register_kernels_cpp});
   }
+  if (!files.tensor_methods_h.empty()) outputs.push_back({"TensorMethods.h", &files.tensor_methods_h});
+  if (!files.operators_h.empty()) outputs.push_back({"Operators.h", &files.operators_h});
   for (const auto& [name, content] : outputs) {
     const std::string path = dir + "/" + name;
     std::ifstream existing(path, std::ios::binary);

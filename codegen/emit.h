@@ -10,6 +10,11 @@
 //                        as in sy::ops:  custom::ops::scale_out(out, self, 2.0); named as at::
 //                        names them (overloads share a name; out variants end in _out)
 //                        (none for an entry with `manual_cpp_binding: True`: its helper is hand-written)
+//   TensorMethods.h      with `aten_api`: the sy::Tensor methods for the aten:: operators whose first
+//                        argument is `Tensor self` (t.add(u), t.add_(u)), declarations included inside
+//                        class Tensor (ivalue/tensor.h) and defined in Functions.cpp
+//   Operators.h          with `aten_api`: one sy::_ops struct per aten:: operator (PyTorch's at::_ops:
+//                        sy::_ops::add_Tensor::call(a, b, 1), ::redispatch(keys, ...))
 //
 // Every registration names its YAML file and line, so dispatcher errors and table dumps point at
 // the YAML rather than at generated code. Kernel C++ types follow the CPU kernels' conventions
@@ -41,8 +46,13 @@ struct GeneratedFiles {
   std::string register_kernels_cpp;
   std::string functions_h;
   std::string functions_cpp;
+  // Written only for the library's own operators (See Note [Tensor methods are generated with the
+  // library], codegen/emit_functions.cpp): empty otherwise.
+  std::string tensor_methods_h;
+  std::string operators_h;
 };
-GeneratedFiles generate(const KernelLibrary& library, const OperatorSelection& selection);
+// `aten_api`: also the Tensor methods and _ops structs of the aten:: operators (`gen --aten-api`).
+GeneratedFiles generate(const KernelLibrary& library, const OperatorSelection& selection, bool aten_api = false);
 
 // Writes the files into `dir`, leaving files whose content is unchanged untouched (so the build
 // does not recompile them).

@@ -26,6 +26,7 @@ extern const char* const kIncludes;
 void forEachNamespace(std::ostringstream& out, const std::map<std::string, std::vector<std::string>>& blocks);
 
 // Functions.h / Functions.cpp into `files` (emit_functions.cpp).
-void writeHelpers(const std::vector<const OperatorEntry*>& selected, GeneratedFiles& files);
+// With `aten_api`, also TensorMethods.h (and the methods' definitions in Functions.cpp) and Operators.h.
+void writeHelpers(const std::vector<const OperatorEntry*>& selected, bool aten_api, GeneratedFiles& files);
 
 }  // namespace sy::codegen::detail

@@ -1,4 +1,5 @@
-// The Functions.h / Functions.cpp writer: one sy::ops-style helper per `func:` operator (see emit.h).
+// The Functions.h / Functions.cpp writer: one sy::ops-style helper per `func:` operator, and for the
+// library's own aten:: operators the Tensor methods and _ops structs (see emit.h).
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -77,12 +78,35 @@ std::string helperParameterType(const Argument& a) {
   return takesOptionalIntList(a) ? "::sy::OptionalIntArrayRef" : cppArgumentType(a);
 }
 
+// Note [Tensor methods are generated with the library]
+// PyTorch's Tensor has a method for every operator native_functions.yaml marks `variants: method`.
+// Switchyard's YAML does not mark them: an aten:: operator whose first argument is `Tensor self` and
+// that is not an out variant gets one (t.add(u), t.add_(u), t.clamp(0, 1)), which covers PyTorch's
+// methods for these operators and adds a few PyTorch keeps as functions. Out variants and
+// factories stay functions, as in PyTorch. Each method calls its helper, so a method is one
+// dispatch, as the function is. The declarations go into TensorMethods.h, which ivalue/tensor.h
+// includes inside class Tensor (through the generated switchyard/ops/TensorMethods.h); the
+// definitions into Functions.cpp. Only the library's own families are generated so (`gen
+// --aten-api`): a kernel library generated elsewhere (a selective build, a user's YAML) would define
+// methods the installed class does not declare. The generator itself is built from ivalue/ sources
+// compiled without the methods (SY_CODEGEN_BOOTSTRAP, codegen/CMakeLists.txt), as it writes them.
+bool hasTensorMethod(const FunctionSchema& schema) {
+  if (namespaceOf(schema.operator_name()) != "aten" || isOutVariant(schema) || schema.arguments().empty()) return false;
+  const Argument& first = schema.arguments().front();
+  return first.name == "self" && first.type->kind() == TypeKind::Tensor;
+}
+
+// PyTorch's at::_ops struct name: aten::add.Tensor -> add_Tensor, aten::add_.Tensor -> add__Tensor.
+std::string opStructName(const OperatorName& name) {
+  return baseName(name) + (name.overload_name.empty() ? "" : "_" + name.overload_name);
+}
+
 }  // namespace
 
 // Functions.h / Functions.cpp: one helper per `func:` operator, calling through a typed handle
 // made once at namespace scope (Dispatcher::staticTypedHandle), exactly as the hand-written
 // sy::ops helpers did: one dispatch per call, no initialisation guard.
-void writeHelpers(const std::vector<const OperatorEntry*>& selected, GeneratedFiles& files) {
+void writeHelpers(const std::vector<const OperatorEntry*>& selected, bool aten_api, GeneratedFiles& files) {
   std::ostringstream h, cpp;
   h << kBanner << "// Helpers calling the library's operators through the dispatcher, out= first as in sy::ops.\n"
     << "#pragma once\n\n" << kIncludes;
@@ -92,9 +116,18 @@ void writeHelpers(const std::vector<const OperatorEntry*>& selected, GeneratedFi
   std::map<std::string, std::vector<std::pair<std::string, std::string>>> defs;  // handle, helper
   // Helpers of one name are C++ overloads: two with the same parameter types could never be called.
   std::map<std::string, const OperatorEntry*> signatures;
+  std::string method_decls, method_defs, op_structs;
   for (const OperatorEntry* op : selected) {
-    if (!op->defines_schema || op->manual_cpp_binding) continue;
+    if (!op->defines_schema) continue;
     const FunctionSchema& s = op->schema;
+    if (aten_api && namespaceOf(s.operator_name()) == "aten") {
+      op_structs += "// " + s.toString() + "\nstruct " + opStructName(s.operator_name()) + " : ::sy::detail::OperatorStruct<" +
+                    opStructName(s.operator_name()) + ", " + cppFunctionType(s) + "> {\n  static constexpr const char* name = " +
+                    cppString(s.operator_name().name) + ";\n  static constexpr const char* overload_name = " +
+                    cppString(s.operator_name().overload_name) + ";\n  static constexpr const char* schema_str = " +
+                    cppString(s.toString()) + ";\n};\n";
+    }
+    if (op->manual_cpp_binding) continue;
     std::vector<size_t> order;
     for (size_t i = 0; i < s.arguments().size(); ++i) {
       if (s.arguments()[i].is_out()) order.push_back(i);
@@ -131,6 +164,26 @@ void writeHelpers(const std::vector<const OperatorEntry*>& selected, GeneratedFi
                          ns + "::" + name + "(" + types + "); C++ cannot tell them apart");
     }
     decls[ns].push_back("// " + s.toString() + "\n" + ret + " " + name + "(" + params_with_defaults + ");\n");
+    if (aten_api && hasTensorMethod(s)) {
+      // The helper's parameters but self (order[0]: a method's operator has no out argument).
+      std::string m_params, m_params_with_defaults, m_args;
+      for (size_t p = 1; p < order.size(); ++p) {
+        const Argument& a = s.arguments()[order[p]];
+        const std::string param = helperParameterType(a) + " " + a.name;
+        const char* sep = p > 1 ? ", " : "";
+        m_params += sep + param;
+        m_params_with_defaults += sep + param + (defaults[p].empty() ? "" : " = " + defaults[p]);
+        m_args += ", " + a.name;
+      }
+      // In place: the methods are const, as PyTorch's are (only the TensorImpl changes). The helper
+      // takes a Tensor&, so it gets a copy of the handle, and the method returns this tensor.
+      const std::string helper = "::" + ns + "::" + name;
+      const std::string body = s.arguments()[0].is_write() && ret == "::sy::Tensor&"
+                                   ? "::sy::Tensor self = *this; " + helper + "(self" + m_args + "); return const_cast<::sy::Tensor&>(*this);"
+                                   : "return " + helper + "(*this" + m_args + ");";
+      method_decls += "  " + ret + " " + baseName(s.operator_name()) + "(" + m_params_with_defaults + ") const;\n";
+      method_defs += ret + " Tensor::" + baseName(s.operator_name()) + "(" + m_params + ") const { " + body + " }\n";
+    }
     defs[ns].emplace_back("const auto " + handle + " = ::sy::Dispatcher::singleton().staticTypedHandle<" + cppFunctionType(s) +
                               ">(" + cppString(s.operator_name().name) + ", " + cppString(s.operator_name().overload_name) + ");\n",
                           ret + " " + name + "(" + params + ") { return " + handle + ".call(" + call_args + "); }\n");
@@ -144,8 +197,19 @@ void writeHelpers(const std::vector<const OperatorEntry*>& selected, GeneratedFi
     for (const auto& def : lines) cpp << def.second;
     cpp << "\n}  // namespace " << ns << "\n";
   }
+  if (!method_defs.empty()) {
+    cpp << "\n// The Tensor methods (See Note [Tensor methods are generated with the library]).\nnamespace sy {\n\n"
+        << method_defs << "\n}  // namespace sy\n";
+  }
   files.functions_h = h.str();
   files.functions_cpp = cpp.str();
+  if (!aten_api) return;
+  // Included inside class Tensor: declarations only, no include guard.
+  files.tensor_methods_h = std::string(kBanner) + "// sy::Tensor's methods for these operators, inside class Tensor (ivalue/tensor.h).\n" +
+                           method_decls;
+  files.operators_h = std::string(kBanner) + "// PyTorch's at::_ops structs for these operators: call and redispatch with the schema's C++ signature.\n"
+                      "#pragma once\n\n" + kIncludes + "#include \"switchyard/ops/operator_struct.h\"\n\nnamespace sy::_ops {\n\n" +
+                      op_structs + "\n}  // namespace sy::_ops\n";
 }
 
 }  // namespace sy::codegen::detail

@@ -4,7 +4,8 @@
 //       --schemas operator_schemas.yaml [--selected-ops selected_operators.yaml] --output-dir out/
 //   switchyard_codegen gen --dispatch-key CPU --functions-yaml backends/devices/cpu/unary_ops.yaml --site-root SRC --output-dir out/
 //       (the library that owns the operators: see Note [A library's own operators register their
-//        default kernels on its dispatch key] in kernel_yaml.h)
+//        default kernels on its dispatch key] in kernel_yaml.h; libswitchyard's own aten:: families add
+//        --aten-api for the Tensor methods and _ops structs)
 //   switchyard_codegen select --output selected_operators.yaml \
 //       [--root-ops aten::add.out,custom::scale.out] [--include-all-operators] [--ops-schema-yaml custom_ops.yaml]
 //       [--model add.pte --schemas operator_schemas.yaml]   (the operators add.pte calls, with their kernel keys)
@@ -38,6 +39,7 @@ struct Options {
   std::string output;
   std::string root_ops;
   bool include_all = false;
+  bool aten_api = false;
   std::vector<std::string> ops_schema_yamls;
   std::vector<std::string> models;
 };
@@ -45,7 +47,8 @@ struct Options {
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "switchyard_codegen: " << why << "\n"
             << "usage: switchyard_codegen gen [--functions-yaml F] [--custom-ops-yaml F] [--schemas F]...\n"
-            << "                              [--selected-ops F] [--dispatch-key KEY] [--site-root DIR] --output-dir DIR\n"
+            << "                              [--selected-ops F] [--dispatch-key KEY] [--site-root DIR] [--aten-api]\n"
+            << "                              --output-dir DIR\n"
             << "       switchyard_codegen select --output F [--root-ops a,b] [--include-all-operators]\n"
             << "                              [--ops-schema-yaml F]... [--model PROGRAM.pte --schemas F]...\n";
   std::exit(2);
@@ -77,6 +80,8 @@ Options parseOptions(int argc, char** argv) {
       o.output = value();
     } else if (arg == "--root-ops") {
       o.root_ops = value();
+    } else if (arg == "--aten-api") {
+      o.aten_api = true;
     } else if (arg == "--include-all-operators") {
       o.include_all = true;
     } else if (arg == "--ops-schema-yaml") {
@@ -105,7 +110,7 @@ int generateCommand(const Options& o) {
   OperatorSelection selection;
   if (!o.selected_ops.empty()) selection = readSelection(o.selected_ops);
   std::filesystem::create_directories(o.output_dir);
-  writeGeneratedFiles(generate(library, selection), o.output_dir);
+  writeGeneratedFiles(generate(library, selection, o.aten_api), o.output_dir);
   return 0;
 }
 

@@ -8,14 +8,14 @@
 // Included by <switchyard/compat/torch.h>.
 //
 // Note [c10::ArrayRef is an absl::Span with PyTorch's members]
-// Switchyard's own views (sy::IntArrayRef, sy::TensorList, what Tensor::sizes() returns) are
-// absl::Span, and the dispatcher's kernel signatures are spelled with them. c10::ArrayRef derives
-// from absl::Span<const T> and adds no data, so it converts to and from a Span for free, passes in
-// registers as a Span does, and adds the members PyTorch code calls that a Span lacks: vec(),
-// equals(), a bounds-checked slice() and at(). The Spans Switchyard hands out stay Spans, so
-// `t.sizes().vec()` does not compile; write `c10::ArrayRef<int64_t>(t.sizes()).vec()` or
-// `c10::IntArrayRef` (which is sy::IntArrayRef, a Span, so that kernels spelled with it have the
-// exact signature of Switchyard's own; see Note [Unboxed signatures must match exactly]).
+// Switchyard's own views (sy::IntArrayRef, sy::TensorList) are absl::Span, and the dispatcher's
+// kernel signatures are spelled with them. c10::ArrayRef derives from absl::Span<const T> and adds
+// no data, so it converts to and from a Span for free, passes in registers as a Span does, and adds
+// the members PyTorch code calls that a Span lacks: vec(), equals(), a bounds-checked slice() and
+// at(). The Spans Switchyard hands out stay Spans: write `c10::ArrayRef<int64_t>(span).vec()` to
+// copy one out (a Tensor's sizes() and strides() have vec() themselves: ivalue/sizes_ref.h).
+// `c10::IntArrayRef` is sy::IntArrayRef, a Span, so that kernels spelled with it have the exact
+// signature of Switchyard's own (see Note [Unboxed signatures must match exactly]).
 // Kernels may take c10::ArrayRef<int64_t>, c10::ArrayRef<double> and c10::ArrayRef<at::Tensor>
 // parameters; their schema types are int[], float[] and Tensor[].
 #pragma once
@@ -27,6 +27,7 @@
 
 #include "absl/types/span.h"
 #include "switchyard/core/error.h"
+#include "switchyard/ivalue/sizes_ref.h"
 
 namespace c10 {
 
@@ -76,6 +77,11 @@ class ArrayRef : public absl::Span<const T> {
   // Hidden friends, so that comparing two ArrayRefs does not find absl's Span overloads ambiguous.
   friend bool operator==(ArrayRef a, ArrayRef b) { return a.equals(b); }
   friend bool operator!=(ArrayRef a, ArrayRef b) { return !a.equals(b); }
+  // And a tensor's sizes or strides, which are their own Span subclass (ivalue/sizes_ref.h).
+  friend bool operator==(ArrayRef a, sy::SizesRef b) { return a.equals(ArrayRef(b)); }
+  friend bool operator==(sy::SizesRef a, ArrayRef b) { return b.equals(ArrayRef(a)); }
+  friend bool operator!=(ArrayRef a, sy::SizesRef b) { return !a.equals(ArrayRef(b)); }
+  friend bool operator!=(sy::SizesRef a, ArrayRef b) { return !b.equals(ArrayRef(a)); }
 };
 
 }  // namespace c10

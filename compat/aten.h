@@ -9,12 +9,13 @@
 //
 // Included by <switchyard/compat/torch.h>. Every at:: operator function is the sy::ops function of
 // the same name (ops/ops.h, generated from the kernel YAML): a call through the dispatcher, out=
-// forms taking `out` first, as ATen's at::add_out does. at::_ops has a struct for the operators
-// listed below (PyTorch generates one for every operator; Switchyard's generator does not yet).
+// forms taking `out` first, as ATen's at::add_out does. at::_ops has a struct for every aten::
+// operator, generated as PyTorch generates them (switchyard/ops/Operators.h).
 #pragma once
 
 #include <optional>
 
+#include "switchyard/ops/Operators.h"
 #include "switchyard/switchyard.h"
 
 namespace c10 {
@@ -56,65 +57,22 @@ inline constexpr ScalarType optTypeMetaToScalarType(std::optional<ScalarType> t)
   return t.value_or(ScalarType::Float);
 }
 
+// PyTorch's at::_ops: a struct per aten:: operator Switchyard has (add_Tensor, add__Tensor, add_out,
+// mm, ...), generated from the kernel YAML (sy::_ops, ops/operator_struct.h), and by hand for the
+// two operators registered by hand.
 namespace _ops {
-namespace detail {
-// One operator's struct: its schema's name and overload, and call/redispatch with the operator's
-// C++ signature (so braced lists and Scalars convert as in a direct call).
-template <class Op, class Sig>
-struct AtenOp;
-template <class Op, class Ret, class... Args>
-struct AtenOp<Op, Ret(Args...)> {
-  using schema = Ret(Args...);
-  static sy::TypedOperatorHandle<schema> typed_handle() {
-    static const sy::TypedOperatorHandle<schema> handle =
-        sy::Dispatcher::singleton().findSchemaOrThrow(Op::name, Op::overload_name).template typed<schema>();
-    return handle;
-  }
-  static Ret call(Args... args) { return typed_handle().call(std::forward<Args>(args)...); }
-  static Ret redispatch(DispatchKeySet ks, Args... args) {
-    return typed_handle().redispatch(ks, std::forward<Args>(args)...);
-  }
+using namespace ::sy::_ops;  // NOLINT: the generated structs are at::_ops's
+struct resize_ : sy::detail::OperatorStruct<resize_, const Tensor&(const Tensor&, IntArrayRef, std::optional<MemoryFormat>)> {
+  static constexpr const char* name = "aten::resize_";
+  static constexpr const char* overload_name = "";
 };
-}  // namespace detail
-
-#define SY_COMPAT_ATEN_OP(ident, op_name, overload, ...)              \
-  struct ident : detail::AtenOp<ident, __VA_ARGS__> {                 \
-    static constexpr const char* name = op_name;                      \
-    static constexpr const char* overload_name = overload;            \
-  }
-
-using OptMemoryFormat = std::optional<MemoryFormat>;
-using OptScalarType = std::optional<ScalarType>;
-SY_COMPAT_ATEN_OP(add_Tensor, "aten::add", "Tensor", Tensor(const Tensor&, const Tensor&, const Scalar&));
-SY_COMPAT_ATEN_OP(add_Scalar, "aten::add", "Scalar", Tensor(const Tensor&, const Scalar&, const Scalar&));
-SY_COMPAT_ATEN_OP(add_out, "aten::add", "out", Tensor&(const Tensor&, const Tensor&, const Scalar&, Tensor&));
-SY_COMPAT_ATEN_OP(add__Tensor, "aten::add_", "Tensor", Tensor&(Tensor&, const Tensor&, const Scalar&));
-SY_COMPAT_ATEN_OP(sub_Tensor, "aten::sub", "Tensor", Tensor(const Tensor&, const Tensor&, const Scalar&));
-SY_COMPAT_ATEN_OP(mul_Tensor, "aten::mul", "Tensor", Tensor(const Tensor&, const Tensor&));
-SY_COMPAT_ATEN_OP(mul_Scalar, "aten::mul", "Scalar", Tensor(const Tensor&, const Scalar&));
-SY_COMPAT_ATEN_OP(mul__Tensor, "aten::mul_", "Tensor", Tensor&(Tensor&, const Tensor&));
-SY_COMPAT_ATEN_OP(div_Tensor, "aten::div", "Tensor", Tensor(const Tensor&, const Tensor&));
-SY_COMPAT_ATEN_OP(mm, "aten::mm", "", Tensor(const Tensor&, const Tensor&));
-SY_COMPAT_ATEN_OP(addmm, "aten::addmm", "", Tensor(const Tensor&, const Tensor&, const Tensor&, const Scalar&, const Scalar&));
-SY_COMPAT_ATEN_OP(relu, "aten::relu", "", Tensor(const Tensor&));
-SY_COMPAT_ATEN_OP(neg, "aten::neg", "", Tensor(const Tensor&));
-SY_COMPAT_ATEN_OP(sum, "aten::sum", "", Tensor(const Tensor&, OptScalarType));
-SY_COMPAT_ATEN_OP(view, "aten::view", "", Tensor(const Tensor&, IntArrayRef));
-SY_COMPAT_ATEN_OP(clone, "aten::clone", "", Tensor(const Tensor&, OptMemoryFormat));
-SY_COMPAT_ATEN_OP(copy_, "aten::copy_", "", Tensor&(Tensor&, const Tensor&, bool));
-SY_COMPAT_ATEN_OP(_copy_from, "aten::_copy_from", "", Tensor(const Tensor&, const Tensor&, bool));
-SY_COMPAT_ATEN_OP(_copy_from_and_resize, "aten::_copy_from_and_resize", "", Tensor(const Tensor&, const Tensor&));
-SY_COMPAT_ATEN_OP(resize_, "aten::resize_", "", const Tensor&(const Tensor&, IntArrayRef, OptMemoryFormat));
-SY_COMPAT_ATEN_OP(empty_memory_format, "aten::empty", "memory_format",
-                  Tensor(IntArrayRef, OptScalarType, std::optional<Layout>, std::optional<Device>, std::optional<bool>,
-                         OptMemoryFormat));
-SY_COMPAT_ATEN_OP(empty_strided, "aten::empty_strided", "",
-                  Tensor(IntArrayRef, IntArrayRef, OptScalarType, std::optional<Layout>, std::optional<Device>,
-                         std::optional<bool>));
-SY_COMPAT_ATEN_OP(_to_copy, "aten::_to_copy", "",
-                  Tensor(const Tensor&, OptScalarType, std::optional<Layout>, std::optional<Device>,
-                         std::optional<bool>, bool, OptMemoryFormat));
-#undef SY_COMPAT_ATEN_OP
+struct empty_memory_format
+    : sy::detail::OperatorStruct<empty_memory_format,
+                                 Tensor(IntArrayRef, std::optional<ScalarType>, std::optional<Layout>,
+                                        std::optional<Device>, std::optional<bool>, std::optional<MemoryFormat>)> {
+  static constexpr const char* name = "aten::empty";
+  static constexpr const char* overload_name = "memory_format";
+};
 }  // namespace _ops
 
 inline Tensor empty(IntArrayRef size, TensorOptions options, std::optional<MemoryFormat> memory_format) {

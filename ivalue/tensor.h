@@ -14,6 +14,11 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "absl/types/span.h"
 
 #include "switchyard/core/error.h"
 #include "switchyard/ivalue/intrusive_ptr.h"
@@ -21,6 +26,7 @@
 #include "switchyard/core/macros.h"
 #include "switchyard/ivalue/optional_int_array_ref.h"
 #include "switchyard/ivalue/scalar.h"
+#include "switchyard/ivalue/sizes_ref.h"
 #include "switchyard/ivalue/tensor_impl.h"
 
 namespace sy {
@@ -29,6 +35,10 @@ namespace sy {
 using TensorImplPtr = intrusive_ptr<TensorImpl, UndefinedTensorImpl>;
 
 struct TensorOptions;  // ivalue/tensor_factories.h
+// The generated methods' parameter types that are declared after class Tensor.
+class Tensor;
+using TensorList = absl::Span<const Tensor>;  // as in ivalue/ivalue.h
+class OptionalTensorListRef;                  // ivalue/optional_tensor_list_ref.h
 
 class Tensor {
  public:
@@ -47,8 +57,10 @@ class Tensor {
   // Key set of the tensor, empty for an undefined one; one load, no branch (the sentinel's is empty).
   DispatchKeySet key_set() const { return impl_->key_set(); }
 
-  IntArrayRef sizes() const { return checkedImpl()->sizes(); }
-  IntArrayRef strides() const { return checkedImpl()->strides(); }
+  // Spans over the impl's own values; `.vec()` copies them out (See Note [A tensor's sizes are a
+  // Span with vec()] in ivalue/sizes_ref.h).
+  SizesRef sizes() const { return checkedImpl()->sizes(); }
+  SizesRef strides() const { return checkedImpl()->strides(); }
   int64_t size(int64_t dim) const { return checkedImpl()->size(dim); }
   int64_t stride(int64_t dim) const { return checkedImpl()->stride(dim); }
   int64_t dim() const { return checkedImpl()->dim(); }
@@ -90,8 +102,6 @@ class Tensor {
   // (as the CPU kernels resize their outputs) and through the dispatcher otherwise, so a device's
   // backend resizes its own tensors.
   const Tensor& resize_(IntArrayRef sizes, std::optional<MemoryFormat> memory_format = std::nullopt) const;
-  // Copies `src` into this tensor (broadcasting, converting dtype and device): aten::copy_.
-  Tensor& copy_(const Tensor& src, bool non_blocking = false);
   // A copy on `device` (this tensor itself when already there).
   Tensor to(Device device) const;
   Tensor to(DeviceType type) const { return to(Device(type)); }
@@ -101,53 +111,15 @@ class Tensor {
   Tensor to(const TensorOptions& options, bool non_blocking = false, bool copy = false) const;
   Tensor to(Device device, ScalarType dtype, bool non_blocking = false, bool copy = false) const;
 
-  // ---- The operators as methods, as PyTorch's Tensor has them (ops/tensor_methods.cpp) ----
-  // Each is the sy::ops function of the same name with this tensor as `self`: an operator call
-  // through the dispatcher. The in-place forms return this tensor.
-  Tensor add(const Tensor& other, const Scalar& alpha = 1) const;
-  Tensor add(const Scalar& other, const Scalar& alpha = 1) const;
-  const Tensor& add_(const Tensor& other, const Scalar& alpha = 1) const;
-  const Tensor& add_(const Scalar& other, const Scalar& alpha = 1) const;
-  Tensor sub(const Tensor& other, const Scalar& alpha = 1) const;
-  Tensor sub(const Scalar& other, const Scalar& alpha = 1) const;
-  const Tensor& sub_(const Tensor& other, const Scalar& alpha = 1) const;
-  const Tensor& sub_(const Scalar& other, const Scalar& alpha = 1) const;
-  Tensor mul(const Tensor& other) const;
-  Tensor mul(const Scalar& other) const;
-  const Tensor& mul_(const Tensor& other) const;
-  const Tensor& mul_(const Scalar& other) const;
-  Tensor div(const Tensor& other) const;
-  Tensor div(const Scalar& other) const;
-  const Tensor& div_(const Tensor& other) const;
-  const Tensor& div_(const Scalar& other) const;
-  Tensor pow(const Tensor& exponent) const;
-  Tensor pow(const Scalar& exponent) const;
-  Tensor neg() const;
-  Tensor abs() const;
-  Tensor exp() const;
-  Tensor log() const;
-  Tensor sqrt() const;
-  Tensor sin() const;
-  Tensor cos() const;
-  Tensor tanh() const;
-  Tensor sigmoid() const;
-  Tensor relu() const;
-  Tensor mm(const Tensor& mat2) const;
-  Tensor addmm(const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1, const Scalar& alpha = 1) const;
-  Tensor sum(std::optional<ScalarType> dtype = std::nullopt) const;
-  Tensor sum(OptionalIntArrayRef dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
-  Tensor mean(std::optional<ScalarType> dtype = std::nullopt) const;
-  Tensor mean(OptionalIntArrayRef dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
-  Tensor view(IntArrayRef size) const;
-  Tensor reshape(IntArrayRef shape) const;
-  Tensor permute(IntArrayRef dims) const;
-  Tensor transpose(int64_t dim0, int64_t dim1) const;
-  Tensor unsqueeze(int64_t dim) const;
-  Tensor squeeze() const;
-  Tensor squeeze(int64_t dim) const;
-  Tensor expand(IntArrayRef size, bool implicit = false) const;
-  Tensor contiguous(MemoryFormat memory_format = MemoryFormat::Contiguous) const;
-  Tensor clone(std::optional<MemoryFormat> memory_format = std::nullopt) const;
+  // ---- The operators as methods, as PyTorch's Tensor has them ----
+  // One per aten:: operator whose first argument is `Tensor self` (t.add(u), t.add_(u), t.sum({0}),
+  // t.view({2, 3}), ...), generated from the kernel YAML and defined in ops/ (See Note [Tensor
+  // methods are generated with the library] in codegen/emit_functions.cpp). Each is the sy::ops
+  // function of the same name with this tensor as `self`: one call through the dispatcher; the
+  // in-place forms return this tensor.
+#ifndef SY_CODEGEN_BOOTSTRAP  // See Note [The generator is built from ivalue/ without the Tensor methods it writes]
+#include "switchyard/ops/TensorMethods.h"
+#endif
 
   // ---- Autograd (defined in autograd/; see autograd/autograd.h) ----
   // Makes a floating-point tensor a leaf whose gradient backward accumulates into grad(); false

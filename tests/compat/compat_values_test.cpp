@@ -131,6 +131,21 @@ TEST(TorchValues, ArrayRefVecCopiesTheElementsOut) {
   EXPECT_EQ(c10::ArrayRef<int64_t>(t.sizes()).vec(), (std::vector<int64_t>{2, 3}));
 }
 
+TEST(TorchValues, SizesAndStridesCopyOutWithVecAsInPyTorch) {
+  at::Tensor t = at::zeros({2, 3});
+  std::vector<int64_t> sizes = t.sizes().vec();
+  sizes[0] = 7;  // the caller's own copy
+  EXPECT_EQ(sizes, (std::vector<int64_t>{7, 3}));
+  EXPECT_EQ(t.sizes().vec(), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(t.strides().vec(), (std::vector<int64_t>{3, 1}));
+  // Still the Span a kernel takes, and comparable with another tensor's sizes or a list.
+  c10::IntArrayRef span = t.sizes();
+  EXPECT_EQ(span.data(), t.sizes().data());
+  EXPECT_TRUE(t.sizes() == at::ones({2, 3}).sizes());
+  EXPECT_FALSE(t.sizes() == at::ones({3, 2}).sizes());
+  EXPECT_TRUE(t.sizes() == c10::IntArrayRef({2, 3}));
+}
+
 TEST(TorchValues, ArrayRefHasPyTorchsMembers) {
   const std::vector<int64_t> values{5, 6, 7, 8};
   c10::ArrayRef<int64_t> all(values);

@@ -121,6 +121,31 @@ TEST(TorchTensorIdioms, TensorMethodsCallTheOperators) {
   EXPECT_EQ(idiomValues(a), (std::vector<float>{1, 2, 3}));  // clone made new memory
 }
 
+TEST(TorchTensorIdioms, EveryOperatorOnSelfIsAMethodAsInPyTorch) {
+  at::Tensor a = idiomFloats({-2, 0.5, 3});
+  // Generated from the kernel YAML, beyond the arithmetic: with PyTorch's defaults and overloads.
+  EXPECT_EQ(idiomValues(a.clamp(0, 1)), (std::vector<float>{0, 0.5, 1}));
+  EXPECT_EQ(idiomValues(a.flip({0})), (std::vector<float>{3, 0.5, -2}));
+  EXPECT_EQ(idiomValues(a.cumsum(0)), (std::vector<float>{-2, -1.5, 1.5}));
+  EXPECT_EQ(a.argmax().item<int64_t>(), 2);
+  EXPECT_EQ(idiomValues(a.masked_fill(a.lt(0), 7)), (std::vector<float>{7, 0.5, 3}));
+  at::Tensor index = at::zeros({2}, at::kLong);
+  EXPECT_EQ(idiomValues(a.index_select(0, index)), (std::vector<float>{-2, -2}));
+  auto [values, indices] = at::ones({2, 3}).cumsum(1).max(1);
+  EXPECT_EQ(idiomValues(values), (std::vector<float>{3, 3}));
+  EXPECT_EQ(indices.scalar_type(), at::kLong);
+  EXPECT_EQ(a.pow(2).sum().item<float>(), 13.25f);
+  EXPECT_EQ(a.div(a.abs().add(1), "floor").sum().item<float>(), -1.0f);  // -1, 0, 0
+  // In place on a const handle, as PyTorch's methods are: the same tensor back, changed.
+  const at::Tensor c = a.clone();
+  at::Tensor& same = c.clamp_(0, 1).mul_(4);
+  EXPECT_TRUE(same.is_same(c));
+  EXPECT_EQ(idiomValues(c), (std::vector<float>{0, 2, 4}));
+  at::Tensor i = at::full({2}, 6, at::kInt);
+  i.bitwise_and_(at::full({2}, 3, at::kInt));
+  EXPECT_EQ(i.sum().item<int64_t>(), 4);
+}
+
 TEST(TorchTensorIdioms, AtFunctionsAreTheOperatorCalls) {
   at::Tensor a = idiomFloats({1, 2});
   at::Tensor b = idiomFloats({3, 4});
@@ -146,6 +171,20 @@ TEST(TorchTensorIdioms, OpsStructsCallAndRedispatch) {
   // What a backend's kernel does to reach the CPU's: redispatch with the keys below its own.
   at::Tensor r = at::_ops::add_Tensor::redispatch(c10::DispatchKeySet(c10::DispatchKey::CPU), a, a, 3);
   EXPECT_EQ(idiomValues(r), (std::vector<float>{4, 8}));
+  // Every operator has one, with PyTorch's name and the schema it was registered with.
+  EXPECT_STREQ(at::_ops::clamp::schema_str,
+               "aten::clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor");
+  EXPECT_EQ(sy::Dispatcher::singleton().findSchemaOrThrow(at::_ops::cumsum::name, at::_ops::cumsum::overload_name)
+                .schema().toString(),
+            at::_ops::cumsum::schema_str);
+  EXPECT_EQ(idiomValues(at::_ops::clamp::call(a, -1, 1.5)), (std::vector<float>{1, 1.5}));
+  at::Tensor out = at::empty({2});
+  at::Tensor& flipped = at::_ops::flip_out::call(a, {0}, out);
+  EXPECT_TRUE(flipped.is_same(out));
+  EXPECT_EQ(idiomValues(out), (std::vector<float>{2, 1}));
+  at::Tensor d = a.clone();
+  EXPECT_TRUE(at::_ops::mul__Scalar::call(d, 3).is_same(d));
+  EXPECT_EQ(idiomValues(d), (std::vector<float>{3, 6}));
   at::Tensor e = at::_ops::empty_memory_format::call({2}, at::kLong, c10::nullopt, c10::nullopt, c10::nullopt,
                                                       c10::nullopt);
   EXPECT_EQ(e.scalar_type(), at::kLong);
