@@ -26,7 +26,7 @@ void registerCallLabeler(const OperatorHandle& op, CallLabeler labeler) {
 }
 
 CallLabel labelOfCall(const OperatorHandle& op, const Stack& args) {
-  CallLabel label{op.operator_name().toString()};
+  CallLabel label{op.operator_name().toString(), "operator", {}};
   CallLabeler labeler = nullptr;
   {
     Labelers& all = labelers();

@@ -28,6 +28,19 @@
 #include "switchyard/dispatcher/kernel_context.h"
 #include "switchyard/switchyard.h"
 
+// 1 in a build with AddressSanitizer or ThreadSanitizer: GCC says so with __SANITIZE_*__, Clang
+// (which compiles ./test.sh's sanitizer builds) with __has_feature.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SY_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define SY_TEST_SANITIZED 1
+#endif
+#endif
+#ifndef SY_TEST_SANITIZED
+#define SY_TEST_SANITIZED 0
+#endif
+
 namespace sy::testing {
 
 // ---- Parameterized test names -------------------------------------------------------------------

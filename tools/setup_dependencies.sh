@@ -12,8 +12,10 @@ SWITCHYARD_PACKAGES=(
   pkg-config libsleef-dev libopenblas-dev
   libxnnpack-dev libpthreadpool-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  # Tests only: PyTorch 1.13, the oracle the operators are compared against (conformance/oracle/).
+  # Tests only: PyTorch 1.13, the oracle the operators are compared against (conformance/oracle/);
+  # Clang and its sanitizer runtimes, which compile ./test.sh's sanitizer builds (test.sh says why).
   libtorch-dev
+  clang libclang-rt-14-dev
   valgrind python3 ccache
 )
 

@@ -166,7 +166,8 @@ TEST(TorchRegistration, EveryPyTorchDeviceTypeWithoutABackendIsRefusedByName) {
       {c10::kCUDA, "'cuda'"}, {c10::kHIP, "'hip'"},   {c10::kXLA, "'xla'"},   {c10::kMPS, "'mps'"},
       {c10::kXPU, "'xpu'"},   {c10::kMeta, "'meta'"}, {c10::kLazy, "'lazy'"},
   };
-  for (const auto& [device_type, name] : refused) {
+  for (const auto& [type, name] : refused) {
+    const c10::DeviceType device_type = type;  // a plain variable: the lambdas below capture it
     const std::string error = errorOf([&] { def.impl("f", device_type, &negated); });
     EXPECT_THAT(error, HasSubstr(std::string("no backend for device type ") + name));
     // Which keys are free, and why the others are not.

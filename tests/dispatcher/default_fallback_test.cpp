@@ -115,8 +115,10 @@ TEST(DefaultFallback, TwoDefaultsOnOneKeyNameBothSites) {
   Library first(Library::Impl, "_", DispatchKey::PrivateUse3);
   first.defaultFallback(CppFunction::makeFallthrough()); const int first_line = __LINE__;
   Library second(Library::Impl, "_", DispatchKey::PrivateUse3);
-  EXPECT_EQ(errorMessageOf([&] { second.defaultFallback(CppFunction::makeFallthrough()); }),
-            "Tried to register a default backend fallback for dispatch key PrivateUse3 at " + defaultFallbackSite(__LINE__ - 1) +
+  const std::string error = errorMessageOf([&] { second.defaultFallback(CppFunction::makeFallthrough()); });
+  const int line = __LINE__ - 1;
+  EXPECT_EQ(error,
+            "Tried to register a default backend fallback for dispatch key PrivateUse3 at " + defaultFallbackSite(line) +
                 ", but one is already registered at " + defaultFallbackSite(first_line) +
                 "; a key has at most one default backend fallback");
 }

@@ -70,13 +70,14 @@ TEST(KernelSignature, AReferenceReturnThatHandsBackNoArgumentIsRejectedWithBothR
   Library def(Library::FRAGMENT, "sig_ref_plain");
   def.def("f(Tensor self) -> Tensor"); const int def_line = __LINE__;
   Library bad(Library::IMPL, "sig_ref_plain", DispatchKey::CPU);
-  EXPECT_EQ(errorMessageOf([&] { bad.impl("f", &aTensorOfItsOwn); }),
+  const std::string error = errorMessageOf([&] { bad.impl("f", &aTensorOfItsOwn); }); const int impl_line = __LINE__;
+  EXPECT_EQ(error,
             "Inferred operator schema for a C++ kernel function doesn't match the expected function schema.\n"
             "  operator: sig_ref_plain::f\n"
             "  expected schema: sig_ref_plain::f(Tensor self) -> Tensor\n"
             "    registered at " + signatureSite(def_line) + "\n"
             "  inferred schema: (Tensor) -> Tensor&\n"
-            "    registered at " + signatureSite(__LINE__ - 6) + "\n"
+            "    registered at " + signatureSite(impl_line) + "\n"
             "  reason: return 0 is Tensor in the schema, a new value, but Tensor& (a reference) in the C++ "
             "signature, with no Tensor& parameter to hand back (without alias annotations, a reference return is "
             "the only Tensor& parameter, or for several returns the last ones in order); return it by value, or "

@@ -200,8 +200,9 @@ TEST(RegistrationErrors, DuplicateDefNamesBothSites) {
   Library first(Library::Fragment, "reg_dupdef");
   first.def("op(Tensor self) -> Tensor"); const int first_line = __LINE__;
   Library second(Library::Fragment, "reg_dupdef");
-  EXPECT_EQ(errorMessageOf([&] { second.def("op(Tensor self) -> Tensor"); }),
-            "Tried to register operator reg_dupdef::op(Tensor self) -> Tensor at " + site(__LINE__ - 1) +
+  const std::string error = errorMessageOf([&] { second.def("op(Tensor self) -> Tensor"); }); const int line = __LINE__;
+  EXPECT_EQ(error,
+            "Tried to register operator reg_dupdef::op(Tensor self) -> Tensor at " + site(line) +
                 ", but an operator with that name is already registered at " + site(first_line) +
                 "; each operator is defined exactly once");
 }
@@ -229,15 +230,17 @@ TEST(RegistrationErrors, DuplicateFallbackForAKeyNamesBothSites) {
   Library first(Library::Impl, "_", DispatchKey::PrivateUse3);
   first.fallback(sy::CppFunction::makeFallthrough()); const int first_line = __LINE__;
   Library second(Library::Impl, "_", DispatchKey::PrivateUse3);
-  EXPECT_EQ(errorMessageOf([&] { second.fallback(sy::CppFunction::makeFallthrough()); }),
-            "Tried to register a backend fallback for dispatch key PrivateUse3 at " + site(__LINE__ - 1) +
+  const std::string error = errorMessageOf([&] { second.fallback(sy::CppFunction::makeFallthrough()); }); const int line = __LINE__;
+  EXPECT_EQ(error,
+            "Tried to register a backend fallback for dispatch key PrivateUse3 at " + site(line) +
                 ", but one is already registered at " + site(first_line) + "; a key has at most one backend fallback");
 }
 
 TEST(RegistrationErrors, FallbackOutsideTheUnderscoreNamespace) {
   Library lib(Library::Impl, "aten", DispatchKey::CPU); const int lib_line = __LINE__;
-  EXPECT_EQ(errorMessageOf([&] { lib.fallback(sy::CppFunction::makeFallthrough()); }),
-            "fallback() at " + site(__LINE__ - 1) + " is not allowed in SY_LIBRARY_IMPL/TORCH_LIBRARY_IMPL(aten, CPU) at " + site(lib_line) +
+  const std::string error = errorMessageOf([&] { lib.fallback(sy::CppFunction::makeFallthrough()); }); const int line = __LINE__;
+  EXPECT_EQ(error,
+            "fallback() at " + site(line) + " is not allowed in SY_LIBRARY_IMPL/TORCH_LIBRARY_IMPL(aten, CPU) at " + site(lib_line) +
                 ": backend fallbacks apply to every operator, so they are registered in SY_LIBRARY_IMPL/TORCH_LIBRARY_IMPL(_, Key, m) "
                 "blocks");
 }
@@ -246,13 +249,15 @@ TEST(RegistrationErrors, ImplSignatureDisagreeingWithTheSchemaShowsBoth) {
   Library def(Library::Fragment, "reg_sig");
   def.def("scale(Tensor self, float s) -> Tensor"); const int def_line = __LINE__;
   Library impl(Library::Impl, "reg_sig", DispatchKey::CPU);
-  EXPECT_EQ(errorMessageOf([&] { impl.impl("scale", [](const Tensor& t, int64_t) { return t; }); }),
+  const std::string error = errorMessageOf([&] { impl.impl("scale", [](const Tensor& t, int64_t) { return t; }); });
+  const int impl_line = __LINE__ - 1;
+  EXPECT_EQ(error,
             "Inferred operator schema for a C++ kernel function doesn't match the expected function schema.\n"
             "  operator: reg_sig::scale\n"
             "  expected schema: reg_sig::scale(Tensor self, float s) -> Tensor\n"
             "    registered at " + site(def_line) + "\n"
             "  inferred schema: (Tensor, int) -> Tensor\n"
-            "    registered at " + site(__LINE__ - 6) + "\n"
+            "    registered at " + site(impl_line) + "\n"
             "  reason: argument 1 ('s') has type float in the schema but int in the C++ signature");
 }
 
@@ -292,8 +297,8 @@ TEST(RegistrationErrors, MalformedSchemaNamesTheColumnAndTheSite) {
   Library def(Library::Fragment, "reg_malformed");
   EXPECT_THAT(errorMessageOf([&] { def.def("reg_malformed::op(Tensor self int x) -> Tensor"); }),
               StartsWith("Schema parse error at column "));
-  EXPECT_THAT(errorMessageOf([&] { def.def("reg_malformed::op(Tensor self int x) -> Tensor"); }),
-              HasSubstr("(in def() at " + site(__LINE__ - 1)));
+  const std::string error = errorMessageOf([&] { def.def("reg_malformed::op(Tensor self int x) -> Tensor"); });
+  EXPECT_THAT(error, HasSubstr("(in def() at " + site(__LINE__ - 1)));
   EXPECT_FALSE(registrationDispatcher().findSchema({"reg_malformed::op", ""}).has_value());
 }
 

@@ -20,6 +20,7 @@
 #include "switchyard/program/program.h"
 #include "switchyard/program/testing/program_builder.h"
 #include "program/program_test_support.h"
+#include "test_support.h"
 
 namespace sy {
 namespace {
@@ -27,7 +28,7 @@ namespace {
 using testing::ProgramBuilder;
 
 // Variants per run: about two seconds in the Release build; sanitizer builds run a fifth of them.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if SY_TEST_SANITIZED
 constexpr int kFuzzedPrograms = 6000;
 #else
 constexpr int kFuzzedPrograms = 30000;

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "tools/cli_test_support.h"
+#include "test_support.h"
 #include "switchyard/export/capture.h"
 #include "switchyard/export/emit.h"
 #include "switchyard/switchyard.h"
@@ -79,7 +80,7 @@ TEST(CliBench, PrintsTheOverheadTableWithEveryRowAndColumn) {
   }
   EXPECT_THAT(r.out, ::testing::ContainsRegex("\\((\\+[0-9]+(\\.[0-9])?|~0)\\)"));
   EXPECT_THAT(r.out, ::testing::Not(HasSubstr("(-")));
-#if !defined(__SANITIZE_ADDRESS__)  // valgrind cannot run a sanitizer build
+#if !SY_TEST_SANITIZED  // valgrind cannot run a sanitizer build
   if (std::system("command -v valgrind > /dev/null 2>&1") == 0) {
     EXPECT_THAT(r.out, HasSubstr("instructions/call   acos.out")) << r.out;
   } else {

@@ -48,11 +48,11 @@ double quantile(const std::vector<double>& v, double p) {
   return v[low] + (v[high] - v[low]) * (at - static_cast<double>(low));
 }
 
-// A row's extra over base: "+12.5", or "~0" when it is within `noise` (See Note [The overhead
-// table never shows a negative cost]).
-std::string extraText(double extra, double noise, const char* format) {
+// A row's extra over base with `decimals` digits after the point: "+12.5", or "~0" when it is within
+// `noise` (See Note [The overhead table never shows a negative cost]).
+std::string extraText(double extra, double noise, int decimals) {
   if (extra <= noise || extra <= 0) return "~0";
-  return absl::StrFormat(format, extra);
+  return absl::StrFormat("+%.*f", decimals, extra);
 }
 
 // `text` left-aligned in `width` columns, counting characters rather than UTF-8 bytes ("±").
@@ -107,7 +107,7 @@ std::string OverheadTable::format() const {
     const auto& counts = *instructions;
     out += formatTable(
         *this, "instructions/call", [&](size_t r, size_t c) { return absl::StrFormat("%.0f", counts[r][c]); },
-        [&](size_t r, size_t c) { return extraText(counts[r][c] - counts[base][c], 0.5, "+%.0f"); });
+        [&](size_t r, size_t c) { return extraText(counts[r][c] - counts[base][c], 0.5, 0); });
     out += "\n";
   } else if (!instructions_missing.empty()) {
     out += "  instructions/call: not counted (" + instructions_missing + ")\n\n";
@@ -119,7 +119,7 @@ std::string OverheadTable::format() const {
       },
       [&](size_t r, size_t c) {
         const double extra = medianOf(ns_samples[r][c]) - medianOf(ns_samples[base][c]);
-        return extraText(extra, spreadOf(ns_samples[r][c]) + spreadOf(ns_samples[base][c]), "+%.1f");
+        return extraText(extra, spreadOf(ns_samples[r][c]) + spreadOf(ns_samples[base][c]), 1);
       });
   return out;
 }

@@ -49,7 +49,9 @@ T times(T a, T b) {
   if constexpr (std::is_same_v<T, bool>) {
     return a && b;
   } else if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
+    // Wraps as PyTorch's integer product does. Unsigned, and at least as wide as unsigned int: a
+    // uint16_t product would be promoted to (signed) int and could overflow (65236 * 65236).
+    using U = std::common_type_t<std::make_unsigned_t<T>, unsigned>;
     return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
   } else {
     return a * b;

@@ -51,7 +51,7 @@ TEST_P(OptimizedAllocations, LargeOperatorsAllocateNothingOnceWarm) {
   LargeCalls large;
   for (auto& [name, call] : large.calls()) {
     call();  // warm: the pool's threads start, scratch buffers grow to this size
-    EXPECT_EQ(allocationsDuring([&] {
+    EXPECT_EQ(allocationsDuring([&call = call] {  // a structured binding is captured by name
                 for (int i = 0; i < 5; ++i) call();
               }),
               0)

@@ -66,7 +66,8 @@ struct ProductShape {
 const std::vector<ProductShape> kProductShapes = {{1, 1, 1}, {3, 5, 2}, {17, 33, 9}, {64, 1, 7}, {5, 0, 4}, {0, 3, 2}};
 
 TEST(OptimizedBlas, MmAndBmmAgreeWithThePortableKernelsInEveryLayout) {
-  for (const auto& [M, K, N] : kProductShapes) {
+  for (const ProductShape& p : kProductShapes) {
+    const int64_t M = p.M, K = p.K, N = p.N;  // plain variables: lambdas below capture them
     const std::string shape = std::to_string(M) + "x" + std::to_string(K) + "x" + std::to_string(N);
     const Tensor a = blasRandom({M, K}, 1), b = blasRandom({K, N}, 2);
     const Tensor at = ops::transpose(blasRandom({K, M}, 3), 0, 1), bt = ops::transpose(blasRandom({N, K}, 4), 0, 1);
@@ -82,7 +83,8 @@ TEST(OptimizedBlas, MmAndBmmAgreeWithThePortableKernelsInEveryLayout) {
 }
 
 TEST(OptimizedBlas, AddmmBroadcastsSelfAndScalesLikeThePortableKernel) {
-  for (const auto& [M, K, N] : kProductShapes) {
+  for (const ProductShape& p : kProductShapes) {
+    const int64_t M = p.M, K = p.K, N = p.N;  // plain variables: lambdas below capture them
     const std::string shape = std::to_string(M) + "x" + std::to_string(K) + "x" + std::to_string(N);
     const Tensor m1 = blasRandom({M, K}, 8), m2 = ops::transpose(blasRandom({N, K}, 9), 0, 1);
     for (const std::vector<int64_t>& self_sizes : std::vector<std::vector<int64_t>>{{}, {N}, {1, N}, {M, 1}, {M, N}}) {
