@@ -18,6 +18,7 @@
 #include <c10/core/InferenceMode.h>
 #include <c10/core/TensorImpl.h>
 #include <c10/util/Exception.h>
+#include <c10/util/Logging.h>
 
 #include <array>
 #include <cstring>
@@ -214,7 +215,23 @@ class QuietWarnings final : public c10::WarningHandler {
   void process(const c10::SourceLocation&, const std::string&, const bool) override {}
 };
 
+// Note [PyTorch's errors carry no stack trace here]
+// Every c10::Error PyTorch raises fetches and symbolises a C++ backtrace (dladdr on each frame), about
+// a millisecond each; the oracle provokes tens of thousands of errors on purpose (every refused
+// dtype, shape and cast is compared with Switchyard's refusal), and the backtraces took four fifths
+// of its run time. The oracle reads only the message (what_without_backtrace), so the fetcher is
+// replaced, once, before the first call into PyTorch.
+void dropTorchStackTraces() {
+  static const bool dropped = [] {
+    c10::SetStackTraceFetcher([] { return std::string(); });
+    return true;
+  }();
+  (void)dropped;
+}
+
+// Every call into PyTorch looks its operator up here first.
 c10::optional<c10::OperatorHandle> findTorch(const OperatorName& name) {
+  dropTorchStackTraces();
   return c10::Dispatcher::singleton().findSchema({name.name, name.overload_name});
 }
 
