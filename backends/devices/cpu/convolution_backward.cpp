@@ -11,9 +11,9 @@
 // - out2, grad_bias, has out_channels elements: grad_output summed over the batch and positions.
 // output_mask says which of the three to compute; the functional form leaves the others undefined
 // (as PyTorch does), the out= form leaves those outs untouched. bias_sizes, when given, must be
-// [out_channels]. Float and Double; transposed convolutions are refused (as ExecuTorch's kernel
-// does). The sums are taken in double and rounded once, so they do not depend on the order a
-// faster kernel would add in.
+// [out_channels]. The floating dtypes; transposed convolutions too, with output_padding (See Note
+// [A transposed convolution's gradients are a convolution's]). The sums are taken in double and
+// rounded once, so they do not depend on the order a faster kernel would add in.
 #include <array>
 #include <tuple>
 #include <vector>
@@ -21,6 +21,7 @@
 #include "switchyard/backends/devices/cpu/conv_geometry.h"
 #include "switchyard/backends/devices/cpu/elementwise.h"
 #include "switchyard/ivalue/tensor_factories.h"
+#include "switchyard/ops/nn/Functions.h"
 #include "switchyard/ops/nn/NativeFunctions.h"
 
 namespace sy::cpu {
@@ -30,25 +31,38 @@ struct Gradients {
   Tensor input, weight, bias;  // Double, contiguous
 };
 
+// grad_output summed over the batch and the positions, per output channel.
+Tensor biasGradient(const ConvNdGeometry& g, const Tensor& grad_output) {
+  Tensor bias = sy::zeros({g.out_channels}, ScalarType::Double);
+  const double* go = static_cast<const double*>(grad_output.data_ptr());
+  double* gb = static_cast<double*>(bias.data_ptr());
+  const int64_t volume = g.outVolume();
+  for (int64_t n = 0; n < g.batch; ++n) {
+    for (int64_t oc = 0; oc < g.out_channels; ++oc) {
+      const double* plane = go + (n * g.out_channels + oc) * volume;
+      for (int64_t p = 0; p < volume; ++p) gb[oc] += plane[p];
+    }
+  }
+  return bias;
+}
+
 // Adds, for every (sample, output channel, output position, kernel tap) whose input position lies
-// inside the input, the products into the gradients.
+// inside the input, the products into the input and weight gradients.
 Gradients convolutionGradients(const ConvNdGeometry& g, const Tensor& grad_output, const Tensor& input,
                                const Tensor& weight) {
   Gradients r{sy::zeros(input.sizes(), ScalarType::Double), sy::zeros(weight.sizes(), ScalarType::Double),
-              sy::zeros({g.out_channels}, ScalarType::Double)};
+              biasGradient(g, grad_output)};
   const double* go = static_cast<const double*>(grad_output.data_ptr());
   const double* x = static_cast<const double*>(input.data_ptr());
   const double* w = static_cast<const double*>(weight.data_ptr());
   double* gi = static_cast<double*>(r.input.data_ptr());
   double* gw = static_cast<double*>(r.weight.data_ptr());
-  double* gb = static_cast<double*>(r.bias.data_ptr());
   const int64_t in_per_group = g.in_channels / g.groups, out_per_group = g.out_channels / g.groups;
   const int64_t in_volume = g.inVolume(), out_volume = g.outVolume(), kernel_volume = g.kernelVolume();
   for (int64_t n = 0; n < g.batch; ++n) {
     for (int64_t oc = 0; oc < g.out_channels; ++oc) {
       const int64_t group = oc / out_per_group;
       const double* go_plane = go + (n * g.out_channels + oc) * out_volume;
-      for (int64_t p = 0; p < out_volume; ++p) gb[oc] += go_plane[p];
       for (int64_t c = 0; c < in_per_group; ++c) {
         const int64_t ic = group * in_per_group + c;
         const double* x_plane = x + (n * g.in_channels + ic) * in_volume;
@@ -84,6 +98,27 @@ Gradients convolutionGradients(const ConvNdGeometry& g, const Tensor& grad_outpu
   return r;
 }
 
+// Note [A transposed convolution's gradients are a convolution's]
+// A transposed convolution y = T(x, w) is the adjoint of the convolution C(., w) of y-shaped inputs
+// with the same stride, padding, dilation and groups (output_padding only makes y's extent one the
+// convolution maps back onto x's). So grad_x = C(grad_y, w), and since <grad_y, T(x, w)> equals
+// <C(grad_y, w), x>, grad_w is C's weight gradient at input grad_y and output gradient x. The
+// weight has the same layout in both views ([x channels, y channels / groups, kernel...]).
+Gradients transposedConvolutionGradients(const char* op, const ConvNdGeometry& g, const Tensor& grad_output,
+                                         const Tensor& input, const Tensor& weight, IntArrayRef stride,
+                                         IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  const ConvNdGeometry adjoint =
+      checkConvolutionNd(op, grad_output, weight, nullptr, stride, padding, dilation, false, {}, groups);
+  SY_CHECK(sameSizes(adjoint.outputSizes(), input.sizes()), op, ": the convolution adjoint to this transposed one maps ",
+           formatSizes(grad_output.sizes()), " to ", formatSizes(adjoint.outputSizes()), ", not to the input's ",
+           formatSizes(input.sizes()));
+  Gradients r;
+  r.input = ops::convolution(grad_output, weight, std::nullopt, stride, padding, dilation, false, {}, groups);
+  r.weight = convolutionGradients(adjoint, input, grad_output, weight).weight;
+  r.bias = biasGradient(g, grad_output);
+  return r;
+}
+
 // Gives `out` (allocated for the functional form) the gradient's shape and values in out's dtype.
 void writeGradient(const KernelContext& ctx, const char* name, const Tensor& gradient, ScalarType dtype, Tensor& out) {
   if (ctx.form == OutputForm::Functional) out = sy::empty(gradient.sizes(), dtype);
@@ -102,12 +137,11 @@ std::tuple<Tensor&, Tensor&, Tensor&> convolution_backward_out_cpu(
     int64_t groups, const std::vector<bool>& output_mask, Tensor& out0, Tensor& out1, Tensor& out2,
     const KernelContext& ctx) {
   const char* op = ctx.op;
-  SY_CHECK(!transposed, op, ": the backward of a transposed convolution is not supported (transposed=True)");
   SY_CHECK(output_mask.size() == 3, op, ": expected 'output_mask' to have 3 values but got ", output_mask.size());
   checkOnCPU(op, "grad_output", grad_output);
-  checkDtypeSupported(op, "input", input.scalar_type(), kFloatingDtypes);
+  checkDtypeSupported(op, "input", input.scalar_type(), convolution_backward_out_cpu_dtypes);
   const ConvNdGeometry g =
-      checkConvolutionNd(op, input, weight, nullptr, stride, padding, dilation, false, output_padding, groups);
+      checkConvolutionNd(op, input, weight, nullptr, stride, padding, dilation, transposed, output_padding, groups);
   SY_CHECK(grad_output.scalar_type() == input.scalar_type(), op, ": expected 'grad_output' to have the dtype of 'input' (",
            input.scalar_type(), ") but got ", grad_output.scalar_type());
   SY_CHECK(sameSizes(grad_output.sizes(), g.outputSizes()), op, ": expected 'grad_output' to have the convolution's "
@@ -129,7 +163,9 @@ std::tuple<Tensor&, Tensor&, Tensor&> convolution_backward_out_cpu(
   const Tensor go = convertedTo(op, "grad_output", grad_output, ScalarType::Double).contiguous();
   const Tensor x = convertedTo(op, "input", input, ScalarType::Double).contiguous();
   const Tensor w = convertedTo(op, "weight", weight, ScalarType::Double).contiguous();
-  const Gradients gradients = convolutionGradients(g, go, x, w);
+  const Gradients gradients =
+      transposed ? transposedConvolutionGradients(op, g, go, x, w, stride, padding, dilation, groups)
+                 : convolutionGradients(g, go, x, w);
   const Tensor* results[3] = {&gradients.input, &gradients.weight, &gradients.bias};
   for (int i = 0; i < 3; ++i) {
     if (output_mask[i]) writeGradient(ctx, names[i], *results[i], dtype, *outs[i]);
