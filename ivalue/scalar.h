@@ -80,7 +80,9 @@ std::ostream& operator<<(std::ostream& os, const Scalar& s);
 // Scalar::to<T> is the one place a Scalar becomes a value of a tensor's dtype (fill, full, a Scalar
 // operand, alpha), so it is where PyTorch's "value cannot be converted to type int without
 // overflow" is raised: a floating value converts to an integral type only when its truncation is
-// in range (never NaN or an infinity), an integer only to an integral type that holds it, and a
+// in range (never NaN or an infinity), an integer only to an integral type that holds it or, for
+// an unsigned type, holds its magnitude (a negative integer then wraps modulo 2^bits, as c10's
+// checked_convert allows: full({1}, -1, kByte) is 255, -256 is refused), and a
 // finite value to a floating type only within that type's range (NaN and infinities convert as
 // they are; Half's range ends at 65504, as PyTorch's check does). Anything converts to Bool
 // (nonzero is true) and to Double. A C++ cast outside these ranges is undefined behaviour, not a
@@ -104,7 +106,9 @@ bool Scalar::fits() const {
     }
     if (kind_ == Kind::Int) {
       if constexpr (std::is_unsigned_v<T>) {
-        return v_.i >= 0 && static_cast<uint64_t>(v_.i) <= std::numeric_limits<T>::max();
+        // A negative integer down to -max wraps, as c10's checked conversion lets it.
+        const uint64_t magnitude = v_.i >= 0 ? static_cast<uint64_t>(v_.i) : 0 - static_cast<uint64_t>(v_.i);
+        return magnitude <= std::numeric_limits<T>::max();
       } else if constexpr (sizeof(T) < sizeof(int64_t)) {
         return v_.i >= std::numeric_limits<T>::min() && v_.i <= std::numeric_limits<T>::max();
       }

@@ -1,12 +1,14 @@
 // Activation operators on the CPU: sigmoid, relu, gelu, hardtanh, leaky_relu, elu and clamp
 // (Scalar and Tensor bounds), each one kernel serving its functional, out= and in-place forms (unary_kernels.h).
 //
-// Semantics, as PyTorch unless noted:
+// Semantics, as PyTorch unless noted. Each kernel takes the dtypes its YAML entry declares (relu,
+// hardtanh: the integral and floating ones; clamp: those and Bool); Half and BFloat16 compute in
+// float and round once.
 // - sigmoid: 1 / (1 + exp(-x)); integral and bool inputs compute in Float. Saturates to 0 and 1
 //   without overflow trouble (exp(-x) = inf gives exactly 0).
 // - relu: max(x, 0) in the input's dtype (Int and Long stay integral); NaN stays NaN; Bool inputs
 //   are PyTorch's error "Boolean inputs not supported for relu".
-// - gelu: Float and Double only. approximate='none' is x * Phi(x) = x/2 * erfc(-x / sqrt 2) (erfc
+// - gelu: the floating dtypes only. approximate='none' is x * Phi(x) = x/2 * erfc(-x / sqrt 2) (erfc
 //   instead of 1 + erf keeps the digits for negative x); approximate='tanh' is PyTorch's
 //   x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3))), computed as the equal x * sigmoid(2 * inner)
 //   for the same reason. gelu(+inf) = +inf and gelu(-inf) = -0, the mathematical limits (PyTorch's
@@ -19,9 +21,10 @@
 //   supported (False < True); PyTorch's CPU kernel has no Bool clamp.
 // - hardtanh: clamp to [min_val, max_val] (defaults -1 and 1) that never promotes: the result has
 //   self's dtype, and an integral self first truncates each bound to an integer (hardtanh(int x,
-//   -1.5, 2.5) clamps to [-1, 2]). Bool inputs are an error, as in PyTorch.
+//   -1.5, 2.5) clamps to [-1, 2]). Bool inputs, and a Byte self with a negative (truncated) bound,
+//   are errors, as in PyTorch.
 // - leaky_relu: x > 0 ? x : negative_slope * x; elu: x > 0 ? scale * x : alpha * scale *
-//   expm1(input_scale * x). Float and Double only (PyTorch's CPU kernels have no integral form);
+//   expm1(input_scale * x). The floating dtypes only (PyTorch's CPU kernels have no integral form);
 //   the Scalars are taken in self's dtype. NaN stays NaN.
 #include <cmath>
 #include <limits>
@@ -35,8 +38,6 @@ namespace {
 
 using unary::applying;
 using unary::unaryOp;
-
-constexpr unsigned kNumericDtypes = kIntegralDtypes | kFloatingDtypes;
 
 // ---- sigmoid -----------------------------------------------------------------------------------
 
@@ -60,20 +61,26 @@ ScalarType reluResult(const char* op, const Tensor& self) {
 
 // ---- gelu --------------------------------------------------------------------------------------
 
+// Computed in compute_type_t<T> (float for Half and BFloat16, whose constants would otherwise be
+// rounded to the reduced type) and rounded once.
 struct GeluExact {
   template <class T>
-  T operator()(T x) const {
-    if (x == -std::numeric_limits<T>::infinity()) return T{-0.0};  // -inf * erfc(inf) would be nan
-    return T{0.5} * x * std::erfc(x * T{-0.70710678118654752440});  // -1/sqrt(2)
+  T operator()(T element) const {
+    using Acc = compute_type_t<T>;
+    const Acc x = static_cast<Acc>(element);
+    if (x == -std::numeric_limits<Acc>::infinity()) return T(Acc{-0.0});  // -inf * erfc(inf) would be nan
+    return T(Acc{0.5} * x * std::erfc(x * Acc{-0.70710678118654752440}));  // -1/sqrt(2)
   }
 };
 struct GeluTanh {
   template <class T>
-  T operator()(T x) const {
-    if (x == -std::numeric_limits<T>::infinity()) return T{-0.0};
-    const T inner = T{0.79788456080286535588} * (x + T{0.044715} * x * x * x);  // sqrt(2/pi) * (...)
+  T operator()(T element) const {
+    using Acc = compute_type_t<T>;
+    const Acc x = static_cast<Acc>(element);
+    if (x == -std::numeric_limits<Acc>::infinity()) return T(Acc{-0.0});
+    const Acc inner = Acc{0.79788456080286535588} * (x + Acc{0.044715} * x * x * x);  // sqrt(2/pi) * (...)
     // 1 + tanh(u) == 2 / (1 + exp(-2u)), without the cancellation when tanh(u) is near -1.
-    return x / (T{1} + std::exp(T{-2} * inner));
+    return T(x / (Acc{1} + std::exp(Acc{-2} * inner)));
   }
 };
 
@@ -104,7 +111,7 @@ ScalarType geluResult(const char* op, const Tensor& self) {
 template <class T>
 bool isNan(T v) {
   if constexpr (is_floating_v<T>) {
-    return std::isnan(v);
+    return std::isnan(static_cast<compute_type_t<T>>(v));
   } else {
     return false;
   }
@@ -219,6 +226,8 @@ HardtanhBounds hardtanhBounds(const char* op, const Tensor& self, const Scalar& 
     }
     checkBoundFits(op, name, *bound, b.result);
   }
+  SY_CHECK(b.result != ScalarType::Byte || (b.min->toLong() >= 0 && b.max->toLong() >= 0), op,
+           ": cannot do hardtanh on an unsigned type with negative limits");
   return b;
 }
 
@@ -248,7 +257,7 @@ ClampTensorPlan planClampTensor(const char* op, const Tensor& self, const std::o
   for (const auto& [name, bound] : {std::pair{"min", &min}, std::pair{"max", &max}}) {
     if (!present(*bound)) continue;
     checkOnCPU(op, name, **bound);
-    unary::checkDtypeIn<kAllDtypes>(op, name, (*bound)->scalar_type());
+    unary::checkDtypeIn<clamp_tensor_out_cpu_dtypes>(op, name, (*bound)->scalar_type());
     state.add(**bound);
     plan.shape = broadcastShapes(op, plan.shape, (*bound)->sizes());
   }
@@ -280,7 +289,7 @@ Tensor& clampTensorInto(const KernelContext& ctx, const ClampTensorPlan& plan, c
   const Tensor& first_bound = plan.has_min ? lo : hi;
   const Tensor& second_bound = plan.has_max ? hi : lo;
   computeIntoOutput(op, out, plan.result, {&x, &first_bound, &second_bound}, [&](const Tensor& dst) {
-    dispatchDtype<kAllDtypes>(plan.result, op, "self", [&](auto tag) {
+    dispatchDtype<clamp_tensor_out_cpu_dtypes>(plan.result, op, "self", [&](auto tag) {
       using T = typename decltype(tag)::type;
       // One loop per combination of bounds, so no element pays for an absent bound.
       if (plan.has_min && plan.has_max) {
@@ -307,24 +316,24 @@ Tensor& sigmoid_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ct
 }
 
 Tensor& relu_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return unaryOp<kNumericDtypes>(ctx, self, reluResult(ctx.op, self), out, applying(Relu{}));
+  return unaryOp<relu_out_cpu_dtypes>(ctx, self, reluResult(ctx.op, self), out, applying(Relu{}));
 }
 
 Tensor& gelu_out_cpu(const Tensor& self, std::string_view approximate, Tensor& out, const KernelContext& ctx) {
   return withGelu(ctx.op, approximate, [&](auto fn) -> Tensor& {
-    return unaryOp<kFloatingDtypes>(ctx, self, geluResult(ctx.op, self), out, applying(fn));
+    return unaryOp<gelu_out_cpu_dtypes>(ctx, self, geluResult(ctx.op, self), out, applying(fn));
   });
 }
 
 Tensor& hardtanh_out_cpu(const Tensor& self, const Scalar& min_val, const Scalar& max_val, Tensor& out,
                          const KernelContext& ctx) {
   const HardtanhBounds b = hardtanhBounds(ctx.op, self, min_val, max_val);
-  return unaryOp<kNumericDtypes>(ctx, self, b.result, out, clampScalarBody(b.min, b.max));
+  return unaryOp<hardtanh_out_cpu_dtypes>(ctx, self, b.result, out, clampScalarBody(b.min, b.max));
 }
 
 Tensor& clamp_out_cpu(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max,
                       Tensor& out, const KernelContext& ctx) {
-  return unaryOp<kAllDtypes>(ctx, self, clampScalarResult(ctx.op, self, min, max), out, clampScalarBody(min, max));
+  return unaryOp<clamp_out_cpu_dtypes>(ctx, self, clampScalarResult(ctx.op, self, min, max), out, clampScalarBody(min, max));
 }
 
 Tensor& clamp_tensor_out_cpu(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max,
@@ -335,7 +344,7 @@ Tensor& clamp_tensor_out_cpu(const Tensor& self, const std::optional<Tensor>& mi
 Tensor& leaky_relu_out_cpu(const Tensor& self, const Scalar& negative_slope, Tensor& out, const KernelContext& ctx) {
   unary::checkInput(ctx.op, self);
   const double slope = negative_slope.toDouble();
-  return sameDtypeUnary<kFloatingDtypes>(ctx, self, out, [slope](auto x) {
+  return sameDtypeUnary<leaky_relu_out_cpu_dtypes>(ctx, self, out, [slope](auto x) {
     using T = decltype(x);
     using Acc = compute_type_t<T>;
     const Acc v = static_cast<Acc>(x);
@@ -348,10 +357,12 @@ Tensor& elu_out_cpu(const Tensor& self, const Scalar& alpha, const Scalar& scale
   unary::checkInput(ctx.op, self);
   const double negative_factor = alpha.toDouble() * scale.toDouble();
   const double positive_factor = scale.toDouble(), input_factor = input_scale.toDouble();
-  return sameDtypeUnary<kFloatingDtypes>(ctx, self, out, [=](auto x) {
-    using T = decltype(x);
-    return x > T{0} ? x * static_cast<T>(positive_factor)
-                    : std::expm1(x * static_cast<T>(input_factor)) * static_cast<T>(negative_factor);
+  return sameDtypeUnary<elu_out_cpu_dtypes>(ctx, self, out, [=](auto element) {
+    using T = decltype(element);
+    using Acc = compute_type_t<T>;
+    const Acc x = static_cast<Acc>(element);
+    return T(x > Acc{0} ? x * static_cast<Acc>(positive_factor)
+                        : std::expm1(x * static_cast<Acc>(input_factor)) * static_cast<Acc>(negative_factor));
   });
 }
 

@@ -1,6 +1,6 @@
 // aten::_adaptive_avg_pool2d, aten::_adaptive_avg_pool2d.out and aten::adaptive_avg_pool2d.out on
 // the CPU (aten::adaptive_avg_pool2d itself is the CompositeImplicit kernel at the end that calls
-// _adaptive_avg_pool2d, the operator exported programs name), for Float and Double inputs of shape
+// _adaptive_avg_pool2d, the operator exported programs name), for floating inputs (Half and BFloat16 averaged in float) of shape
 // (N, C, H, W) or unbatched (C, H, W); the result has self's dtype.
 //
 // Semantics, as PyTorch's: output_size is (out_h, out_w) or one value for both, each >= 0 (0 gives
@@ -19,6 +19,11 @@
 
 namespace sy::cpu {
 namespace {
+
+// Both adaptive_avg_pool2d entries run these loops, so they declare one set of dtypes.
+constexpr unsigned kAdaptivePoolDtypes = native::_adaptive_avg_pool2d_out_cpu_dtypes;
+static_assert(native::adaptive_avg_pool2d_out_cpu_dtypes == kAdaptivePoolDtypes,
+              "_adaptive_avg_pool2d and adaptive_avg_pool2d declare the same dtypes: in nn_ops.yaml");
 
 // The input rows (or columns) [begin, end) that output index o averages.
 struct AdaptiveWindow {
@@ -56,7 +61,7 @@ AdaptiveGeometry checkAdaptivePool2d(const char* op, const Tensor& self, IntArra
   SY_CHECK(shape_ok, op,
            ": expected 'self' to be a 3-D (C, H, W) or 4-D (N, C, H, W) tensor with non-zero C, H and W but got size ",
            formatSizes(self.sizes()));
-  if (!isFloatingType(self.scalar_type())) detail::throwUnsupportedDtype(op, "self", self.scalar_type(), kFloatingDtypes);
+  if (!isFloatingType(self.scalar_type())) detail::throwUnsupportedDtype(op, "self", self.scalar_type(), kAdaptivePoolDtypes);
   g.unbatched = self.dim() == 3;
   g.batch = g.unbatched ? 1 : self.size(0);
   g.channels = self.size(-3);
@@ -96,7 +101,7 @@ Tensor& adaptiveAvgPoolInto(const char* op, const AdaptiveGeometry& g, const Ten
   if (out.numel() == 0) return out;
   const Tensor input = nn_detail::contiguousCopyIfNeeded(op, "self", self);
   nn_detail::computeIntoDenseOutput(op, out, self.scalar_type(), {&self}, [&](const Tensor& dst) {
-    dispatchDtype<kFloatingDtypes>(self.scalar_type(), op, "self", [&](auto tag) {
+    dispatchDtype<kAdaptivePoolDtypes>(self.scalar_type(), op, "self", [&](auto tag) {
       using T = typename decltype(tag)::type;
       adaptiveAvgPool<T>(g, static_cast<const T*>(input.data_ptr()), static_cast<T*>(dst.data_ptr()));
     });

@@ -1,4 +1,4 @@
-// Batch normalisation on the CPU, for Float and Double: PyTorch 2's _native_batch_norm_legit
+// Batch normalisation on the CPU, for the floating dtypes: PyTorch 2's _native_batch_norm_legit
 // family, which exported programs call (_native_batch_norm_legit_no_training for a model in eval
 // mode, _native_batch_norm_legit in training mode, .no_stats without running statistics).
 //
@@ -26,6 +26,13 @@
 
 namespace sy::cpu {
 namespace {
+
+// The _native_batch_norm_legit forms share one routine, so they declare one set of dtypes.
+constexpr unsigned kBatchNormDtypes = native::_native_batch_norm_legit_no_training_out_cpu_dtypes;
+static_assert(native::_native_batch_norm_legit_cpu_dtypes == kBatchNormDtypes &&
+                  native::_native_batch_norm_legit_out_cpu_dtypes == kBatchNormDtypes &&
+                  native::_native_batch_norm_legit_no_stats_out_cpu_dtypes == kBatchNormDtypes,
+              "the _native_batch_norm_legit forms declare the same dtypes: in nn_ops.yaml");
 
 using nn_detail::presentTensor;
 
@@ -55,8 +62,8 @@ BatchNormShape checkBatchNorm(const char* op, const Tensor& input, const BatchNo
   checkOnCPU(op, "input", input);
   SY_CHECK(input.dim() >= 2, op, ": expected 'input' to have at least 2 dimensions (N, C, ...) but got a ",
            input.dim(), "-D tensor");
-  SY_CHECK(isFloatingType(input.scalar_type()), op, ": expected 'input' to have dtype Float or Double but got ",
-           input.scalar_type());
+  SY_CHECK(isFloatingType(input.scalar_type()), op,
+           ": expected 'input' to have a floating dtype (Half, Float, Double or BFloat16) but got ", input.scalar_type());
   BatchNormShape shape;
   shape.batch = input.size(0);
   shape.channels = input.size(1);
@@ -164,7 +171,7 @@ std::tuple<Tensor&, Tensor&, Tensor&> batchNormInto(const char* op, OutputForm f
   const Tensor dense_input = nn_detail::contiguousCopyIfNeeded(op, "input", input);
   nn_detail::computeIntoDenseOutput(
       op, out, dtype, {&input, p.weight, p.bias, p.running_mean, p.running_var}, [&](const Tensor& dst) {
-        SY_DISPATCH_FLOATING_TYPES(dtype, op, "input", [&](auto tag) {
+        dispatchDtype<kBatchNormDtypes>(dtype, op, "input", [&](auto tag) {
           using T = typename decltype(tag)::type;
           batchNormChannels<T>(shape, static_cast<const T*>(dense_input.data_ptr()), p, training, momentum, eps,
                                static_cast<T*>(dst.data_ptr()), &mean_target, &invstd_target);

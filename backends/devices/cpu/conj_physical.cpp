@@ -1,5 +1,5 @@
 // aten::_conj_physical (and its out= form) on the CPU. The complex conjugate of a real number is
-// the number itself, and Switchyard's dtypes are all real (Bool, Int, Long, Float, Double), so the
+// the number itself, and the dtypes Switchyard computes are all real, so the
 // result is a copy of self in its dtype, values (NaN, infinities, signed zeros) unchanged.
 #include "switchyard/backends/devices/cpu/unary_kernels.h"
 
@@ -9,7 +9,7 @@ namespace sy::cpu {
 namespace native {
 
 Tensor& _conj_physical_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return sameDtypeUnary<kAllDtypes>(ctx, self, out, [](auto x) { return x; });
+  return sameDtypeUnary<_conj_physical_out_cpu_dtypes>(ctx, self, out, [](auto x) { return x; });
 }
 
 }  // namespace native

@@ -39,8 +39,8 @@ ConvNdGeometry checkConvolutionNd(const char* op, const Tensor& input, const Ten
   SY_CHECK(input.dim() == g.rank + 2 || input.dim() == g.rank + 1, op, ": expected 'input' to be a ", g.rank + 2,
            "-D (batched) or ", g.rank + 1, "-D (unbatched) tensor for a ", g.rank, "-D convolution but got a ",
            input.dim(), "-D tensor");
-  SY_CHECK(isFloatingType(input.scalar_type()), op, ": expected 'input' to have dtype Float or Double but got ",
-           input.scalar_type());
+  SY_CHECK(isFloatingType(input.scalar_type()), op,
+           ": expected 'input' to have a floating dtype (Half, Float, Double or BFloat16) but got ", input.scalar_type());
   checkConvNdDtype(op, "weight", weight, input.scalar_type());
   if (bias != nullptr) checkConvNdDtype(op, "bias", *bias, input.scalar_type());
 

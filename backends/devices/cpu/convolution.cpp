@@ -1,5 +1,6 @@
 // aten::convolution and aten::convolution.out on the CPU: 2-D cross-correlation (what PyTorch calls
-// convolution) with stride, zero padding, dilation and groups, for Float and Double.
+// convolution) with stride, zero padding, dilation and groups, for the floating dtypes (Half and
+// BFloat16 convolve Float copies and round once).
 //
 // Semantics: input (N, C_in, H, W), or unbatched (C_in, H, W) giving an unbatched result (PyTorch
 // accepts that in conv2d; accepting it here too lets conv2d stay a plain forwarding composite);
@@ -72,8 +73,8 @@ ConvGeometry checkConvolution(const char* op, const Tensor& input, const Tensor&
   SY_CHECK(input.dim() == 4 || input.dim() == 3, op,
            ": expected 'input' to be a 4-D (N, C, H, W) or 3-D unbatched (C, H, W) tensor but got a ", input.dim(),
            "-D tensor");
-  SY_CHECK(isFloatingType(input.scalar_type()), op, ": expected 'input' to have dtype Float or Double but got ",
-           input.scalar_type());
+  SY_CHECK(isFloatingType(input.scalar_type()), op,
+           ": expected 'input' to have a floating dtype (Half, Float, Double or BFloat16) but got ", input.scalar_type());
   checkSameDtype(op, "weight", weight, input.scalar_type());
   if (bias != nullptr) checkSameDtype(op, "bias", *bias, input.scalar_type());
 
@@ -246,7 +247,7 @@ void runConvolution(const char* op, const ConvGeometry& g, const Tensor& input, 
                     const Tensor* bias, const Tensor& out) {
   if (out.numel() == 0) return;
   // See Note [Accumulating kernels compute reduced floats on Float copies] in elementwise.h.
-  checkDtypeSupported(op, "input", input.scalar_type(), kFloatingDtypes);
+  checkDtypeSupported(op, "input", input.scalar_type(), native::convolution_out_cpu_dtypes);
   const ScalarType dtype = computeDtypeOf(input.scalar_type());
   const Tensor dense_input = nn_detail::contiguousCopyIfNeeded(op, "input", input, dtype);
   const Tensor dense_weight = nn_detail::contiguousCopyIfNeeded(op, "weight", weight, dtype);

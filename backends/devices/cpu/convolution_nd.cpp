@@ -153,7 +153,7 @@ Tensor& convolutionNdOut(const char* op, OutputForm form, const Tensor& input, c
   }
   if (out.numel() == 0) return out;
   // See Note [Accumulating kernels compute reduced floats on Float copies] in elementwise.h.
-  checkDtypeSupported(op, "input", input.scalar_type(), kFloatingDtypes);
+  checkDtypeSupported(op, "input", input.scalar_type(), native::convolution_out_cpu_dtypes);
   const ScalarType dtype = computeDtypeOf(input.scalar_type());
   const Tensor dense_input = nn_detail::contiguousCopyIfNeeded(op, "input", input, dtype);
   const Tensor dense_weight = nn_detail::contiguousCopyIfNeeded(op, "weight", weight, dtype);

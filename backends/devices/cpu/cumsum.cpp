@@ -4,7 +4,8 @@
 // form) out's dtype, else self's dtype with Bool and integral inputs widened to Long. self is
 // converted to the result dtype first, then summed in it: floating sums accumulate in double and
 // round each prefix, integral ones wrap around, Bool prefixes are "any so far". dim may be
-// negative; a 0-dim self takes dim 0 or -1 and gives itself.
+// negative; a 0-dim self takes dim 0 or -1 and gives itself, converted through a Scalar (so an
+// infinity or NaN into an integral dtype is an error, as in PyTorch).
 //
 // The input is viewed as a contiguous [outer, extent, inner] tensor; with inner > 1 a whole [inner]
 // row of running sums is carried per step along dim, so memory is read in order.
@@ -53,7 +54,7 @@ Tensor& cumsum_out_cpu(const Tensor& self, int64_t dim, std::optional<ScalarType
                        const KernelContext& ctx) {
   const char* op = ctx.op;
   checkOnCPU(op, "self", self);
-  checkKnownDtype<kAllDtypes>(op, "self", self.scalar_type());
+  checkKnownDtype<cumsum_out_cpu_dtypes>(op, "self", self.scalar_type());
   const int64_t d = wrapDim(dim, self.dim(), op);
   if (ctx.form == OutputForm::Functional) {
     const ScalarType result =
@@ -64,11 +65,17 @@ Tensor& cumsum_out_cpu(const Tensor& self, int64_t dim, std::optional<ScalarType
   SY_CHECK(!dtype.has_value() || out.scalar_type() == *dtype, op, ": expected 'out' to have dtype ", *dtype,
            " (the requested dtype) but got ", out.scalar_type());
   const ScalarType result = out.scalar_type();
-  checkKnownDtype<kAllDtypes>(op, "out", result);
+  checkKnownDtype<cumsum_out_cpu_dtypes>(op, "out", result);
   const Tensor source = unaffectedByResizeOf(out, self);
   resizeOutput(out, self.sizes());
   checkNoInternalOverlap(op, out, "out");
   if (out.numel() == 0) return out;
+  // A 0-dim self is its own sum, converted as PyTorch converts it: through a Scalar, which refuses a
+  // value the result dtype cannot hold (an infinity or NaN into Long) rather than casting it.
+  if (source.dim() == 0) {
+    out.fill_(source);
+    return out;
+  }
   const Tensor input = nn_detail::contiguousCopyIfNeeded(op, "self", convertedTo(op, "self", source, result));
   int64_t outer = 1, inner = 1;
   for (int64_t i = 0; i < input.dim(); ++i) {
@@ -79,7 +86,7 @@ Tensor& cumsum_out_cpu(const Tensor& self, int64_t dim, std::optional<ScalarType
   // Written in place when out is contiguous and separate from the (converted) input.
   const bool direct = out.is_contiguous() && !sameMemory(out, input);
   const Tensor dst = direct ? out : sy::empty(out.sizes(), result);
-  SY_DISPATCH_ALL_TYPES(result, op, "out", [&](auto tag) {
+  dispatchDtype<cumsum_out_cpu_dtypes>(result, op, "out", [&](auto tag) {
     using T = typename decltype(tag)::type;
     using Acc = std::conditional_t<is_floating_v<T>, double, uint64_t>;
     // The running sums: on the stack for up to 16 columns (a cumsum along the last dim has one).

@@ -87,9 +87,11 @@ T floatingFloorQuotient(T a_in, T b_in) {
 }
 
 // The element loops of div, shared by the Tensor and Scalar forms (See Note [Element loops do not
-// depend on the form of other] in elementwise.h).
+// depend on the form of other] in elementwise.h), computing in the dtypes `Allowed` (the kernel's
+// YAML `dtypes:`).
+template <unsigned Allowed>
 void divideElements(const char* op, const BinaryInputs& inputs, Tensor& out, ScalarType compute, Rounding rounding) {
-  runBinaryLoop<kIntegralDtypes | kFloatingDtypes>(
+  runBinaryLoop<Allowed>(
       op, inputs.self(), inputs.other(), out, compute, compute, [&](const LoopGeometry& geometry, auto tag) {
         using T = typename decltype(tag)::type;
         if constexpr (std::is_integral_v<T>) {
@@ -99,9 +101,10 @@ void divideElements(const char* op, const BinaryInputs& inputs, Tensor& out, Sca
             runElementwise<T, T, T>(geometry, [op](T a, T b) { return integerFloorQuotient(op, a, b); });
           }
         } else if (rounding == Rounding::kNone) {
-          runElementwise<T, T, T>(geometry, [](T a, T b) { return a / b; });
+          runElementwise<T, T, T>(geometry, [](T a, T b) { return static_cast<T>(compute_type_t<T>(a) / compute_type_t<T>(b)); });
         } else if (rounding == Rounding::kTrunc) {
-          runElementwise<T, T, T>(geometry, [](T a, T b) { return std::trunc(a / b); });
+          runElementwise<T, T, T>(
+              geometry, [](T a, T b) { return static_cast<T>(std::trunc(compute_type_t<T>(a) / compute_type_t<T>(b))); });
         } else {
           runElementwise<T, T, T>(geometry, [](T a, T b) { return floatingFloorQuotient(a, b); });
         }
@@ -110,7 +113,7 @@ void divideElements(const char* op, const BinaryInputs& inputs, Tensor& out, Sca
 
 // div in the form `ctx` names, with a Tensor or a Scalar divisor: `out` is allocated here
 // (functional), the caller's out= or self (in place).
-template <class Other>
+template <unsigned Allowed, class Other>
 Tensor& divide(const KernelContext& ctx, const Tensor& self, const Other& other, Rounding rounding, Tensor& out) {
   const char* op = ctx.op;
   const BinaryOperands operands = binaryOperands(op, self, other);
@@ -120,7 +123,7 @@ Tensor& divide(const KernelContext& ctx, const Tensor& self, const Other& other,
            "' is not supported for Bool inputs (self is ", self.scalar_type(), ", other is ", operands.other_dtype,
            ")");
   const BinaryInputs inputs = prepareBinaryOutput(op, self, operands.other, out, compute, role);
-  divideElements(op, inputs, out, compute, rounding);
+  divideElements<Allowed>(op, inputs, out, compute, rounding);
   return out;
 }
 
@@ -147,14 +150,15 @@ T floatingRemainder(T a_in, T b_in, Remainder kind) {
 }
 
 // The element loops of fmod and remainder, shared by the Tensor and Scalar forms.
+template <unsigned Allowed>
 void remainderElements(const char* op, const BinaryInputs& inputs, Tensor& out, ScalarType compute, Remainder kind) {
-  runBinaryLoop<kIntegralDtypes | kFloatingDtypes>(
+  runBinaryLoop<Allowed>(
       op, inputs.self(), inputs.other(), out, compute, compute, [&](const LoopGeometry& geometry, auto tag) {
         using T = typename decltype(tag)::type;
         if constexpr (std::is_integral_v<T>) {
           runElementwise<T, T, T>(geometry, [op, kind](T a, T b) { return integerRemainder(op, a, b, kind); });
         } else if (kind == Remainder::kFmod) {
-          runElementwise<T, T, T>(geometry, [](T a, T b) { return std::fmod(a, b); });
+          runElementwise<T, T, T>(geometry, [](T a, T b) { return floatingRemainder(a, b, Remainder::kFmod); });
         } else {
           runElementwise<T, T, T>(geometry, [](T a, T b) { return floatingRemainder(a, b, Remainder::kPython); });
         }
@@ -162,30 +166,32 @@ void remainderElements(const char* op, const BinaryInputs& inputs, Tensor& out, 
 }
 
 // fmod and remainder in the form `ctx` names, in the operands' result type (Bool refused).
-template <class Other>
+template <unsigned Allowed, class Other>
 Tensor& remainderOf(const KernelContext& ctx, const Tensor& self, const Other& other, Remainder kind, Tensor& out) {
   const char* op = ctx.op;
   const BinaryOperands operands = binaryOperands(op, self, other);
   const ScalarType compute = operands.result;
   const OutputRole role = binaryOutputFor(ctx, self, operands.other, compute, out);
-  checkDtypeSupported(op, "self", compute, kIntegralDtypes | kFloatingDtypes);
+  checkDtypeSupported(op, "self", compute, Allowed);
   const BinaryInputs inputs = prepareBinaryOutput(op, self, operands.other, out, compute, role);
-  remainderElements(op, inputs, out, compute, kind);
+  remainderElements<Allowed>(op, inputs, out, compute, kind);
   return out;
 }
 
 // atan2 in the form `ctx` names: floating results, as true division's.
+template <unsigned Allowed>
 Tensor& arcTangent(const KernelContext& ctx, const Tensor& self, const Tensor& other, Tensor& out) {
   const char* op = ctx.op;
   const BinaryOperands operands = binaryOperands(op, self, other);
   const ScalarType compute = promotedToFloating(operands.result);
   const OutputRole role = binaryOutputFor(ctx, self, operands.other, compute, out);
   const BinaryInputs inputs = prepareBinaryOutput(op, self, operands.other, out, compute, role);
-  runBinaryLoop<kFloatingDtypes>(op, inputs.self(), inputs.other(), out, compute, compute,
-                                 [](const LoopGeometry& geometry, auto tag) {
-                                   using T = typename decltype(tag)::type;
-                                   runElementwise<T, T, T>(geometry, [](T a, T b) { return std::atan2(a, b); });
-                                 });
+  runBinaryLoop<Allowed>(op, inputs.self(), inputs.other(), out, compute, compute,
+                                     [](const LoopGeometry& geometry, auto tag) {
+                                       using T = typename decltype(tag)::type;
+                                       using A = compute_type_t<T>;
+                                       runElementwise<T, T, T>(geometry, [](T a, T b) { return static_cast<T>(std::atan2(A(a), A(b))); });
+                                     });
   return out;
 }
 
@@ -196,39 +202,39 @@ Tensor& arcTangent(const KernelContext& ctx, const Tensor& self, const Tensor& o
 namespace native {
 
 Tensor& div_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) {
-  return divide(ctx, self, other, Rounding::kNone, out);
+  return divide<div_out_cpu_dtypes>(ctx, self, other, Rounding::kNone, out);
 }
 Tensor& div_out_mode_cpu(const Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode,
                          Tensor& out, const KernelContext& ctx) {
-  return divide(ctx, self, other, parseRoundingMode(ctx.op, rounding_mode), out);
+  return divide<div_out_mode_cpu_dtypes>(ctx, self, other, parseRoundingMode(ctx.op, rounding_mode), out);
 }
 Tensor& div_scalar_out_cpu(const Tensor& self, const Scalar& other, Tensor& out, const KernelContext& ctx) {
-  return divide(ctx, self, other, Rounding::kNone, out);
+  return divide<div_scalar_out_cpu_dtypes>(ctx, self, other, Rounding::kNone, out);
 }
 Tensor& div_scalar_mode_out_cpu(const Tensor& self, const Scalar& other, std::optional<std::string_view> rounding_mode,
                                 Tensor& out, const KernelContext& ctx) {
-  return divide(ctx, self, other, parseRoundingMode(ctx.op, rounding_mode), out);
+  return divide<div_scalar_mode_out_cpu_dtypes>(ctx, self, other, parseRoundingMode(ctx.op, rounding_mode), out);
 }
 
 Tensor& floor_divide_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) {
-  return divide(ctx, self, other, Rounding::kFloor, out);
+  return divide<floor_divide_out_cpu_dtypes>(ctx, self, other, Rounding::kFloor, out);
 }
 
 Tensor& fmod_tensor_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) {
-  return remainderOf(ctx, self, other, Remainder::kFmod, out);
+  return remainderOf<fmod_tensor_out_cpu_dtypes>(ctx, self, other, Remainder::kFmod, out);
 }
 Tensor& fmod_scalar_out_cpu(const Tensor& self, const Scalar& other, Tensor& out, const KernelContext& ctx) {
-  return remainderOf(ctx, self, other, Remainder::kFmod, out);
+  return remainderOf<fmod_scalar_out_cpu_dtypes>(ctx, self, other, Remainder::kFmod, out);
 }
 Tensor& remainder_tensor_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) {
-  return remainderOf(ctx, self, other, Remainder::kPython, out);
+  return remainderOf<remainder_tensor_out_cpu_dtypes>(ctx, self, other, Remainder::kPython, out);
 }
 Tensor& remainder_scalar_out_cpu(const Tensor& self, const Scalar& other, Tensor& out, const KernelContext& ctx) {
-  return remainderOf(ctx, self, other, Remainder::kPython, out);
+  return remainderOf<remainder_scalar_out_cpu_dtypes>(ctx, self, other, Remainder::kPython, out);
 }
 
 Tensor& atan2_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) {
-  return arcTangent(ctx, self, other, out);
+  return arcTangent<atan2_out_cpu_dtypes>(ctx, self, other, out);
 }
 
 }  // namespace native

@@ -1,4 +1,4 @@
-// aten::native_group_norm and aten::native_group_norm.out on the CPU, for Float and Double.
+// aten::native_group_norm and aten::native_group_norm.out on the CPU, for the floating dtypes.
 //
 // Semantics, as PyTorch's: `input` holds N x C x HxW elements (its own shape is kept: (N, C, ...)
 // or anything of that many elements, as PyTorch only checks the count); its C channels form
@@ -39,8 +39,8 @@ void checkGroupNormAffine(const char* op, const char* argument, const Tensor* t,
 GroupNormShape checkGroupNorm(const char* op, const Tensor& input, const Tensor* weight, const Tensor* bias,
                               int64_t n, int64_t c, int64_t hxw, int64_t group) {
   checkOnCPU(op, "input", input);
-  SY_CHECK(isFloatingType(input.scalar_type()), op, ": expected 'input' to have dtype Float or Double but got ",
-           input.scalar_type());
+  SY_CHECK(isFloatingType(input.scalar_type()), op,
+           ": expected 'input' to have a floating dtype (Half, Float, Double or BFloat16) but got ", input.scalar_type());
   SY_CHECK(n >= 0 && c >= 0 && hxw >= 0, op, ": expected N, C and HxW to be non-negative but got ", n, ", ", c,
            " and ", hxw);
   SY_CHECK(group > 0, op, ": expected 'group' to be positive but got ", group);
@@ -99,7 +99,7 @@ void runGroupNorm(const char* op, const GroupNormShape& shape, const Tensor& inp
     return direct ? out : sy::empty(out.sizes(), dtype);
   };
   const Tensor y = writable(out0), means = writable(out1), rstds = writable(out2);
-  SY_DISPATCH_FLOATING_TYPES(dtype, op, "input", [&](auto tag) {
+  dispatchDtype<native::native_group_norm_out_cpu_dtypes>(dtype, op, "input", [&](auto tag) {
     using T = typename decltype(tag)::type;
     auto data = [](const Tensor& t) { return t.defined() ? static_cast<T*>(t.data_ptr()) : nullptr; };
     groupNormBlocks<T>(shape, data(dense_input), data(dense_weight), data(dense_bias), eps, data(y), data(means),

@@ -20,21 +20,21 @@ namespace {
 // out = fn(self) with Bool results computed from self's own elements (never converted): the
 // functional form allocates a Bool result, the others write out= or self, converting 1/0 into its
 // dtype (Bool converts to every dtype, so no cast check).
-template <class Fn>
+template <unsigned Allowed, class Fn>
 Tensor& predicate(const KernelContext& ctx, const Tensor& self, Tensor& out, Fn fn) {
   const char* op = ctx.op;
   unary::checkInput(op, self);
   if (ctx.form == OutputForm::Functional) out = unary::allocateResult(self, ScalarType::Bool);
   const char* out_name = ctx.form == OutputForm::InPlace ? "self" : "out";
   checkOnCPU(op, out_name, out);
-  checkDtypeSupported(op, out_name, out.scalar_type());
+  checkDtypeSupported(op, out_name, out.scalar_type(), kRealHBBF16Dtypes);
   checkNoInternalOverlap(op, out, out_name);
   const Tensor input = unaffectedByResizeOf(out, self);
   resizeOutput(out, input.sizes());
   if (out.numel() == 0) return out;
   computeIntoOutput(op, out, ScalarType::Bool, {&input}, [&](const Tensor& dst) {
     const LoopGeometry geometry = makeLoopGeometry({&dst, &input});
-    dispatchDtype<kAllDtypes>(input.scalar_type(), op, "self", [&](auto tag) {
+    dispatchDtype<Allowed>(input.scalar_type(), op, "self", [&](auto tag) {
       using T = typename decltype(tag)::type;
       runElementwise<bool, T>(geometry, [fn](T x) { return static_cast<bool>(fn(x)); });
     });
@@ -49,29 +49,31 @@ Tensor& predicate(const KernelContext& ctx, const Tensor& self, Tensor& out, Fn 
 namespace native {
 
 Tensor& isnan_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return predicate(ctx, self, out, [](auto x) {
+  return predicate<isnan_out_cpu_dtypes>(ctx, self, out, [](auto x) {
     if constexpr (is_floating_v<decltype(x)>) {
-      return std::isnan(x);
+      return std::isnan(static_cast<compute_type_t<decltype(x)>>(x));
     } else {
       return false;
     }
   });
 }
 Tensor& isinf_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return predicate(ctx, self, out, [](auto x) {
+  return predicate<isinf_out_cpu_dtypes>(ctx, self, out, [](auto x) {
     if constexpr (is_floating_v<decltype(x)>) {
-      return std::isinf(x);
+      return std::isinf(static_cast<compute_type_t<decltype(x)>>(x));
     } else {
       return false;
     }
   });
 }
 Tensor& logical_not_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return predicate(ctx, self, out, [](auto x) { return x == decltype(x){0}; });
+  return predicate<logical_not_out_cpu_dtypes>(ctx, self, out, [](auto x) {
+    return static_cast<compute_type_t<decltype(x)>>(x) == 0;
+  });
 }
 
 Tensor& bitwise_not_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return sameDtypeUnary<kBoolDtype | kWideIntegralDtypes>(ctx, self, out, [](auto x) {
+  return sameDtypeUnary<bitwise_not_out_cpu_dtypes>(ctx, self, out, [](auto x) {
     using T = decltype(x);
     if constexpr (std::is_same_v<T, bool>) {
       return !x;

@@ -1,4 +1,5 @@
-// aten::native_layer_norm and aten::native_layer_norm.out on the CPU, for Float and Double.
+// aten::native_layer_norm and aten::native_layer_norm.out on the CPU, for the floating dtypes (Half and
+// BFloat16 normalise Float copies and round once).
 //
 // Semantics, as PyTorch's: the trailing dimensions of `input` must equal `normalized_shape`; each
 // of the M = prod(leading sizes) rows of N = prod(normalized_shape) elements is normalised as
@@ -50,8 +51,8 @@ LayerNormShape checkLayerNorm(const char* op, const Tensor& input, IntArrayRef n
                                   normalized_shape),
            op, ": expected the trailing dimensions of 'input' to be normalized_shape ", formatSizes(normalized_shape),
            " but got input size ", formatSizes(input.sizes()));
-  SY_CHECK(isFloatingType(input.scalar_type()), op, ": expected 'input' to have dtype Float or Double but got ",
-           input.scalar_type());
+  SY_CHECK(isFloatingType(input.scalar_type()), op,
+           ": expected 'input' to have a floating dtype (Half, Float, Double or BFloat16) but got ", input.scalar_type());
   if (weight != nullptr) checkAffineArgument(op, "weight", *weight, normalized_shape, input.scalar_type());
   if (bias != nullptr) checkAffineArgument(op, "bias", *bias, normalized_shape, input.scalar_type());
 
@@ -116,7 +117,7 @@ void layerNormRows(const LayerNormShape& shape, const T* input, const T* weight,
 void runLayerNorm(const char* op, const LayerNormShape& shape, const Tensor& input, const Tensor* weight,
                   const Tensor* bias, double eps, const Tensor& out0, const Tensor& out1, const Tensor& out2) {
   // See Note [Accumulating kernels compute reduced floats on Float copies] in elementwise.h.
-  checkDtypeSupported(op, "input", input.scalar_type(), kFloatingDtypes);
+  checkDtypeSupported(op, "input", input.scalar_type(), native::native_layer_norm_out_cpu_dtypes);
   const ScalarType dtype = computeDtypeOf(input.scalar_type());
   const Tensor dense_input = nn_detail::contiguousCopyIfNeeded(op, "input", input, dtype);
   const Tensor dense_weight =

@@ -1,6 +1,6 @@
 // aten::max_pool2d, aten::max_pool2d_with_indices and aten::avg_pool2d (and their out= forms) on
-// the CPU, for Int, Long, Float and Double inputs of shape (N, C, H, W) or unbatched (C, H, W); the
-// result has self's dtype.
+// the CPU, for integral and floating inputs (Half and BFloat16 averaged in float) of shape
+// (N, C, H, W) or unbatched (C, H, W); the result has self's dtype.
 //
 // Semantics, as PyTorch's: stride [] means stride = kernel_size; padding is at most half the kernel;
 // the output size is floor((in + 2 * pad - dilation * (kernel - 1) - 1) / stride) + 1, or rounded up
@@ -42,7 +42,10 @@ namespace {
 using nn_detail::heightWidthPair;
 using nn_detail::validOutputRange;
 
-constexpr unsigned kPoolDtypes = kIntegralDtypes | kFloatingDtypes;
+// The pooling kernels share their loops, so their YAML entries declare one set of dtypes.
+constexpr unsigned kPoolDtypes = native::max_pool2d_out_cpu_dtypes;
+static_assert(native::max_pool2d_with_indices_out_cpu_dtypes == kPoolDtypes && native::avg_pool2d_out_cpu_dtypes == kPoolDtypes,
+              "max_pool2d, max_pool2d_with_indices and avg_pool2d declare the same dtypes: in nn_ops.yaml");
 
 struct PoolGeometry {
   bool unbatched = false;

@@ -14,14 +14,14 @@
 namespace sy::cpu {
 namespace {
 
-constexpr unsigned kRoundableDtypes = kIntegralDtypes | kFloatingDtypes;
-
-// A rounding kernel: fn on floating elements, the identity on integral ones.
-template <class Fn>
+// A rounding kernel: fn on floating elements, computed in compute_type_t (a rounded Half is a Half
+// again), the identity on integral ones.
+template <unsigned Allowed, class Fn>
 Tensor& rounding(const KernelContext& ctx, const Tensor& self, Tensor& out, Fn fn) {
-  return sameDtypeUnary<kRoundableDtypes>(ctx, self, out, [fn](auto x) {
-    if constexpr (is_floating_v<decltype(x)>) {
-      return fn(x);
+  return sameDtypeUnary<Allowed>(ctx, self, out, [fn](auto x) {
+    using T = decltype(x);
+    if constexpr (is_floating_v<T>) {
+      return static_cast<T>(fn(static_cast<compute_type_t<T>>(x)));
     } else {
       return x;
     }
@@ -35,25 +35,26 @@ Tensor& rounding(const KernelContext& ctx, const Tensor& self, Tensor& out, Fn f
 namespace native {
 
 Tensor& ceil_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return rounding(ctx, self, out, [](auto x) { return std::ceil(x); });
+  return rounding<ceil_out_cpu_dtypes>(ctx, self, out, [](auto x) { return std::ceil(x); });
 }
 Tensor& floor_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return rounding(ctx, self, out, [](auto x) { return std::floor(x); });
+  return rounding<floor_out_cpu_dtypes>(ctx, self, out, [](auto x) { return std::floor(x); });
 }
 Tensor& round_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return rounding(ctx, self, out, [](auto x) { return std::nearbyint(x); });
+  return rounding<round_out_cpu_dtypes>(ctx, self, out, [](auto x) { return std::nearbyint(x); });
 }
 Tensor& trunc_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return rounding(ctx, self, out, [](auto x) { return std::trunc(x); });
+  return rounding<trunc_out_cpu_dtypes>(ctx, self, out, [](auto x) { return std::trunc(x); });
 }
 
 Tensor& sign_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return sameDtypeUnary<kAllDtypes>(ctx, self, out, [](auto x) {
-    using T = decltype(x);
+  return sameDtypeUnary<sign_out_cpu_dtypes>(ctx, self, out, [](auto element) {
+    using T = decltype(element);
     if constexpr (std::is_same_v<T, bool>) {
-      return x;
+      return element;
     } else {
-      return static_cast<T>(static_cast<int>(T{0} < x) - static_cast<int>(x < T{0}));
+      const compute_type_t<T> x = element;
+      return static_cast<T>(static_cast<int>(decltype(x){0} < x) - static_cast<int>(x < decltype(x){0}));
     }
   });
 }

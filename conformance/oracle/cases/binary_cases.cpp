@@ -39,6 +39,31 @@ OpCase tensorScalar(std::vector<std::string> ops) {
       .out("out", OutDtype::resultType("other"));
 }
 
+// A Half or BFloat16 quotient rounded by 'trunc' or 'floor' is rounded from its float value, as
+// every reduced-precision result is (See Note [Reduced-precision floats compute in float] in
+// core/half.h). PyTorch 1.13's vectorised loop rounds the quotient to the reduced type first, and
+// only there: its result can be one more where the float quotient lies within half a unit of an
+// integer (Byte 241 / Half 1.0039 is 240.06, which Half rounds to 240.0 but 240.97 to 241). The
+// expected values are PyTorch's on Float copies, rounded back.
+Deviation reducedQuotientsRoundOnce() {
+  const Dtypes reduced{ScalarType::Half, ScalarType::BFloat16};
+  return Deviation::referenced(
+      "a reduced-precision quotient is truncated or floored from its float value; PyTorch 1.13's vectorised "
+      "loop rounds it to Half or BFloat16 first",
+      [](const CallDescription& c) {
+        // Where the result type is Half or BFloat16: no Float or Double operand, no mix of the two.
+        auto dtype = [&](const char* name) {
+          const auto it = c.dtypes.find(name);
+          return it == c.dtypes.end() ? ScalarType::Undefined : it->second;
+        };
+        const ScalarType self = dtype("self"), other = dtype("other");
+        const bool self_reduced = isReducedFloatingType(self), other_reduced = isReducedFloatingType(other);
+        const bool any_full = isFloatingType(self) != self_reduced || isFloatingType(other) != other_reduced;
+        return (self_reduced || other_reduced) && !any_full && !(self_reduced && other_reduced && self != other);
+      },
+      computedVia(reduced, ScalarType::Float, true));
+}
+
 }  // namespace
 
 void addBinaryCases(std::vector<OpCase>& cases) {
@@ -51,17 +76,20 @@ void addBinaryCases(std::vector<OpCase>& cases) {
   cases.push_back(tensorScalar(scalarForms("mul")).dtypes(dtypes::kEvery));
 
   // True division: integral operands give Float.
-  cases.push_back(tensorTensor({"aten::div.Tensor", "aten::div.out", "aten::div_.Tensor"}).out("out", OutDtype::floating()));
-  cases.push_back(tensorScalar(scalarForms("div")).out("out", OutDtype::floating()));
+  cases.push_back(
+      everyTensorTensor({"aten::div.Tensor", "aten::div.out", "aten::div_.Tensor"}).out("out", OutDtype::floating()));
+  cases.push_back(tensorScalar(scalarForms("div")).dtypes(dtypes::kEvery).out("out", OutDtype::floating()));
   // Rounded division; an integral division by zero raises, so the divisors here are nonzero, and
   // the next entry divides by zero on purpose.
   const std::vector<std::string> mode{"aten::div.Tensor_mode", "aten::div.out_mode", "aten::div_.Tensor_mode"};
-  cases.push_back(tensorTensor(mode)
+  cases.push_back(everyTensorTensor(mode)
                       .values("other", Values::nonzeroIntegers())
-                      .arg("rounding_mode", {"trunc", "floor", IValue(), "round"}));
+                      .arg("rounding_mode", {"trunc", "floor", IValue(), "round"})
+                      .deviation(reducedQuotientsRoundOnce()));
   cases.push_back(OpCase(mode)
                       .label("by zero")
                       .tensors({"self", "other"})
+                      .dtypes(dtypes::kEvery)
                       .values("other", Values::range(0, 0))
                       .shapes({{{2, 3}, {2, 3}}, {{3}, {}}})
                       .arg("rounding_mode", {"trunc", "floor"}));
@@ -69,30 +97,36 @@ void addBinaryCases(std::vector<OpCase>& cases) {
                                              "aten::div_.Scalar_mode"};
   cases.push_back(tensorScalar(scalar_mode)
                       .label("rounded")
+                      .dtypes(dtypes::kEvery)
+                      .deviation(reducedQuotientsRoundOnce())
                       .arg("other", {2, -1.5, 3, true, 0})
                       .arg("rounding_mode", {"trunc", "floor"}));
   cases.push_back(tensorScalar(scalar_mode)
                       .label("true division")
+                      .dtypes(dtypes::kEvery)
                       .arg("other", {2, -1.5, true, 0})
                       .arg("rounding_mode", {IValue()})
                       .out("out", OutDtype::floating()));
 
   // floor_divide is div with rounding_mode='floor' (PyTorch 1.13 floors, as 2.x does).
-  cases.push_back(tensorTensor({"aten::floor_divide", "aten::floor_divide.out", "aten::floor_divide_.Tensor"})
-                      .values("other", Values::nonzeroIntegers()));
+  cases.push_back(everyTensorTensor({"aten::floor_divide", "aten::floor_divide.out", "aten::floor_divide_.Tensor"})
+                      .values("other", Values::nonzeroIntegers())
+                      .deviation(reducedQuotientsRoundOnce()));
   // fmod and remainder: nonzero integral divisors, then division by zero on purpose.
   for (const char* name : {"fmod", "remainder"}) {
     const std::string op = std::string("aten::") + name;
     const std::vector<std::string> tensor_forms{op + ".Tensor", op + ".Tensor_out", op + "_.Tensor"};
-    cases.push_back(tensorTensor(tensor_forms).values("other", Values::nonzeroIntegers()));
+    cases.push_back(everyTensorTensor(tensor_forms).values("other", Values::nonzeroIntegers()));
     cases.push_back(OpCase(tensor_forms)
                         .label("by zero")
                         .tensors({"self", "other"})
+                        .dtypes(dtypes::kEvery)
                         .values("other", Values::range(0, 0))
                         .shapes({{{2, 3}, {2, 3}}, {{3}, {}}}));
-    cases.push_back(tensorScalar(scalarForms(name)).arg("other", {2, -1.5, 3, -4, true, 0}));
+    cases.push_back(tensorScalar(scalarForms(name)).dtypes(dtypes::kEvery).arg("other", {2, -1.5, 3, -4, true, 0}));
   }
-  cases.push_back(tensorTensor({"aten::atan2", "aten::atan2.out", "aten::atan2_"}).out("out", OutDtype::floating()));
+  cases.push_back(
+      everyTensorTensor({"aten::atan2", "aten::atan2.out", "aten::atan2_"}).out("out", OutDtype::floating()));
 
   // pow: every exponent PyTorch's kernel specialises (0, 1, 0.5, -0.5, -1, 2, 3, -2), a general
   // one, Bool exponents and a negative integer one (refused for integral and Bool tensors; a Bool

@@ -10,53 +10,72 @@
 namespace sy::oracle {
 
 namespace {
-// Convolution takes Float and Double only (ExecuTorch's portable kernel, too, is floating); PyTorch's
-// CPU kernel also convolves integers.
+// Convolution takes the floating dtypes only (ExecuTorch's portable kernel, too, is floating);
+// PyTorch's CPU kernel also convolves integers.
 const Deviation kFloatingConvolution = Deviation::refuses(
-    "convolution of Bool or integral tensors is refused (Float and Double only)",
-    whenDtype("input", {ScalarType::Bool, ScalarType::Int, ScalarType::Long}));
-// Switchyard pools Int and Long tensors (backends/devices/cpu/pooling.cpp); PyTorch 1.13's max_pool2d
-// refuses both, its avg_pool2d Int. The expected values are PyTorch's on the same values as Double
-// (a maximum is exact there) or, for avg_pool2d, as Long (its integer average truncates).
+    "convolution of Bool or integral tensors is refused (the floating dtypes only)",
+    whenDtype("input", {ScalarType::Bool, ScalarType::Byte, ScalarType::Char, ScalarType::Short, ScalarType::Int,
+                        ScalarType::Long}));
+// Switchyard pools integral tensors (backends/devices/cpu/pooling.cpp); PyTorch 1.13's max_pool2d
+// refuses them all, its avg_pool2d all but Long. The expected values are PyTorch's on the same
+// values as Double (a maximum is exact there) or, for avg_pool2d, as Long (its integer average
+// truncates).
+const Dtypes kSmallIntegral{ScalarType::Byte, ScalarType::Char, ScalarType::Short, ScalarType::Int};
 Deviation integralMaxPooling(std::string functional) {
-  return Deviation::computes("max pooling of Int and Long tensors; PyTorch 1.13's CPU kernel refuses them",
-                             whenDtype("self", dtypes::kIntegral),
-                             computedVia(dtypes::kIntegral, ScalarType::Double, true, std::move(functional)));
+  Dtypes integral = kSmallIntegral;
+  integral.push_back(ScalarType::Long);
+  return Deviation::computes("max pooling of integral tensors; PyTorch 1.13's CPU kernel refuses them",
+                             whenDtype("self", integral), computedVia(integral, ScalarType::Double, true, std::move(functional)));
 }
 Deviation intAveragePooling() {
-  return Deviation::computes("average pooling of Int tensors; PyTorch 1.13's CPU kernel takes Long but not Int",
-                             whenDtype("self", {ScalarType::Int}), computedVia({ScalarType::Int}, ScalarType::Long, true));
+  return Deviation::computes(
+      "average pooling of Byte, Char, Short and Int tensors; PyTorch 1.13's CPU kernel takes Long but not those",
+      whenDtype("self", kSmallIntegral), computedVia(kSmallIntegral, ScalarType::Long, true));
 }
 // native_layer_norm's saved mean of a row holding an infinity is that infinity (NaN when both
 // signs are there), the plain mean; PyTorch's running (Welford) update makes it NaN. The expected
-// outcome is PyTorch's with the mean replaced by each row's plain mean.
+// outcome is PyTorch's with the mean replaced by each row's plain mean (BFloat16 asked on Float
+// copies and rounded back, as kBFloat16LayerNorm below says why).
 Deviation plainMeanOfInfiniteRows() {
   return Deviation::referenced(
       "the mean of a row with an infinity is that infinity; PyTorch 1.13's running update gives NaN",
-      allOf(whenEdgeValues(), whenDtype("input", dtypes::kFloating)),
-      throughPyTorch(nullptr, [](const std::vector<IValue>& arguments, std::vector<IValue>& results) {
-        const Tensor input = convertedTo(arguments[0].toTensor(), ScalarType::Double);
-        Tensor mean = convertedTo(results[1].toTensor(), ScalarType::Double);
-        const int64_t rows = mean.numel();
-        if (rows == 0) return;
-        const int64_t width = input.numel() / rows;
-        const double* x = input.data_ptr<double>();
-        double* m = mean.data_ptr<double>();
-        for (int64_t r = 0; r < rows; ++r) {
-          double sum = 0;
-          for (int64_t k = 0; k < width; ++k) sum += x[r * width + k];
-          if (std::isinf(sum) || std::isnan(sum)) m[r] = sum;
-        }
-        results[1] = convertedTo(mean, results[1].toTensor().scalar_type());
-      }));
+      allOf(whenEdgeValues(), whenDtype("input", dtypes::kEveryFloating)),
+      throughPyTorch(
+          [](std::vector<IValue>& arguments) {
+            for (IValue& a : arguments) {
+              if (a.isTensor() && a.toTensor().defined() && a.toTensor().scalar_type() == ScalarType::BFloat16) {
+                a = convertedTo(a.toTensor(), ScalarType::Float);
+              }
+            }
+          },
+          [](const std::vector<IValue>& arguments, std::vector<IValue>& results) {
+            if (arguments[0].toTensor().scalar_type() == ScalarType::BFloat16) {
+              for (IValue& r : results) r = convertedTo(r.toTensor(), ScalarType::BFloat16);
+            }
+            const Tensor input = convertedTo(arguments[0].toTensor(), ScalarType::Double);
+            Tensor mean = convertedTo(results[1].toTensor(), ScalarType::Double);
+            const int64_t rows = mean.numel();
+            if (rows == 0) return;
+            const int64_t width = input.numel() / rows;
+            const double* x = input.data_ptr<double>();
+            double* m = mean.data_ptr<double>();
+            for (int64_t r = 0; r < rows; ++r) {
+              double sum = 0;
+              for (int64_t k = 0; k < width; ++k) sum += x[r * width + k];
+              if (std::isinf(sum) || std::isnan(sum)) m[r] = sum;
+            }
+            results[1] = convertedTo(mean, results[1].toTensor().scalar_type());
+          }));
 }
 // PyTorch 1.13's convolution fails on an empty batch (its im2col path views a tensor it cannot);
 // Switchyard, as later PyTorch, returns an empty result. Its shape is that of the same convolution
 // of a batch of one, with the batch emptied.
+// Whether a convolution's batch is empty.
+bool emptyBatch(const CallDescription& c) { return !c.shapes.at("input").empty() && c.shapes.at("input")[0] == 0; }
 Deviation emptyBatchConvolution() {
   return Deviation::referenced(
       "an empty batch gives an empty result; PyTorch 1.13 fails on some (\"view size is not compatible\")",
-      [](const CallDescription& c) { return !c.shapes.at("input").empty() && c.shapes.at("input")[0] == 0; },
+      emptyBatch,
       throughPyTorch(
           [](std::vector<IValue>& arguments) {
             Shape sizes(arguments[0].toTensor().sizes().begin(), arguments[0].toTensor().sizes().end());
@@ -80,6 +99,35 @@ const Deviation kDepthwisePaddingWithInfinities = Deviation::skip(
       return c.argument("groups")->toInt() == c.shapes.at("input")[1] && c.argument("padding")->toIntList()[0] > 0;
     }));
 const std::vector<IValue> kPairs11{ints({1, 1})};
+// PyTorch 1.13's BFloat16 convolution (its oneDNN path) carries infinities and NaN through its sums
+// unlike its Float kernel (it skips padding some shapes multiply, and gives NaN where the Float
+// kernel's sums are finite); Switchyard's BFloat16 convolution is its Float one, rounded once. The
+// finite values are compared.
+const Deviation kBFloat16ConvolutionWithInfinities =
+    Deviation::skip("PyTorch 1.13's BFloat16 convolution propagates infinities and NaN unlike its Float one",
+                    allOf(whenEdgeValues(), whenDtype("input", {ScalarType::BFloat16})));
+// PyTorch 1.13's BFloat16 transposed convolution checks its input as a plain convolution's ("expected
+// input[1, 3, 4, 4] to have 2 channels"): the expected values are its Float ones, rounded back.
+// (An empty batch of them is compared on the other dtypes: emptyBatchConvolution asks PyTorch for
+// a batch of one.)
+const Deviation kBFloat16TransposedConvolution = Deviation::referenced(
+    "PyTorch 1.13's BFloat16 transposed convolution refuses valid shapes; compared with its Float one, rounded back",
+    allOf(whenDtype("input", {ScalarType::BFloat16}), whenNot(emptyBatch)),
+    computedVia({ScalarType::BFloat16}, ScalarType::Float, true));
+const Deviation kEmptyBFloat16TransposedConvolution = Deviation::skip(
+    "PyTorch 1.13's BFloat16 transposed convolution refuses valid shapes, and its Float one an empty batch",
+    allOf(whenDtype("input", {ScalarType::BFloat16}), emptyBatch));
+// PyTorch 1.13's BFloat16 layer norm rounds the mean and rstd to BFloat16 before it normalises
+// (0.167 where the Float computation rounded once gives 0.183); Switchyard normalises in float and
+// rounds once (See Note [Accumulating kernels compute reduced floats on Float copies] in
+// backends/devices/cpu/elementwise.h). The expected values are PyTorch's Float ones, rounded back.
+const Deviation kBFloat16LayerNorm = Deviation::referenced(
+    "PyTorch 1.13's BFloat16 layer norm rounds its statistics first; compared with its Float one, rounded back",
+    whenDtype("input", {ScalarType::BFloat16}), computedVia({ScalarType::BFloat16}, ScalarType::Float, true));
+// Its BFloat16 group norm too (0.1377 where the Float computation rounded once gives 0.125).
+const Deviation kBFloat16GroupNorm = Deviation::referenced(
+    "PyTorch 1.13's BFloat16 group norm rounds its statistics first; compared with its Float one, rounded back",
+    whenDtype("input", {ScalarType::BFloat16}), computedVia({ScalarType::BFloat16}, ScalarType::Float, true));
 // PyTorch 1.13's pixel_unshuffle returns an empty input's shape unchanged ((0, 2, 4, 4) by 2 gives
 // (0, 2, 4, 4)); Switchyard gives (0, 8, 2, 2), as the non-empty rule and later PyTorch say
 // (glu_logit_pixel_shuffle_test.cpp checks it).
@@ -98,6 +146,8 @@ const Deviation kPaddedOneDimensionalWithInfinities = Deviation::skip(
 // it, writes its results into the out= arguments, and in training mode updates the call's running
 // statistics as PyTorch does: (1 - momentum) * running + momentum * the batch's mean (as
 // native_batch_norm saved it) or unbiased variance (PyTorch's var_mean over every dimension but 1).
+// Half and BFloat16 are asked on Float copies, rounded back: PyTorch 1.13's BFloat16 batch norm, as
+// its layer norm, rounds its statistics before it normalises.
 Reference batchNormReference(bool running_stats, bool evaluation_only) {
   return [running_stats, evaluation_only](const FunctionSchema& schema, Stack& stack) {
     const std::vector<IValue> args(stack.begin(), stack.end());
@@ -112,11 +162,13 @@ Reference batchNormReference(bool running_stats, bool evaluation_only) {
     const double momentum = args[i++].toDouble();
     const IValue eps = args[i++];
     std::vector<IValue> results =
-        torchCall("aten::native_batch_norm", {input, weight, bias, running_mean, running_var, training, momentum, eps});
+        torchCallOnFloatCopies("aten::native_batch_norm",
+                               {input, weight, bias, running_mean, running_var, training, momentum, eps});
     if (training && running_stats && running_mean.isTensor() && running_var.isTensor()) {
       std::vector<int64_t> dims{0};
       for (int64_t d = 2; d < input.toTensor().dim(); ++d) dims.push_back(d);
-      const std::vector<IValue> var_mean = torchCall("aten::var_mean.dim", {input, ints(dims), true, false});
+      const std::vector<IValue> var_mean =
+          torchCallOnFloatCopies("aten::var_mean.dim", {input, ints(dims), true, false});
       for (int k = 0; k < 2; ++k) {
         const Tensor& running = (k == 0 ? running_mean : running_var).toTensor();
         Tensor updated = convertedTo(running, ScalarType::Double);
@@ -154,7 +206,9 @@ void addNnCases(std::vector<OpCase>& cases) {
                       .arg("transposed", {false})
                       .arg("output_padding", {ints({0, 0})})
                       .arg("groups", {1})
+                      .dtypes(dtypes::kEvery)
                       .deviation(kFloatingConvolution)
+                      .deviation(kBFloat16ConvolutionWithInfinities)
                       .deviation(emptyBatchConvolution()));
   cases.push_back(OpCase(convolution)
                       .label("grouped, no bias")
@@ -166,7 +220,9 @@ void addNnCases(std::vector<OpCase>& cases) {
                       .arg("transposed", {false})
                       .arg("output_padding", {ints({0, 0})})
                       .arg("groups", {2, 4})
+                      .dtypes(dtypes::kEvery)
                       .deviation(kFloatingConvolution)
+                      .deviation(kBFloat16ConvolutionWithInfinities)
                       .deviation(kDepthwisePaddingWithInfinities));
   cases.push_back(OpCase(convolution)
                       .label("transposed 2-D")
@@ -179,7 +235,11 @@ void addNnCases(std::vector<OpCase>& cases) {
                       .arg("transposed", {true})
                       .arg("output_padding", {ints({1, 1}), ints({0, 0}), ints({1, 0})})
                       .arg("groups", {1, 2})
+                      .dtypes(dtypes::kEvery)
                       .deviation(kFloatingConvolution)
+                      .deviation(kBFloat16ConvolutionWithInfinities)
+                      .deviation(kEmptyBFloat16TransposedConvolution)
+                      .deviation(kBFloat16TransposedConvolution)
                       .deviation(emptyBatchConvolution()));
   cases.push_back(OpCase(convolution)
                       .label("transposed 1-D and 3-D")
@@ -191,7 +251,10 @@ void addNnCases(std::vector<OpCase>& cases) {
                       .arg("transposed", {true})
                       .arg("output_padding", {ints({1}), ints({0})})
                       .arg("groups", {2})
-                      .deviation(kFloatingConvolution));
+                      .dtypes(dtypes::kEvery)
+                      .deviation(kFloatingConvolution)
+                      .deviation(kBFloat16ConvolutionWithInfinities)
+                      .deviation(kBFloat16TransposedConvolution));
   cases.push_back(OpCase(convolution)
                       .label("1-D")
                       .tensors({"input", "weight", "bias"})
@@ -202,7 +265,9 @@ void addNnCases(std::vector<OpCase>& cases) {
                       .arg("transposed", {false})
                       .arg("output_padding", {ints({0})})
                       .arg("groups", {1, 2})
+                      .dtypes(dtypes::kEvery)
                       .deviation(kFloatingConvolution)
+                      .deviation(kBFloat16ConvolutionWithInfinities)
                       .deviation(emptyBatchConvolution())
                       .deviation(kPaddedOneDimensionalWithInfinities));
   cases.push_back(OpCase(convolution)
@@ -215,14 +280,18 @@ void addNnCases(std::vector<OpCase>& cases) {
                       .arg("transposed", {false})
                       .arg("output_padding", {ints({0, 0, 0})})
                       .arg("groups", {1, 2})
-                      .deviation(kFloatingConvolution));
+                      .dtypes(dtypes::kEvery)
+                      .deviation(kFloatingConvolution)
+                      .deviation(kBFloat16ConvolutionWithInfinities));
   cases.push_back(OpCase({"aten::conv2d"})
                       .tensors({"input", "weight", "bias"})
                       .shapes({{{1, 2, 5, 5}, {3, 2, 3, 3}, {3}}, {{2, 5, 5}, {3, 2, 3, 3}, {3}}})
                       .arg("stride", {ints({1, 1}), ints({2, 2}), ints({2})})
                       .arg("padding", {ints({0, 0}), ints({1, 1})})
                       .arg("groups", {1})
-                      .deviation(kFloatingConvolution));
+                      .dtypes(dtypes::kEvery)
+                      .deviation(kFloatingConvolution)
+                      .deviation(kBFloat16ConvolutionWithInfinities));
 
   // Pooling: a batched and an unbatched (3-D) input.
   const std::vector<ShapeSet> pool_shapes{{{1, 2, 5, 5}}, {{2, 5, 6}}, {{1, 1, 2, 2}}, {{0, 2, 5, 5}}};
@@ -238,6 +307,7 @@ void addNnCases(std::vector<OpCase>& cases) {
         .arg("padding", padding)
         .arg("dilation", {ints({1, 1}), ints({2, 2})})
         .arg("ceil_mode", {false, true})
+        .dtypes(dtypes::kEvery)
         .deviation(integralMaxPooling(std::move(functional)));
   };
   cases.push_back(max_pool({"aten::max_pool2d"}, "aten::max_pool2d"));
@@ -259,11 +329,13 @@ void addNnCases(std::vector<OpCase>& cases) {
                       .arg("count_include_pad", {true, false})
                       .arg("divisor_override", {kNone, 3, 0})
                       .out("out", OutDtype::caseDtype())
+                      .dtypes(dtypes::kEvery)
                       .deviation(intAveragePooling()));
   for (const char* op : {"aten::_adaptive_avg_pool2d", "aten::adaptive_avg_pool2d"}) {
     cases.push_back(OpCase({op, std::string(op) + ".out"})
                         .tensors({"self"})
                         .shapes({{{1, 2, 5, 5}}, {{2, 5, 7}}, {{1, 2, 0, 5}}, {{1, 1, 1, 1}}})
+                        .dtypes(dtypes::kEvery)
                         .arg("output_size", {ints({2, 2}), ints({1, 1}), ints({3, 2}), ints({5, 5}), ints({7, 3})})
                         .out("out", OutDtype::caseDtype())
                         .deviation(Deviation::refuses(
@@ -275,9 +347,10 @@ void addNnCases(std::vector<OpCase>& cases) {
   // Layer norm over the last one or two dimensions, with and without an affine transform.
   const std::vector<std::string> native_layer_norm{"aten::native_layer_norm", "aten::native_layer_norm.out"};
   auto layer_norm = [&](std::vector<std::string> ops) {
-    return OpCase(std::move(ops)).arg("eps", {1e-5, 0.1}).out("out0", OutDtype::caseDtype())
+    return OpCase(std::move(ops)).dtypes(dtypes::kEvery).arg("eps", {1e-5, 0.1}).out("out0", OutDtype::caseDtype())
         .out("out1", OutDtype::caseDtype()).out("out2", OutDtype::caseDtype())
-        .deviation(plainMeanOfInfiniteRows());
+        .deviation(plainMeanOfInfiniteRows())
+        .deviation(kBFloat16LayerNorm);
   };
   cases.push_back(layer_norm(native_layer_norm)
                       .label("last dim")
@@ -296,7 +369,7 @@ void addNnCases(std::vector<OpCase>& cases) {
                                                 {{4, 3}, {3}, {3}, {3}, {3}}};
   auto batch_norm = [&](std::vector<std::string> ops, bool running_stats, bool evaluation_only) {
     OpCase c(std::move(ops));
-    c.dtypes(dtypes::kFloating)
+    c.dtypes(dtypes::kEveryFloating)
         .tensor("input")
         .tensor("weight")
         .tensor("bias")
@@ -345,7 +418,7 @@ void addNnCases(std::vector<OpCase>& cases) {
                                     GroupNormCall{"empty batch", {{0, 4, 5}, {4}, {4}}, 0, 4, 5, {2}}}) {
     cases.push_back(OpCase({"aten::native_group_norm", "aten::native_group_norm.out"})
                         .label(call.label)
-                        .dtypes(dtypes::kFloating)
+                        .dtypes(dtypes::kEveryFloating)
                         .tensors({"input", "weight", "bias"})
                         .shapes({call.shapes})
                         .arg("N", {call.n})
@@ -357,6 +430,7 @@ void addNnCases(std::vector<OpCase>& cases) {
                         .out("out1", OutDtype::caseDtype())
                         .out("out2", OutDtype::caseDtype())
                         .deviation(plainMeanOfInfiniteRows())
+                        .deviation(kBFloat16GroupNorm)
                         .deviation(Deviation::referenced(
                             "a strided input, weight or bias is read through its strides; PyTorch 1.13's kernel "
                             "refuses a strided input (\"Expected X.is_contiguous\") and reads weight and bias as if "
@@ -405,6 +479,8 @@ void addNnCases(std::vector<OpCase>& cases) {
 
   cases.push_back(OpCase({"aten::layer_norm"})
                       .tensors({"input", "weight", "bias"})
+                      .dtypes(dtypes::kEveryFloating)
+                      .deviation(kBFloat16LayerNorm)
                       .shapes({{{2, 3, 4}, {4}, {4}}, {{3, 37}, {37}, {37}}})
                       .arg("normalized_shape", {ints({4}), ints({37})})
                       .arg("eps", {1e-5}));

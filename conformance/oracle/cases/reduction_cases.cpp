@@ -140,6 +140,7 @@ void addReductionCases(std::vector<OpCase>& cases) {
                       .out("out", OutDtype::integralToLong().orArgument("dtype")));
   cases.push_back(OpCase({"aten::cumsum", "aten::cumsum.out"})
                       .tensors({"self"})
+                      .dtypes(dtypes::kEvery)
                       .shapes(shapes::kOne)
                       .arg("dim", {0, -1, 1})
                       .arg("dtype", {kNone, ScalarType::Double, ScalarType::Long})

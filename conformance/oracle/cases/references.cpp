@@ -53,31 +53,121 @@ bool lacksReducedFloatingKernel(const std::string& torch_error) {
          torch_error.find("not implemented for 'BFloat16'") != std::string::npos;
 }
 
-Outcome callTorchOnFloatCopies(const FunctionSchema& schema, const std::vector<IValue>& arguments) {
-  std::vector<IValue> widened = arguments;
-  ScalarType reduced = ScalarType::Undefined;
-  bool had_full_floating = false;
-  for (IValue& a : widened) {
+namespace {
+
+// The arguments with every Half and BFloat16 tensor replaced by a Float copy, and what the results
+// go back to (See Note [PyTorch 1.13 answers for Half and BFloat16 on Float copies]).
+struct FloatCopies {
+  std::vector<IValue> widened;
+  bool any_reduced = false;
+  // PyTorch's result type takes a dimensioned tensor's category over a 0-dim one's (Half [2, 3] with
+  // Float [] is Half): the reduced dtypes of the dimensioned and of the 0-dim inputs (out= arguments
+  // aside), each promoted within its group (Half with BFloat16 is Float), and whether a Float or
+  // Double input was dimensioned or 0-dim.
+  ScalarType reduced_dimensioned = ScalarType::Undefined, reduced_zero_dim = ScalarType::Undefined;
+  bool full_dimensioned = false, full_zero_dim = false;
+
+  // PyTorch's result type when it is a reduced one, else Undefined: a Float result goes back to it.
+  ScalarType target() const {
+    if (full_dimensioned) return ScalarType::Undefined;
+    const ScalarType group = reduced_dimensioned != ScalarType::Undefined ? reduced_dimensioned
+                             : full_zero_dim                              ? ScalarType::Undefined
+                                                                          : reduced_zero_dim;
+    return isReducedFloatingType(group) ? group : ScalarType::Undefined;  // Half with BFloat16 is Float
+  }
+};
+
+FloatCopies floatCopiesOf(const std::vector<IValue>& arguments, const FunctionSchema* schema = nullptr) {
+  FloatCopies copies{arguments};
+  for (size_t i = 0; i < copies.widened.size(); ++i) {
+    IValue& a = copies.widened[i];
     if (!a.isTensor() || !a.toTensor().defined()) continue;
     const ScalarType dtype = a.toTensor().scalar_type();
-    had_full_floating = had_full_floating || dtype == ScalarType::Float || dtype == ScalarType::Double;
+    const bool input = schema == nullptr || i >= schema->arguments().size() || !schema->arguments()[i].is_out();
+    const bool dimensioned = a.toTensor().dim() > 0;
+    if (input && (dtype == ScalarType::Float || dtype == ScalarType::Double)) {
+      (dimensioned ? copies.full_dimensioned : copies.full_zero_dim) = true;
+    }
     if (!isReducedFloatingType(dtype)) continue;
-    if (reduced == ScalarType::Undefined) reduced = dtype;
+    copies.any_reduced = true;
+    if (input) {
+      ScalarType& group = dimensioned ? copies.reduced_dimensioned : copies.reduced_zero_dim;
+      group = group == ScalarType::Undefined ? dtype : promoteTypes(group, dtype);
+    }
     a = convertedTo(a.toTensor(), ScalarType::Float);
   }
-  Outcome outcome = callTorch(schema, widened);
-  if (reduced == ScalarType::Undefined) return outcome;
-  auto narrowed = [](IValue& v, ScalarType dtype) {
-    if (v.isTensor() && v.toTensor().defined() && v.toTensor().scalar_type() == ScalarType::Float) {
-      v = convertedTo(v.toTensor(), dtype);
+  // A Float or Double input that does not decide the result type (0-dim beside a dimensioned Half)
+  // is converted to the result type first, as PyTorch's own kernel would have it.
+  if (copies.target() != ScalarType::Undefined) {
+    for (size_t i = 0; i < copies.widened.size(); ++i) {
+      IValue& a = copies.widened[i];
+      const bool input = schema == nullptr || i >= schema->arguments().size() || !schema->arguments()[i].is_out();
+      if (!input || !a.isTensor() || !a.toTensor().defined()) continue;
+      const ScalarType dtype = a.toTensor().scalar_type();
+      if (dtype == ScalarType::Float || dtype == ScalarType::Double) {
+        a = convertedTo(convertedTo(a.toTensor(), copies.target()), dtype);
+      }
     }
-  };
-  if (!had_full_floating) {
-    for (IValue& r : outcome.results) narrowed(r, reduced);
   }
+  return copies;
+}
+
+void narrowFloatTo(IValue& v, ScalarType dtype) {
+  if (v.isTensor() && v.toTensor().defined() && v.toTensor().scalar_type() == ScalarType::Float) {
+    v = convertedTo(v.toTensor(), dtype);
+  }
+}
+
+// Results rounded back to the reduced dtype, unless PyTorch's result type was Float or Double.
+void narrowResults(const FloatCopies& copies, std::vector<IValue>& results) {
+  if (copies.target() == ScalarType::Undefined) return;
+  for (IValue& r : results) narrowFloatTo(r, copies.target());
+}
+
+}  // namespace
+
+std::vector<IValue> torchCallOnFloatCopies(const std::string& op, const std::vector<IValue>& arguments) {
+  const FloatCopies copies = floatCopiesOf(arguments);
+  std::vector<IValue> results = torchCall(op, copies.widened);
+  narrowResults(copies, results);
+  return results;
+}
+
+std::vector<IValue> torchCallWithFloatCopies(const std::string& op, const std::vector<IValue>& arguments) {
+  try {
+    return torchCall(op, arguments);
+  } catch (const Error& e) {
+    if (!lacksReducedFloatingKernel(e.what())) throw;
+  }
+  return torchCallOnFloatCopies(op, arguments);
+}
+
+Outcome callTorchOnFloatCopies(const FunctionSchema& schema, const std::vector<IValue>& arguments) {
+  const FloatCopies copies = floatCopiesOf(arguments, &schema);
+  Outcome outcome = callTorch(schema, copies.widened);
+  if (!copies.any_reduced) return outcome;
   for (size_t i = 0; i < outcome.arguments.size() && i < arguments.size(); ++i) {
-    if (arguments[i].isTensor() && arguments[i].toTensor().defined()) {
-      narrowed(outcome.arguments[i], arguments[i].toTensor().scalar_type());
+    if (!arguments[i].isTensor() || !arguments[i].toTensor().defined()) continue;
+    const ScalarType dtype = arguments[i].toTensor().scalar_type();
+    const bool written = i < schema.arguments().size() && schema.arguments()[i].is_write();
+    if (isReducedFloatingType(dtype)) {
+      narrowFloatTo(outcome.arguments[i], dtype);
+    } else if (!written) {
+      outcome.arguments[i] = arguments[i];  // an input PyTorch was given converted (floatCopiesOf) is unchanged
+    } else if (copies.target() != ScalarType::Undefined && i < schema.arguments().size() && schema.arguments()[i].is_out() &&
+               outcome.arguments[i].isTensor() && outcome.arguments[i].toTensor().defined() &&
+               (dtype == ScalarType::Float || dtype == ScalarType::Double)) {
+      // A wider out= receives the reduced result PyTorch would have computed, converted.
+      outcome.arguments[i] = convertedTo(convertedTo(outcome.arguments[i].toTensor(), copies.target()), dtype);
+    }
+  }
+  // A written return is its argument, as converted above; the others narrow as torchCall's do.
+  for (size_t r = 0; r < outcome.results.size(); ++r) {
+    const int written = r < schema.returns().size() ? schema.aliasedArgumentOfReturn(r) : -1;
+    if (written >= 0 && static_cast<size_t>(written) < outcome.arguments.size()) {
+      outcome.results[r] = outcome.arguments[written];
+    } else if (copies.target() != ScalarType::Undefined) {
+      narrowFloatTo(outcome.results[r], copies.target());
     }
   }
   return outcome;
@@ -100,7 +190,8 @@ Reference throughPyTorch(ArgumentsEdit before, ResultsEdit after, std::string fu
       }
       arguments = std::move(inputs);
     }
-    std::vector<IValue> results = torchCall(functional.empty() ? schema.operator_name().toString() : functional, arguments);
+    std::vector<IValue> results =
+        torchCallWithFloatCopies(functional.empty() ? schema.operator_name().toString() : functional, arguments);
     if (after) after(original, results);
     stack.clear();
     for (size_t r = 0; r < results.size(); ++r) {

@@ -41,11 +41,16 @@ using ResultsEdit = std::function<void(const std::vector<IValue>& arguments, std
 // implemented for 'Half'. Switchyard computes those dtypes in float and rounds each result once
 // (See Note [Reduced-precision floats compute in float] in core/half.h), which is what PyTorch
 // answers on Float copies of the Half and BFloat16 tensors with its Float results rounded back.
-// The suite asks that whenever PyTorch refuses a call for lack of such a kernel. A Float result
+// The suite asks that whenever PyTorch refuses a call for lack of such a kernel, and so do the
+// references built on throughPyTorch (a patched or edited PyTorch call). A Float result
 // is rounded back when no input was Float or Double to begin with (so the Float came from the
 // copies); out arguments go back to their own dtypes.
 bool lacksReducedFloatingKernel(const std::string& torch_error);
 Outcome callTorchOnFloatCopies(const FunctionSchema& schema, const std::vector<IValue>& arguments);
+// torchCall on Float copies of the Half and BFloat16 tensors, the results rounded back; and torchCall
+// asked again so when PyTorch's kernel lacks the reduced dtype.
+std::vector<IValue> torchCallOnFloatCopies(const std::string& op, const std::vector<IValue>& arguments);
+std::vector<IValue> torchCallWithFloatCopies(const std::string& op, const std::vector<IValue>& arguments);
 
 Reference throughPyTorch(ArgumentsEdit before, ResultsEdit after, std::string functional = "");
 

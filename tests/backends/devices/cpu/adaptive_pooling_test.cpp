@@ -132,11 +132,11 @@ TEST(AdaptiveAvgPoolErrors, InputMustBeThreeOrFourDimensionalWithNonEmptyPlanes)
 TEST(AdaptiveAvgPoolErrors, IntegralAndBoolInputsAreRejected) {
   EXPECT_EQ(errorMessageOf([] { ops::adaptive_avg_pool2d(countingImage<int32_t>(2, 2), {1, 1}); }),
             "aten::_adaptive_avg_pool2d: argument 'self' has dtype Int, which this kernel does not support "
-            "(supported: Float, Double)");
+            "(supported: Half, Float, Double, BFloat16)");
   Tensor out = zeros({1});
   EXPECT_EQ(errorMessageOf([&] { ops::adaptive_avg_pool2d_out(out, zeros({1, 1, 2, 2}, ScalarType::Bool), {1}); }),
             "aten::adaptive_avg_pool2d.out: argument 'self' has dtype Bool, which this kernel does not support "
-            "(supported: Float, Double)");
+            "(supported: Half, Float, Double, BFloat16)");
 }
 
 TEST(AdaptiveAvgPoolErrors, OutOfIntegralDtypeCannotTakeTheFloatResult) {

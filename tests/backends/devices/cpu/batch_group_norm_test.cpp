@@ -112,7 +112,7 @@ TEST(BatchNorm, BadArgumentsAreRefusedNamingTheOperatorAndArgument) {
                                                         ones({2}, ScalarType::Long), ones({2}, ScalarType::Long), 0.1,
                                                         1e-5);
             }),
-            "aten::_native_batch_norm_legit_no_training: expected 'input' to have dtype Float or Double but got Long");
+            "aten::_native_batch_norm_legit_no_training: expected 'input' to have a floating dtype (Half, Float, Double or BFloat16) but got Long");
   EXPECT_EQ(errorMessageOf([&] { ops::_native_batch_norm_legit(ones({2, 2}), {}, {}, false, 0.1, 1e-5); }),
             "aten::_native_batch_norm_legit.no_stats: evaluation mode (training=False) normalises with the running "
             "statistics, but 'running_mean' or 'running_var' is None");

@@ -135,7 +135,7 @@ TEST(ConvolutionErrors, TransposedOutputPaddingMustBeSmallerThanStrideOrDilation
 TEST(ConvolutionErrors, IntegerInputIsRejected) {
   Tensor x = tensor<int64_t>({1, 2, 3, 4}, {1, 1, 2, 2});
   EXPECT_EQ(errorMessageOf([&] { conv(x, ones({1, 1, 1, 1}, ScalarType::Long)); }),
-            "aten::convolution: expected 'input' to have dtype Float or Double but got Long");
+            "aten::convolution: expected 'input' to have a floating dtype (Half, Float, Double or BFloat16) but got Long");
 }
 
 TEST(ConvolutionErrors, WeightOfAnotherDtypeIsRejected) {

@@ -41,12 +41,22 @@ TEST(EveryDtype, ZerosOnesAndFullMakeTensorsOfEveryRealDtype) {
 TEST(EveryDtype, FullRefusesAValueItsDtypeCannotHold) {
   EXPECT_THAT(errorMessageOf([] { ops::full({1}, 70000, ScalarType::Half); }),
               HasSubstr("value 70000 cannot be converted to type Half without overflow"));
-  EXPECT_THAT(errorMessageOf([] { ops::full({1}, -1, ScalarType::Byte); }),
+  EXPECT_THAT(errorMessageOf([] { ops::full({1}, -256, ScalarType::Byte); }),
+              HasSubstr("value -256 cannot be converted to type Byte without overflow"));
+  EXPECT_THAT(errorMessageOf([] { ops::full({1}, -1.0, ScalarType::Byte); }),
               HasSubstr("value -1 cannot be converted to type Byte without overflow"));
   EXPECT_THAT(errorMessageOf([] { ops::full({1}, 500.0, ScalarType::Float8_e4m3fn); }),
               HasSubstr("cannot be converted to type Float8_e4m3fn without overflow"));
   EXPECT_EQ(doublesOf(ops::full({1}, std::numeric_limits<double>::infinity(), ScalarType::BFloat16)),
             std::vector<double>{std::numeric_limits<double>::infinity()});
+}
+
+// As c10's checked conversion: an integer whose magnitude an unsigned dtype holds wraps, as
+// torch.full((1,), -1, dtype=torch.uint8) gives 255.
+TEST(EveryDtype, FullWrapsANegativeIntegerIntoAnUnsignedDtypeAsPyTorch) {
+  EXPECT_EQ(doublesOf(ops::full({1}, -1, ScalarType::Byte)), std::vector<double>{255.0});
+  EXPECT_EQ(doublesOf(ops::full({1}, -255, ScalarType::Byte)), std::vector<double>{1.0});
+  EXPECT_EQ(doublesOf(ops::full({1}, -1, ScalarType::UInt16)), std::vector<double>{65535.0});
 }
 
 TEST(EveryDtype, EmptyMakesTensorsOfTheStorageDtypesToo) {

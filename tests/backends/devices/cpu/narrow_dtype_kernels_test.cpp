@@ -113,13 +113,63 @@ TEST(NarrowDtypeKernels, ComparisonsAndExtremaReadEveryNarrowDtype) {
 
 TEST(NarrowDtypeKernels, KernelsNotYetCheckedOnTheNewDtypesRefuseThemByName) {
   // See Note [Kernels take the new dtypes once PyTorch agrees] in backends/devices/cpu/dtype_dispatch.h.
-  const Tensor input = ops::ones({1, 1, 3, 3}, ScalarType::Half), weight = ops::ones({1, 1, 2, 2}, ScalarType::Half);
-  const std::string conv = errorMessageOf([&] { ops::conv2d(input, weight); });
-  EXPECT_THAT(conv, HasSubstr("aten::convolution"));
-  EXPECT_THAT(conv, HasSubstr("Half"));
+  const std::string glu = errorMessageOf([] { ops::glu(ops::ones({2, 2}, ScalarType::Half)); });
+  EXPECT_THAT(glu, HasSubstr("aten::glu"));
+  EXPECT_THAT(glu, HasSubstr("Half"));
   const std::string power = errorMessageOf([] { ops::pow(ops::ones({2}, ScalarType::Half), 2); });
   EXPECT_THAT(power, HasSubstr("aten::pow"));
   EXPECT_THAT(power, HasSubstr("Half"));
+}
+
+TEST(NarrowDtypeKernels, ActivationsOnHalfComputeInFloatAndRoundOnce) {
+  const Tensor x = narrowTensorOf({-2.5, -0.3, 0.0, 0.7, 3.1}, ScalarType::Half);
+  const std::vector<double> read = doublesOf(x);
+  const Tensor gelu = ops::gelu(x, "tanh");
+  ASSERT_EQ(gelu.scalar_type(), ScalarType::Half);
+  for (size_t i = 0; i < read.size(); ++i) {
+    // PyTorch's tanh form, in float: its constants are not rounded to Half first.
+    const float v = static_cast<float>(read[i]);
+    const float want = 0.5f * v * (1.0f + std::tanh(0.7978845608f * (v + 0.044715f * v * v * v)));
+    EXPECT_NEAR(doublesOf(gelu)[i], roundedTo(want, ScalarType::Half), 1e-3 * std::abs(want) + 1e-7) << read[i];
+  }
+  EXPECT_EQ(doublesOf(ops::relu(narrowTensorOf({-3, 4}, ScalarType::Char))), (std::vector<double>{0, 4}));
+  EXPECT_EQ(doublesOf(ops::hardtanh(narrowTensorOf({-3, 0.5, 4}, ScalarType::BFloat16))),
+            (std::vector<double>{-1, 0.5, 1}));
+  // Halfway cases round to even, in the reduced type as in Float.
+  EXPECT_EQ(doublesOf(ops::round(narrowTensorOf({2.5, 3.5, -0.5}, ScalarType::BFloat16))),
+            (std::vector<double>{2, 4, -0.0}));
+  EXPECT_EQ(doublesOf(ops::isnan(narrowTensorOf({NAN, 1}, ScalarType::Half))), (std::vector<double>{1, 0}));
+  EXPECT_EQ(doublesOf(ops::logical_not(narrowTensorOf({0, 7}, ScalarType::Short))), (std::vector<double>{1, 0}));
+}
+
+TEST(NarrowDtypeKernels, HalfConvolutionAndLayerNormAccumulateInFloatAndRoundOnce) {
+  // A Half accumulator stops at 2048 (2048 + 1 rounds back to 2048); accumulated in float, 2050
+  // ones give 2050, which Half holds.
+  const Tensor input = ops::ones({1, 2050, 1, 1}, ScalarType::Half);
+  const Tensor weight = ops::ones({1, 2050, 1, 1}, ScalarType::Half);
+  const Tensor y = ops::conv2d(input, weight);
+  ASSERT_EQ(y.scalar_type(), ScalarType::Half);
+  EXPECT_EQ(doublesOf(y), std::vector<double>{2050});
+  // Layer norm of [1, 2, 3, 4] in BFloat16: the Float result rounded once.
+  const Tensor x = narrowTensorOf({1, 2, 3, 4}, ScalarType::BFloat16, {1, 4});
+  const Tensor normalized = ops::layer_norm(x, {4});
+  ASSERT_EQ(normalized.scalar_type(), ScalarType::BFloat16);
+  const double rstd = 1.0 / std::sqrt(1.25 + 1e-5);
+  EXPECT_EQ(doublesOf(normalized), (std::vector<double>{roundedTo(-1.5 * rstd, ScalarType::BFloat16),
+                                                        roundedTo(-0.5 * rstd, ScalarType::BFloat16),
+                                                        roundedTo(0.5 * rstd, ScalarType::BFloat16),
+                                                        roundedTo(1.5 * rstd, ScalarType::BFloat16)}));
+}
+
+TEST(NarrowDtypeKernels, ClampingByteWithANegativeIntegerBoundWrapsItAsPyTorch) {
+  // PyTorch converts the bound to uint8 by c10's checked conversion, which wraps -1 to 255.
+  const Tensor t = narrowTensorOf({3, 7, 250}, ScalarType::Byte);
+  EXPECT_EQ(doublesOf(ops::clamp(t, -1)), (std::vector<double>{255, 255, 255}));
+  EXPECT_THAT(errorMessageOf([&] { ops::clamp(t, -256); }), HasSubstr("value -256 cannot be converted to type Byte"));
+  // hardtanh refuses negative limits on an unsigned self instead.
+  EXPECT_THAT(errorMessageOf([&] { ops::hardtanh(t); }),
+              HasSubstr("aten::hardtanh: cannot do hardtanh on an unsigned type with negative limits"));
+  EXPECT_EQ(doublesOf(ops::hardtanh(t, 0, 5)), (std::vector<double>{3, 5, 5}));
 }
 
 TEST(NarrowDtypeKernels, ShiftsPastTheWidthGiveZeroOrTheSignOfTheSmallIntegers) {

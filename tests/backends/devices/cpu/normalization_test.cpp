@@ -196,7 +196,7 @@ TEST(LayerNorm, ShapeMismatchesAreRejected) {
 
 TEST(LayerNorm, DtypeMismatchesAreRejected) {
   EXPECT_EQ(errorMessageOf([] { ops::layer_norm(zeros({2, 4}, ScalarType::Long), {4}); }),
-            "aten::native_layer_norm: expected 'input' to have dtype Float or Double but got Long");
+            "aten::native_layer_norm: expected 'input' to have a floating dtype (Half, Float, Double or BFloat16) but got Long");
   EXPECT_EQ(errorMessageOf([] { ops::layer_norm(zeros({2, 4}), {4}, ones({4}, ScalarType::Double)); }),
             "aten::native_layer_norm: expected 'weight' to have the same dtype as 'input' (Float) but got Double");
 }

@@ -250,8 +250,8 @@ TEST(PoolingErrors, KernelLargerThanInputIsRejected) {
 
 TEST(PoolingErrors, BoolInputIsRejected) {
   EXPECT_EQ(errorMessageOf([] { ops::max_pool2d(zeros({1, 1, 2, 2}, ScalarType::Bool), {2}); }),
-            "aten::max_pool2d: argument 'self' has dtype Bool, which this kernel does not support (supported: Int, "
-            "Long, Float, Double)");
+            "aten::max_pool2d: argument 'self' has dtype Bool, which this kernel does not support (supported: Byte, "
+            "Char, Short, Int, Long, Half, Float, Double, BFloat16)");
 }
 
 TEST(PoolingErrors, ZeroDivisorOverrideIsRejected) {
