@@ -1,8 +1,9 @@
 // any on the CPU: whether some element is nonzero, over every element (any.all_out), one dim
 // (any.out) or a list of dims (any.dims_out).
 //
-// Semantics (PyTorch's): self of every dtype (NaN is nonzero); the result is Bool and an out= tensor
-// must be Bool; the empty any is False; dims may be negative, a dim given twice is an error, and
+// Semantics (PyTorch's): self of every computed dtype (NaN is nonzero); the result is Bool, except
+// for a Byte self, whose result is Byte (1 or 0), as NumPy's and PyTorch's is; an out= tensor must
+// be Bool (or Byte, for a Byte self); the empty any is False; dims may be negative, a dim given twice is an error, and
 // keepdim keeps reduced dims as size 1. any.dims reduces every dim when `dim` is None and none when
 // it is an empty list (PyTorch 2.2's rule, which ExecuTorch follows: the result is self != 0).
 //
@@ -33,14 +34,15 @@ Tensor& anyInto(const KernelContext& ctx, const Tensor& self, std::optional<IntA
                 bool empty_list_reduces_all, Tensor& out) {
   const char* op = ctx.op;
   checkOnCPU(op, "self", self);
-  checkKnownDtype<kAllDtypes>(op, "self", self.scalar_type());
+  checkKnownDtype<kRealHBBF16Dtypes>(op, "self", self.scalar_type());
   const ReductionShape shape = reductionShape(op, self, dims, keepdim, empty_list_reduces_all);
+  const bool byte = self.scalar_type() == ScalarType::Byte;
   if (ctx.form == OutputForm::Functional) {
-    out = ops::empty(shape.result_sizes, TensorOptions(ScalarType::Bool).device(kCPU));
+    out = ops::empty(shape.result_sizes, TensorOptions(byte ? ScalarType::Byte : ScalarType::Bool).device(kCPU));
   }
   checkOnCPU(op, "out", out);
-  SY_CHECK(out.scalar_type() == ScalarType::Bool, op, ": expected 'out' to have dtype Bool but got ",
-           out.scalar_type());
+  SY_CHECK(out.scalar_type() == ScalarType::Bool || (byte && out.scalar_type() == ScalarType::Byte), op,
+           ": expected 'out' to have dtype Bool", byte ? " or Byte" : "", " but got ", out.scalar_type());
   const Tensor input = unaffectedByResizeOf(out, self);
   resizeOutput(out, shape.result_sizes);
   checkNoInternalOverlap(op, out, "out");
@@ -49,7 +51,7 @@ Tensor& anyInto(const KernelContext& ctx, const Tensor& self, std::optional<IntA
   fillContiguous<bool>(acc, false);
   if (input.numel() != 0) {
     const Tensor acc_keepdim = viewWithSizes(acc, shape.keepdim_sizes);
-    SY_DISPATCH_ALL_TYPES(input.scalar_type(), op, "self", [&](auto tag) {
+    dispatchDtype<kRealHBBF16Dtypes>(input.scalar_type(), op, "self", [&](auto tag) {
       foldInto<AnyFold, typename decltype(tag)::type, bool>(acc_keepdim, input);
     });
   }

@@ -129,7 +129,7 @@ bool integralBounds(const Scalar& start, const Scalar& end, const Scalar& step) 
 // `argument`), after PyTorch's checks.
 int64_t arangeLength(const char* op, const Scalar& start, const Scalar& end, const Scalar& step, ScalarType dtype,
                      const char* argument) {
-  dispatchDtype<kIntegralDtypes | kFloatingDtypes>(dtype, op, argument, [](auto) {});  // no Bool ranges
+  dispatchDtype<kRealHBF16Dtypes>(dtype, op, argument, [](auto) {});  // no Bool ranges
   if (isIntegralType(dtype, false)) {
     // PyTorch's integral arange works on the bounds and step truncated to int64.
     const int64_t first = start.toLong(), last = end.toLong(), stride = step.toLong();
@@ -191,13 +191,16 @@ void writeArange(const char* op, T* out, int64_t length, const Scalar& start, co
   const double first = start.toDouble(), stride = step.toDouble();
   checkedFillValue<T>(op, first, dtype);
   checkedFillValue<T>(op, first + static_cast<double>(length - 1) * stride, dtype);
-  for (int64_t i = 0; i < length; ++i) out[i] = static_cast<T>(first + static_cast<double>(i) * stride);
+  // PyTorch's CPU accumulation type: double for Float and Double, float for Half and BFloat16.
+  using Acc = std::conditional_t<is_reduced_floating_v<T>, float, double>;
+  const Acc acc_first = static_cast<Acc>(first), acc_stride = static_cast<Acc>(stride);
+  for (int64_t i = 0; i < length; ++i) out[i] = static_cast<T>(acc_first + static_cast<Acc>(i) * acc_stride);
 }
 
 // Fills `out` (numel == length, any strides) with arange's values in row-major order.
 void fillArange(const char* op, const Tensor& out, int64_t length, const Scalar& start, const Scalar& step) {
   const Tensor dense = out.is_contiguous() ? out : sy::empty(out.sizes(), out.scalar_type());
-  dispatchDtype<kIntegralDtypes | kFloatingDtypes>(out.scalar_type(), op, "out", [&](auto tag) {
+  dispatchDtype<kRealHBF16Dtypes>(out.scalar_type(), op, "out", [&](auto tag) {
     using T = typename decltype(tag)::type;
     writeArange<T>(op, static_cast<T*>(dense.data_ptr()), length, start, step, out.scalar_type());
   });

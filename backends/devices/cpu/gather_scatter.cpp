@@ -113,7 +113,7 @@ bool writableInPlace(const Tensor& out, std::initializer_list<const Tensor*> inp
 void gatherInto(const char* op, const Tensor& self, int64_t dim, const Tensor& index, const Tensor& dst) {
   if (index.numel() == 0) return;
   const SizesVector self_strides = stridesAsOneD(self);
-  SY_DISPATCH_ALL_TYPES(self.scalar_type(), op, "self", [&](auto tag) {
+  dispatchDtype<kRealHBBF16Dtypes>(self.scalar_type(), op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* src = static_cast<const T*>(self.data_ptr());
     T* out = static_cast<T*>(dst.data_ptr());
@@ -128,7 +128,7 @@ void scatterValueInto(const char* op, int64_t dim, const Tensor& index, const Sc
   if (index.numel() == 0) return;
   const SizesVector dst_strides = stridesAsOneD(dst);
   const Tensor converted = scalarTensor(value, dst.scalar_type());
-  SY_DISPATCH_ALL_TYPES(dst.scalar_type(), op, "self", [&](auto tag) {
+  dispatchDtype<kRealHBBF16Dtypes>(dst.scalar_type(), op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T v = *static_cast<const T*>(converted.data_ptr());
     T* out = static_cast<T*>(dst.data_ptr());
@@ -158,7 +158,7 @@ void scatterSourceInto(const char* op, int64_t dim, const Tensor& index, const T
   if (index.numel() == 0) return;
   const SizesVector dst_strides = stridesAsOneD(dst);
   const SizesVector src_strides = stridesAsOneD(src);
-  SY_DISPATCH_ALL_TYPES(dst.scalar_type(), op, "self", [&](auto tag) {
+  dispatchDtype<kRealHBBF16Dtypes>(dst.scalar_type(), op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* from = static_cast<const T*>(src.data_ptr());
     T* out = static_cast<T*>(dst.data_ptr());

@@ -80,8 +80,11 @@ Tensor& masked_fill_scalar_out_cpu(const Tensor& self, const Tensor& mask, const
                                    const KernelContext& ctx) {
   const char* op = ctx.op;
   checkOnCPU(op, "self", self);
-  checkDtypeSupported(op, "self", self.scalar_type());
+  checkDtypeSupported(op, "self", self.scalar_type(), kRealHBBF16Dtypes);
   checkBoolMask(op, mask);
+  // The value in self's dtype, converted as PyTorch's masked_fill converts it (Scalar::to: a value
+  // the dtype cannot hold is an error, even when nothing is filled).
+  const Tensor fill = sy::full({}, value, self.scalar_type());
   const SizesVector shape = broadcastShapes(op, {{"self", self.sizes()}, {"mask", mask.sizes()}});
   if (ctx.form == OutputForm::Functional) out = ops::empty(shape, TensorOptions(self.scalar_type()).device(kCPU));
   checkOnCPU(op, "out", out);
@@ -92,10 +95,9 @@ Tensor& masked_fill_scalar_out_cpu(const Tensor& self, const Tensor& mask, const
   const Tensor pinned_mask = unaffectedByResizeOf(out, mask);
   shapeOutput(op, out, shape, ctx.form == OutputForm::InPlace ? OutputRole::InPlace : OutputRole::Out);
   if (out.numel() == 0) return out;
-  const Tensor fill = scalarTensor(value, self.scalar_type());
   computeIntoOutput(op, out, self.scalar_type(), {&pinned_self, &pinned_mask}, [&](const Tensor& dst) {
     const LoopGeometry geometry = makeLoopGeometry({&dst, &pinned_mask, &pinned_self, &fill});
-    SY_DISPATCH_ALL_TYPES(self.scalar_type(), op, "self", [&](auto tag) {
+    dispatchDtype<kRealHBBF16Dtypes>(self.scalar_type(), op, "self", [&](auto tag) {
       using T = typename decltype(tag)::type;
       runElementwise<T, bool, T, T>(geometry, [](bool masked, T x, T v) { return masked ? v : x; });
     });
@@ -106,7 +108,7 @@ Tensor& masked_fill_scalar_out_cpu(const Tensor& self, const Tensor& mask, const
 Tensor& masked_select_out_cpu(const Tensor& self, const Tensor& mask, Tensor& out, const KernelContext& ctx) {
   const char* op = ctx.op;
   checkOnCPU(op, "self", self);
-  checkDtypeSupported(op, "self", self.scalar_type());
+  checkDtypeSupported(op, "self", self.scalar_type(), kRealHBBF16Dtypes);
   checkBoolMask(op, mask);
   const SizesVector shape = broadcastShapes(op, {{"self", self.sizes()}, {"mask", mask.sizes()}});
   int64_t count = 0;
@@ -139,7 +141,7 @@ Tensor& masked_scatter_out_cpu(const Tensor& self, const Tensor& mask, const Ten
                                const KernelContext& ctx) {
   const char* op = ctx.op;
   checkOnCPU(op, "self", self);
-  checkDtypeSupported(op, "self", self.scalar_type());
+  checkDtypeSupported(op, "self", self.scalar_type(), kRealHBBF16Dtypes);
   checkBoolMask(op, mask);
   checkOnCPU(op, "source", source);
   SY_CHECK(source.scalar_type() == self.scalar_type(), op, ": expected 'source' to have the dtype of 'self' (",
@@ -182,10 +184,10 @@ Tensor& masked_scatter_out_cpu(const Tensor& self, const Tensor& mask, const Ten
 Tensor& nonzero_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
   const char* op = ctx.op;
   checkOnCPU(op, "self", self);
-  checkDtypeSupported(op, "self", self.scalar_type());
+  checkDtypeSupported(op, "self", self.scalar_type(), kRealHBBF16Dtypes);
   const int64_t ndim = self.dim();
   int64_t count = 0;
-  SY_DISPATCH_ALL_TYPES(self.scalar_type(), op, "self", [&](auto tag) {
+  dispatchDtype<kRealHBBF16Dtypes>(self.scalar_type(), op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
     forEachBroadcastPair(self, self, self.sizes(), [&](const char* element, const char*, const int64_t*) {
       count += loadElement(reinterpret_cast<const T*>(element)) != T(0) ? 1 : 0;
@@ -199,7 +201,7 @@ Tensor& nonzero_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ct
   if (out.numel() == 0) return out;
   const Tensor dst = maskResultBuffer(out, {&pinned_self});
   int64_t* write = static_cast<int64_t*>(dst.data_ptr());
-  SY_DISPATCH_ALL_TYPES(self.scalar_type(), op, "self", [&](auto tag) {
+  dispatchDtype<kRealHBBF16Dtypes>(self.scalar_type(), op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
     forEachBroadcastPair(pinned_self, pinned_self, pinned_self.sizes(),
                          [&](const char* element, const char*, const int64_t* index) {

@@ -92,7 +92,7 @@ Tensor& pixelShuffleInto(const char* op, OutputForm form, const Tensor& self, in
   if (out.numel() == 0) return out;
   const Tensor dense = nn_detail::contiguousCopyIfNeeded(op, "self", self);
   nn_detail::computeIntoDenseOutput(op, out, self.scalar_type(), {&self}, [&](const Tensor& dst) {
-    SY_DISPATCH_ALL_TYPES(self.scalar_type(), op, "self", [&](auto tag) {
+    dispatchDtype<kRealHBBF16Dtypes>(self.scalar_type(), op, "self", [&](auto tag) {
       using T = typename decltype(tag)::type;
       pixelShuffleMove<T>(s, static_cast<const T*>(dense.data_ptr()), static_cast<T*>(dst.data_ptr()), to_large);
     });

@@ -252,7 +252,7 @@ void varianceInto(const KernelContext& ctx, const Tensor& self, std::optional<In
   fillContiguous<double>(mean, 0.0);
   fillContiguous<double>(squares, 0.0);
   const double count = static_cast<double>(shape.reduced_numel);
-  SY_DISPATCH_FLOATING_TYPES(source.scalar_type(), op, "self", [&](auto tag) {
+  dispatchDtype<kWideFloatingDtypes>(source.scalar_type(), op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
     foldInto<SumFold<double>, T, double>(mean_keepdim, source);
     double* m = static_cast<double*>(mean.data_ptr());

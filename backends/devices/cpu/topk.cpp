@@ -44,9 +44,9 @@ void prepareTopkOut(const char* op, const char* name, const Tensor& out, ScalarT
 // orders ties by index, sorted or not].
 template <class T>
 bool topkBefore(const std::pair<T, int64_t>& a, const std::pair<T, int64_t>& b, bool largest) {
-  if constexpr (std::is_floating_point_v<T>) {
-    const bool a_nan = std::isnan(a.first);
-    const bool b_nan = std::isnan(b.first);
+  if constexpr (is_floating_v<T>) {
+    const bool a_nan = std::isnan(static_cast<compute_type_t<T>>(a.first));
+    const bool b_nan = std::isnan(static_cast<compute_type_t<T>>(b.first));
     if (a_nan != b_nan) return largest ? a_nan : b_nan;
     if (a_nan) return a.second < b.second;
   }
@@ -110,7 +110,7 @@ std::tuple<Tensor&, Tensor&> topk_values_cpu(const Tensor& self, int64_t k, int6
                                              Tensor& values, Tensor& indices, const KernelContext& ctx) {
   const char* op = ctx.op;
   checkOnCPU(op, "self", self);
-  checkDtypeSupported(op, "self", self.scalar_type(), kIntegralDtypes | kFloatingDtypes);
+  checkDtypeSupported(op, "self", self.scalar_type(), kRealHBF16Dtypes);
   const int64_t d = wrapDim(dim, self.dim(), op, "dim");
   const int64_t extent = self.dim() == 0 ? 1 : self.size(d);
   SY_CHECK_INDEX(k >= 0 && k <= extent, op, ": selected index k out of range (k is ", k, ", and dimension ", d,
@@ -132,7 +132,7 @@ std::tuple<Tensor&, Tensor&> topk_values_cpu(const Tensor& self, int64_t k, int6
   }
   (void)sorted;  // See Note [topk orders ties by index, sorted or not].
   if (values.numel() == 0) return {values, indices};
-  SY_DISPATCH_ALL_TYPES(source.scalar_type(), op, "self", [&](auto tag) {
+  dispatchDtype<kRealHBF16Dtypes>(source.scalar_type(), op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (!std::is_same_v<T, bool>) topkRows<T>(source, d, k, largest, values, indices);
   });

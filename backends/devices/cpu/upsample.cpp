@@ -170,7 +170,7 @@ Tensor& upsample_nearest2d_vec_out_cpu(const Tensor& input, std::optional<IntArr
                                        std::optional<absl::Span<const double>> scale_factors, Tensor& out,
                                        const KernelContext& ctx) {
   const char* op = ctx.op;
-  checkUpsampleInput(op, input, kAllDtypes);
+  checkUpsampleInput(op, input, kRealHBBF16Dtypes);
   const UpsampleGeometry g = vecGeometry(op, input, output_size, scale_factors);
   return writeUpsampled(op, ctx, input, g, out, [&](const Tensor& src, const Tensor& dst) {
     const size_t item = src.element_size();

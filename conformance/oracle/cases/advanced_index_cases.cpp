@@ -13,6 +13,7 @@ const Shape& kSkipIndex = shapes::kNoneTensor;
 void addAdvancedIndexCases(std::vector<OpCase>& cases) {
   // Two entries, negative ones included; every indexed dimension here has at least 3 elements.
   cases.push_back(OpCase({"aten::index.Tensor", "aten::index.Tensor_out"})
+                      .dtypes(dtypes::kEvery)
                       .tensor("self")
                       .tensorList("indices", 2, Values::range(-3, 2), kAdvancedIndexLong)
                       .shapes({{{3, 4}, {2}, {2}},
@@ -27,6 +28,7 @@ void addAdvancedIndexCases(std::vector<OpCase>& cases) {
   // Index tensors apart (B comes first), too many, not broadcastable; then out of range. (All None
   // trips an internal assert in PyTorch 1.13; advanced_index_test.cpp checks Switchyard's copy.)
   cases.push_back(OpCase({"aten::index.Tensor", "aten::index.Tensor_out"})
+                      .dtypes(dtypes::kEvery)
                       .label("separated, too many and unbroadcastable indices")
                       .tensor("self")
                       .tensorList("indices", 3, Values::range(-3, 2), kAdvancedIndexLong)
@@ -36,6 +38,7 @@ void addAdvancedIndexCases(std::vector<OpCase>& cases) {
                                {{3, 4, 5}, {2}, {3}, kSkipIndex}})
                       .out("out", OutDtype::caseDtype()));
   cases.push_back(OpCase({"aten::index.Tensor", "aten::index.Tensor_out"})
+                      .dtypes(dtypes::kEvery)
                       .label("out-of-range indices")
                       .tensor("self")
                       .tensorList("indices", 2, Values::range(-7, 6), kAdvancedIndexLong)
@@ -44,6 +47,7 @@ void addAdvancedIndexCases(std::vector<OpCase>& cases) {
                       .out("out", OutDtype::caseDtype()));
   // Bool masks over one or two dimensions, and one of the wrong shape.
   cases.push_back(OpCase({"aten::index.Tensor", "aten::index.Tensor_out"})
+                      .dtypes(dtypes::kEvery)
                       .label("Bool masks")
                       .tensor("self")
                       .tensorList("indices", 1, Values::any(), OutDtype::fixedTo(ScalarType::Bool))
@@ -51,6 +55,7 @@ void addAdvancedIndexCases(std::vector<OpCase>& cases) {
                       .out("out", OutDtype::caseDtype()));
   // index_put: values of the indexing result's shape or broadcast to it, added or written.
   cases.push_back(OpCase({"aten::index_put", "aten::index_put.out", "aten::index_put_"})
+                      .dtypes(dtypes::kEvery)
                       .tensor("self")
                       .tensorList("indices", 2, Values::range(-3, 2), kAdvancedIndexLong)
                       .tensor("values")
@@ -64,6 +69,7 @@ void addAdvancedIndexCases(std::vector<OpCase>& cases) {
                       .arg("accumulate", {true, false})
                       .out("out", OutDtype::caseDtype()));
   cases.push_back(OpCase({"aten::index_put", "aten::index_put.out", "aten::index_put_"})
+                      .dtypes(dtypes::kEvery)
                       .label("Bool masks")
                       .tensor("self")
                       .tensorList("indices", 1, Values::any(), OutDtype::fixedTo(ScalarType::Bool))

@@ -63,7 +63,7 @@ void addCreationCases(std::vector<OpCase>& cases) {
   const std::vector<IValue> starts{0, 1, -2.5};
   const std::vector<IValue> steps{1, 2, 0.5, -1, 0};
   cases.push_back(OpCase({"aten::arange"}).dtypes(kOnce).arg("end", ends).arg("dtype", kDtypeArgument));
-  cases.push_back(OpCase({"aten::arange.out"}).dtypes(dtypes::kNumeric).arg("end", ends));
+  cases.push_back(OpCase({"aten::arange.out"}).dtypes(dtypes::kEvery).arg("end", ends));
   cases.push_back(OpCase({"aten::arange.start"}).dtypes(kOnce).arg("start", starts).arg("end", ends).arg("dtype", kDtypeArgument));
   cases.push_back(OpCase({"aten::arange.start_step"})
                       .dtypes(kOnce)
@@ -71,7 +71,7 @@ void addCreationCases(std::vector<OpCase>& cases) {
                       .arg("end", ends)
                       .arg("step", steps)
                       .arg("dtype", kDtypeArgument));
-  cases.push_back(OpCase({"aten::arange.start_out"}).dtypes(dtypes::kNumeric).arg("start", starts).arg("end", ends).arg("step", steps));
+  cases.push_back(OpCase({"aten::arange.start_out"}).dtypes(dtypes::kEvery).arg("start", starts).arg("end", ends).arg("step", steps));
   // _to_copy converts to `dtype` (or, out=, to out's dtype).
   cases.push_back(OpCase({"aten::_to_copy"})
                       .tensors({"self"})

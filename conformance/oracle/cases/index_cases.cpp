@@ -13,18 +13,21 @@ void addIndexCases(std::vector<OpCase>& cases) {
   const std::vector<ShapeSet> gather_shapes{{{3, 4}, {2, 3}}, {{3, 4}, {3, 4}}, {{}, {}},     {{3, 4}, {0, 3}},
                                             {{5}, {3}},       {{3, 4, 5}, {2, 3, 3}}, {{3, 4}, {2}}};
   cases.push_back(OpCase({"aten::gather", "aten::gather.out"})
+                      .dtypes(dtypes::kEvery)
                       .tensor("self")
                       .tensor("index", Values::range(0, 2), kLong)
                       .shapes(gather_shapes)
                       .arg("dim", {0, 1, -1})
                       .arg("sparse_grad", {false}));
   cases.push_back(OpCase({"aten::gather", "aten::gather.out"})
+                      .dtypes(dtypes::kEvery)
                       .label("0-dim and out-of-range indices")
                       .tensor("self")
                       .tensor("index", Values::range(-5, 4), kLong)
                       .shapes({{{}, {}}, {{3, 4}, {2, 3}}})
                       .arg("dim", {0, -1}));
   cases.push_back(OpCase({"aten::gather", "aten::gather.out"})
+                      .dtypes(dtypes::kEvery)
                       .label("Int index")
                       .tensor("self")
                       .tensor("index", Values::range(0, 2), OutDtype::fixedTo(ScalarType::Int))
@@ -32,6 +35,7 @@ void addIndexCases(std::vector<OpCase>& cases) {
                       .arg("dim", {0})
                       .errorsOnly());
   cases.push_back(OpCase({"aten::scatter.value", "aten::scatter.value_out"})
+                      .dtypes(dtypes::kEvery)
                       .tensor("self")
                       .tensor("index", Values::range(0, 2), kLong)
                       .shapes(gather_shapes)
@@ -47,6 +51,7 @@ void addIndexCases(std::vector<OpCase>& cases) {
   for (const char* op : {"aten::scatter.src", "aten::scatter_add"}) {
     const std::string out_form = std::string(op) == "aten::scatter.src" ? "aten::scatter.src_out" : "aten::scatter_add.out";
     cases.push_back(OpCase({op, out_form})
+                        .dtypes(dtypes::kEvery)
                         .tensor("self")
                         .tensor("index", Values::range(0, 2), kLong)
                         .tensor("src")
@@ -59,11 +64,13 @@ void addIndexCases(std::vector<OpCase>& cases) {
   const std::vector<ShapeSet> select_shapes{{{3, 4}, {2}}, {{3, 4, 5}, {5}}, {{3, 4}, {0}}, {{3, 4}, {}},
                                             {{0, 3}, {0}}, {{3, 37}, {3}}};
   cases.push_back(OpCase({"aten::index_select", "aten::index_select.out"})
+                      .dtypes(dtypes::kEvery)
                       .tensor("self")
                       .tensor("index", Values::range(0, 2), kLong)
                       .shapes(select_shapes)
                       .arg("dim", {0, 1, -1}));
   cases.push_back(OpCase({"aten::index_select", "aten::index_select.out"})
+                      .dtypes(dtypes::kEvery)
                       .label("Int and out-of-range indices")
                       .tensor("self")
                       .tensor("index", Values::range(-3, 4), OutDtype::fixedTo(ScalarType::Int))
@@ -72,6 +79,7 @@ void addIndexCases(std::vector<OpCase>& cases) {
   // The mask operators: a Bool mask broadcast with self (both ways out of place).
   const OutDtype kBoolMask = OutDtype::fixedTo(ScalarType::Bool);
   cases.push_back(OpCase({"aten::masked_fill.Scalar", "aten::masked_fill.Scalar_out", "aten::masked_fill_.Scalar"})
+                      .dtypes(dtypes::kEvery)
                       .tensor("self")
                       .tensor("mask", Values::any(), kBoolMask)
                       .shapes(shapes::kBroadcast)
@@ -79,12 +87,14 @@ void addIndexCases(std::vector<OpCase>& cases) {
                       .out("out", OutDtype::caseDtype())
                       .deviation(resizesOut("aten::masked_fill.Scalar")));
   cases.push_back(OpCase({"aten::masked_select", "aten::masked_select.out"})
+                      .dtypes(dtypes::kEvery)
                       .tensor("self")
                       .tensor("mask", Values::any(), kBoolMask)
                       .shapes(shapes::kBroadcast)
                       .out("out", OutDtype::caseDtype()));
   // masked_scatter: source as large as the broadcast shape, or smaller (refused when too few).
   cases.push_back(OpCase({"aten::masked_scatter", "aten::masked_scatter.out", "aten::masked_scatter_"})
+                      .dtypes(dtypes::kEvery)
                       .tensor("self")
                       .tensor("mask", Values::any(), kBoolMask)
                       .tensor("source")
@@ -100,17 +110,20 @@ void addIndexCases(std::vector<OpCase>& cases) {
                             return call.op == "aten::masked_scatter_" && call.layout != "contiguous";
                           })));
   cases.push_back(OpCase({"aten::nonzero", "aten::nonzero.out"})
+                      .dtypes(dtypes::kEvery)
                       .tensor("self")
                       .shapes(shapes::kOne)
                       .out("out", kLong));
   const std::vector<ShapeSet> embedding_shapes{{{5, 3}, {2}}, {{5, 3}, {2, 3}}, {{5, 3}, {}}, {{5, 3}, {0}}, {{5, 37}, {4}}};
   cases.push_back(OpCase({"aten::embedding", "aten::embedding.out"})
+                      .dtypes(dtypes::kEvery)
                       .tensor("weight")
                       .tensor("indices", Values::range(0, 4), kLong)
                       .shapes(embedding_shapes)
                       .arg("padding_idx", {-1, 1})
                       .out("out", OutDtype::caseDtype()));
   cases.push_back(OpCase({"aten::embedding", "aten::embedding.out"})
+                      .dtypes(dtypes::kEvery)
                       .label("Int and out-of-range indices")
                       .tensor("weight")
                       .tensor("indices", Values::range(-2, 6), OutDtype::fixedTo(ScalarType::Int))

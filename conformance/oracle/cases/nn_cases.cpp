@@ -206,6 +206,7 @@ void addNnCases(std::vector<OpCase>& cases) {
                       .arg("transposed", {false})
                       .arg("output_padding", {ints({0, 0})})
                       .arg("groups", {1})
+                      
                       .dtypes(dtypes::kEvery)
                       .deviation(kFloatingConvolution)
                       .deviation(kBFloat16ConvolutionWithInfinities)
@@ -220,6 +221,7 @@ void addNnCases(std::vector<OpCase>& cases) {
                       .arg("transposed", {false})
                       .arg("output_padding", {ints({0, 0})})
                       .arg("groups", {2, 4})
+                      
                       .dtypes(dtypes::kEvery)
                       .deviation(kFloatingConvolution)
                       .deviation(kBFloat16ConvolutionWithInfinities)
@@ -235,6 +237,7 @@ void addNnCases(std::vector<OpCase>& cases) {
                       .arg("transposed", {true})
                       .arg("output_padding", {ints({1, 1}), ints({0, 0}), ints({1, 0})})
                       .arg("groups", {1, 2})
+                      
                       .dtypes(dtypes::kEvery)
                       .deviation(kFloatingConvolution)
                       .deviation(kBFloat16ConvolutionWithInfinities)
@@ -251,6 +254,7 @@ void addNnCases(std::vector<OpCase>& cases) {
                       .arg("transposed", {true})
                       .arg("output_padding", {ints({1}), ints({0})})
                       .arg("groups", {2})
+                      
                       .dtypes(dtypes::kEvery)
                       .deviation(kFloatingConvolution)
                       .deviation(kBFloat16ConvolutionWithInfinities)
@@ -265,6 +269,7 @@ void addNnCases(std::vector<OpCase>& cases) {
                       .arg("transposed", {false})
                       .arg("output_padding", {ints({0})})
                       .arg("groups", {1, 2})
+                      
                       .dtypes(dtypes::kEvery)
                       .deviation(kFloatingConvolution)
                       .deviation(kBFloat16ConvolutionWithInfinities)
@@ -280,6 +285,7 @@ void addNnCases(std::vector<OpCase>& cases) {
                       .arg("transposed", {false})
                       .arg("output_padding", {ints({0, 0, 0})})
                       .arg("groups", {1, 2})
+                      
                       .dtypes(dtypes::kEvery)
                       .deviation(kFloatingConvolution)
                       .deviation(kBFloat16ConvolutionWithInfinities));
@@ -289,6 +295,7 @@ void addNnCases(std::vector<OpCase>& cases) {
                       .arg("stride", {ints({1, 1}), ints({2, 2}), ints({2})})
                       .arg("padding", {ints({0, 0}), ints({1, 1})})
                       .arg("groups", {1})
+                      
                       .dtypes(dtypes::kEvery)
                       .deviation(kFloatingConvolution)
                       .deviation(kBFloat16ConvolutionWithInfinities));
@@ -307,6 +314,7 @@ void addNnCases(std::vector<OpCase>& cases) {
         .arg("padding", padding)
         .arg("dilation", {ints({1, 1}), ints({2, 2})})
         .arg("ceil_mode", {false, true})
+        
         .dtypes(dtypes::kEvery)
         .deviation(integralMaxPooling(std::move(functional)));
   };
@@ -329,12 +337,14 @@ void addNnCases(std::vector<OpCase>& cases) {
                       .arg("count_include_pad", {true, false})
                       .arg("divisor_override", {kNone, 3, 0})
                       .out("out", OutDtype::caseDtype())
+                      
                       .dtypes(dtypes::kEvery)
                       .deviation(intAveragePooling()));
   for (const char* op : {"aten::_adaptive_avg_pool2d", "aten::adaptive_avg_pool2d"}) {
     cases.push_back(OpCase({op, std::string(op) + ".out"})
                         .tensors({"self"})
                         .shapes({{{1, 2, 5, 5}}, {{2, 5, 7}}, {{1, 2, 0, 5}}, {{1, 1, 1, 1}}})
+                        
                         .dtypes(dtypes::kEvery)
                         .arg("output_size", {ints({2, 2}), ints({1, 1}), ints({3, 2}), ints({5, 5}), ints({7, 3})})
                         .out("out", OutDtype::caseDtype())
@@ -448,17 +458,20 @@ void addNnCases(std::vector<OpCase>& cases) {
   // glu halves `dim`; an odd size, a 0-dim self and integral dtypes are errors on both sides.
   cases.push_back(OpCase({"aten::glu", "aten::glu.out"})
                       .tensors({"self"})
+                      .dtypes(dtypes::kEvery)
                       .shapes({{{4, 6}}, {{2, 3, 4}}, {{0, 4}}, {{}}, {{3, 38}}})
                       .arg("dim", {-1, 0, 1}));
   // logit on values around [0, 1], with and without eps (a negative eps means none, as in PyTorch).
   cases.push_back(OpCase(threeForms("aten::logit"))
                       .tensor("self", Values{-0.25, 1.25, -2, 2, true})
+                      .dtypes(dtypes::kEvery)
                       .shapes(shapes::kOne)
                       .arg("eps", {kNone, 0.1, -1.0, 0.0}));
   const std::vector<ShapeSet> shuffle_shapes{{{1, 8, 2, 3}}, {{2, 4, 3, 3}}, {{4, 2, 2}}, {{0, 4, 2, 2}},
                                              {{2, 1, 9, 3, 2}}};
-  cases.push_back(OpCase({"aten::pixel_shuffle"}).tensors({"self"}).shapes(shuffle_shapes).arg("upscale_factor", {2, 1, 3}));
+  cases.push_back(OpCase({"aten::pixel_shuffle"}).dtypes(dtypes::kEvery).tensors({"self"}).shapes(shuffle_shapes).arg("upscale_factor", {2, 1, 3}));
   cases.push_back(OpCase({"aten::pixel_shuffle.out"})
+                      .dtypes(dtypes::kEvery)
                       .tensors({"self"})
                       .shapes(shuffle_shapes)
                       .arg("upscale_factor", {2, 1, 3})
@@ -467,9 +480,10 @@ void addNnCases(std::vector<OpCase>& cases) {
   const std::vector<ShapeSet> unshuffle_shapes{{{1, 2, 4, 6}}, {{2, 1, 6, 6}}, {{3, 4, 2}}, {{0, 2, 4, 4}},
                                                {{2, 1, 1, 6, 3}}};
   cases.push_back(
-      OpCase({"aten::pixel_unshuffle"}).tensors({"self"}).shapes(unshuffle_shapes).arg("downscale_factor", {2, 1, 3})
+      OpCase({"aten::pixel_unshuffle"}).dtypes(dtypes::kEvery).tensors({"self"}).shapes(unshuffle_shapes).arg("downscale_factor", {2, 1, 3})
           .deviation(kEmptyPixelUnshuffle));
   cases.push_back(OpCase({"aten::pixel_unshuffle.out"})
+                      .dtypes(dtypes::kEvery)
                       .tensors({"self"})
                       .shapes(unshuffle_shapes)
                       .arg("downscale_factor", {2, 1, 3})

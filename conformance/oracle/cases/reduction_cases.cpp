@@ -33,8 +33,10 @@ Reference anyOverDims() {
       }
     }
     std::sort(dims.rbegin(), dims.rend());
-    IValue result = torchCall("aten::ne.Scalar", {arguments[0], IValue(int64_t{0})})[0];
+    IValue result = torchCallWithFloatCopies("aten::ne.Scalar", {arguments[0], IValue(int64_t{0})})[0];
     for (int64_t d : dims) result = torchCall("aten::any.dim", {result, IValue(d), IValue(keepdim)})[0];
+    // any of a Byte tensor is Byte, as PyTorch's any.dim gives it.
+    if (self.scalar_type() == ScalarType::Byte) result = convertedTo(result.toTensor(), ScalarType::Byte);
     stack.clear();
     if (arguments.size() > 3) {
       writeOut(arguments[3].toTensor(), result.toTensor());
@@ -148,18 +150,21 @@ void addReductionCases(std::vector<OpCase>& cases) {
   // var and var_mean: floating self only; correction an int here (1.13's schema says int?).
   cases.push_back(OpCase({"aten::var.dim", "aten::var.out"})
                       .tensors({"self"})
+                      .dtypes(dtypes::kEvery)
                       .shapes(shapes::kOne)
                       .arg("dim", dim_lists)
                       .arg("unbiased", {true, false})
                       .arg("keepdim", {false, true}));
   cases.push_back(OpCase({"aten::var.correction", "aten::var.correction_out"})
                       .tensors({"self"})
+                      .dtypes(dtypes::kEvery)
                       .shapes(shapes::kOne)
                       .arg("dim", dim_lists)
                       .arg("correction", {kNone, 0, 2})
                       .arg("keepdim", {false, true}));
   cases.push_back(OpCase({"aten::var_mean.correction", "aten::var_mean.correction_out"})
                       .tensors({"self"})
+                      .dtypes(dtypes::kEvery)
                       .shapes(shapes::kOne)
                       .arg("dim", dim_lists)
                       .arg("correction", {kNone, 0, 2})
@@ -172,16 +177,19 @@ void addReductionCases(std::vector<OpCase>& cases) {
   const OutDtype kBoolOut = OutDtype::fixedTo(ScalarType::Bool);
   cases.push_back(OpCase({"aten::any", "aten::any.all_out"})
                       .tensors({"self"})
+                      .dtypes(dtypes::kEvery)
                       .shapes(shapes::kOne)
                       .out("out", kBoolOut));
   cases.push_back(OpCase({"aten::any.dim", "aten::any.out"})
                       .tensors({"self"})
+                      .dtypes(dtypes::kEvery)
                       .shapes(shapes::kOne)
                       .arg("dim", {0, -1, 1})
                       .arg("keepdim", {false, true})
                       .out("out", kBoolOut));
   cases.push_back(OpCase({"aten::any.dims", "aten::any.dims_out"})
                       .tensors({"self"})
+                      .dtypes(dtypes::kEvery)
                       .shapes(shapes::kOne)
                       .arg("dim", {kNone, ints({0}), ints({-1}), ints({0, 1}), ints({})})
                       .arg("keepdim", {false, true})

@@ -28,7 +28,7 @@ void addSamplingCases(std::vector<OpCase>& cases) {
   const std::vector<IValue> scale_factors{kNone, samplingDoubles({2.0, 1.5}), samplingDoubles({0.5, 1.7})};
   cases.push_back(OpCase({"aten::upsample_nearest2d.vec", "aten::upsample_nearest2d.vec_out"})
                       .tensor("input")
-                      .dtypes(dtypes::kFloating)
+                      .dtypes(dtypes::kEveryFloating)
                       .shapes(planes)
                       .arg("output_size", output_sizes)
                       .arg("scale_factors", scale_factors)

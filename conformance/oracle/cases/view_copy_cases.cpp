@@ -118,10 +118,11 @@ void emptyDimOrder(const FunctionSchema& schema, Stack& stack) {
 
 void addViewCopyCases(std::vector<OpCase>& cases) {
   cases.push_back(
-      OpCase({"aten::alias_copy.out"}).tensors({"self"}).shapes(shapes::kOne).deviation(resizesOut("aten::alias_copy")));
+      OpCase({"aten::alias_copy.out"}).dtypes(dtypes::kEvery).tensors({"self"}).shapes(shapes::kOne).deviation(resizesOut("aten::alias_copy")));
   // Each entry's calls cut self into as many pieces as its out list holds, or raise before the outs
   // are looked at: PyTorch 1.13's generated out= forms are not asked about a list of the wrong length.
   cases.push_back(OpCase({"aten::split_copy.Tensor_out"})
+                      .dtypes(dtypes::kEvery)
                       .tensors({"self"})
                       .outList("out", 3)
                       .shapes({{{7, 4}}, {{9}}, {{8, 2, 3}}, {{7, 0}}, {{}}})
@@ -129,6 +130,7 @@ void addViewCopyCases(std::vector<OpCase>& cases) {
                       .arg("dim", {0, -2})
                       .deviation(resizesOutList("aten::split_copy.Tensor")));
   cases.push_back(OpCase({"aten::split_copy.Tensor_out"})
+                      .dtypes(dtypes::kEvery)
                       .label("one piece")
                       .tensors({"self"})
                       .outList("out", 1)
@@ -137,6 +139,7 @@ void addViewCopyCases(std::vector<OpCase>& cases) {
                       .arg("dim", {0})
                       .deviation(resizesOutList("aten::split_copy.Tensor")));
   cases.push_back(OpCase({"aten::split_with_sizes_copy.out"})
+                      .dtypes(dtypes::kEvery)
                       .tensors({"self"})
                       .outList("out", 3)
                       .shapes({{{6, 4}}, {{6}}, {{6, 0}}, {{6, 2, 3}}, {{}}})
@@ -145,6 +148,7 @@ void addViewCopyCases(std::vector<OpCase>& cases) {
                       .arg("dim", {0})
                       .deviation(resizesOutList("aten::split_with_sizes_copy")));
   cases.push_back(OpCase({"aten::split_with_sizes_copy.out"})
+                      .dtypes(dtypes::kEvery)
                       .label("inner dimension")
                       .tensors({"self"})
                       .outList("out", 3)
@@ -153,12 +157,14 @@ void addViewCopyCases(std::vector<OpCase>& cases) {
                       .arg("dim", {1, -1, 2})
                       .deviation(resizesOutList("aten::split_with_sizes_copy")));
   cases.push_back(OpCase({"aten::unbind_copy.int_out"})
+                      .dtypes(dtypes::kEvery)
                       .tensors({"self"})
                       .outList("out", 3)
                       .shapes({{{3, 4}}, {{3}}, {{3, 0}}, {{3, 2, 5}}, {{}}})
                       .arg("dim", {0, -3})
                       .deviation(resizesOutList("aten::unbind_copy.int")));
   cases.push_back(OpCase({"aten::unbind_copy.int_out"})
+                      .dtypes(dtypes::kEvery)
                       .label("inner dimension")
                       .tensors({"self"})
                       .outList("out", 3)
@@ -166,21 +172,24 @@ void addViewCopyCases(std::vector<OpCase>& cases) {
                       .arg("dim", {1, -1})
                       .deviation(resizesOutList("aten::unbind_copy.int")));
   for (const char* op : {"aten::detach_copy", "aten::lift_fresh_copy"}) {
-    cases.push_back(OpCase({std::string(op) + ".out"}).tensors({"self"}).shapes(shapes::kOne).deviation(resizesOut(op)));
+    cases.push_back(OpCase({std::string(op) + ".out"}).dtypes(dtypes::kEvery).tensors({"self"}).shapes(shapes::kOne).deviation(resizesOut(op)));
   }
   // The view scatters: src must have the view's shape (or both sides raise).
   cases.push_back(OpCase({"aten::select_scatter", "aten::select_scatter.out"})
+                      .dtypes(dtypes::kEvery)
                       .tensors({"self", "src"})
                       .shapes({{{2, 3}, {3}}, {{4}, {}}, {{2, 3, 4}, {3, 4}}, {{2, 37}, {37}}, {{2, 3}, {2}}})
                       .arg("dim", {0})
                       .arg("index", {0, -1, 1, 5}));
   cases.push_back(OpCase({"aten::select_scatter", "aten::select_scatter.out"})
+                      .dtypes(dtypes::kEvery)
                       .label("inner dimension")
                       .tensors({"self", "src"})
                       .shapes({{{2, 3}, {2}}, {{2, 3, 4}, {2, 4}}, {{0, 3}, {0}}})
                       .arg("dim", {1, -2})
                       .arg("index", {2, -3}));
   cases.push_back(OpCase({"aten::slice_scatter", "aten::slice_scatter.out"})
+                      .dtypes(dtypes::kEvery)
                       .tensors({"self", "src"})
                       .shapes({{{4, 5}, {2, 5}}, {{6}, {2}}, {{4, 3, 2}, {2, 3, 2}}, {{4, 37}, {2, 37}}, {{4, 5}, {3, 5}}})
                       .arg("dim", {0})
@@ -188,6 +197,7 @@ void addViewCopyCases(std::vector<OpCase>& cases) {
                       .arg("end", {3})
                       .arg("step", {1}));
   cases.push_back(OpCase({"aten::slice_scatter", "aten::slice_scatter.out"})
+                      .dtypes(dtypes::kEvery)
                       .label("stepped")
                       .tensors({"self", "src"})
                       .shapes({{{6, 2}, {3, 2}}, {{5}, {3}}})
@@ -196,6 +206,7 @@ void addViewCopyCases(std::vector<OpCase>& cases) {
                       .arg("end", {kNone, 100})
                       .arg("step", {2}));
   cases.push_back(OpCase({"aten::slice_scatter", "aten::slice_scatter.out"})
+                      .dtypes(dtypes::kEvery)
                       .label("last dimension")
                       .tensors({"self", "src"})
                       .shapes({{{2, 5}, {2, 2}}, {{3, 4, 5}, {3, 4, 2}}})
@@ -204,6 +215,7 @@ void addViewCopyCases(std::vector<OpCase>& cases) {
                       .arg("end", {kNone, 5})
                       .arg("step", {1}));
   cases.push_back(OpCase({"dim_order_ops::_empty_dim_order.out"})
+                      .dtypes(dtypes::kEvery)
                       .valuesUnspecified()
                       .arg("size", {ints({2, 3, 4, 5}), ints({2, 3}), ints({}), ints({0, 2}), ints({-1, 2})})
                       .arg("dim_order", {kNone, ints({0, 2, 3, 1}), ints({1, 0}), ints({0, 0}), ints({0, 1, 2})})
@@ -213,6 +225,7 @@ void addViewCopyCases(std::vector<OpCase>& cases) {
   const std::vector<IValue> orders{kNone, ints({0, 1, 2, 3}), ints({0, 2, 3, 1}), ints({0, 1}), ints({}), ints({1, 0}),
                                    ints({0, 0, 1, 2})};
   cases.push_back(OpCase({"dim_order_ops::_clone_dim_order.out"})
+                      .dtypes(dtypes::kEvery)
                       .tensors({"self"})
                       .shapes(shapes)
                       .arg("dim_order", orders)
@@ -220,6 +233,7 @@ void addViewCopyCases(std::vector<OpCase>& cases) {
                       .reference("ExecuTorch's operator; PyTorch has none",
                                  [](const FunctionSchema& schema, Stack& stack) { dimOrderCopy(schema, stack, true); }));
   cases.push_back(OpCase({"dim_order_ops::_to_dim_order_copy.out"})
+                      .dtypes(dtypes::kEvery)
                       .tensors({"self"})
                       .shapes(shapes)
                       .arg("dim_order", orders)

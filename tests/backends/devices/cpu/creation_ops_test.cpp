@@ -206,8 +206,8 @@ TEST(CreationArange, RejectsRangesTooLongToAllocate) {
 
 TEST(CreationArange, RejectsBoolAndValuesOutsideTheDtype) {
   EXPECT_EQ(errorMessageOf([] { ops::arange(3, ScalarType::Bool); }),
-            "aten::arange: argument 'dtype' has dtype Bool, which this kernel does not support (supported: Int, "
-            "Long, Float, Double)");
+            "aten::arange: argument 'dtype' has dtype Bool, which this kernel does not support (supported: Byte, "
+            "Char, Short, Int, Long, Half, Float, Double, BFloat16)");
   EXPECT_EQ(errorMessageOf([] { ops::arange(int64_t{3000000000}, int64_t{3000000002}, 1, ScalarType::Int); }),
             "aten::arange.start_step: value 3000000000 cannot be converted to type Int without overflow");
 }
@@ -234,8 +234,8 @@ TEST(CreationArange, OutWithTheRightElementCountKeepsItsShapeAndStrides) {
 TEST(CreationArange, OutRejectsBool) {
   Tensor out = empty({2}, ScalarType::Bool);
   EXPECT_EQ(errorMessageOf([&] { ops::arange_out(out, 2); }),
-            "aten::arange.out: argument 'out' has dtype Bool, which this kernel does not support (supported: Int, "
-            "Long, Float, Double)");
+            "aten::arange.out: argument 'out' has dtype Bool, which this kernel does not support (supported: Byte, "
+            "Char, Short, Int, Long, Half, Float, Double, BFloat16)");
 }
 
 }  // namespace

@@ -40,7 +40,7 @@ TEST(Glu, OddSizesScalarsAndIntegersAreRefused) {
   EXPECT_EQ(errorMessageOf([] { ops::glu(ones({}), -1); }),
             "aten::glu: glu does not take a 0-dim tensor (it has no halves to split)");
   EXPECT_EQ(errorMessageOf([] { ops::glu(ones({2}, ScalarType::Long), 0); }),
-            "aten::glu: expected 'self' to have dtype Float or Double but got Long");
+            "aten::glu: expected 'self' to have a floating dtype (Half, Float, Double or BFloat16) but got Long");
 }
 
 TEST(Logit, IsTheInverseOfTheSigmoidAndClampsToEps) {

@@ -113,9 +113,6 @@ TEST(NarrowDtypeKernels, ComparisonsAndExtremaReadEveryNarrowDtype) {
 
 TEST(NarrowDtypeKernels, KernelsNotYetCheckedOnTheNewDtypesRefuseThemByName) {
   // See Note [Kernels take the new dtypes once PyTorch agrees] in backends/devices/cpu/dtype_dispatch.h.
-  const std::string glu = errorMessageOf([] { ops::glu(ops::ones({2, 2}, ScalarType::Half)); });
-  EXPECT_THAT(glu, HasSubstr("aten::glu"));
-  EXPECT_THAT(glu, HasSubstr("Half"));
   const std::string power = errorMessageOf([] { ops::pow(ops::ones({2}, ScalarType::Half), 2); });
   EXPECT_THAT(power, HasSubstr("aten::pow"));
   EXPECT_THAT(power, HasSubstr("Half"));
@@ -170,6 +167,41 @@ TEST(NarrowDtypeKernels, ClampingByteWithANegativeIntegerBoundWrapsItAsPyTorch) 
   EXPECT_THAT(errorMessageOf([&] { ops::hardtanh(t); }),
               HasSubstr("aten::hardtanh: cannot do hardtanh on an unsigned type with negative limits"));
   EXPECT_EQ(doublesOf(ops::hardtanh(t, 0, 5)), (std::vector<double>{3, 5, 5}));
+}
+
+TEST(NarrowDtypeKernels, IndexAndMaskOperatorsMoveEveryNarrowDtype) {
+  // A Half KV cache updated in place and read back, as LLM programs do.
+  Tensor cache = ops::zeros({4}, ScalarType::Half);
+  const Tensor position = narrowTensorOf({2}, ScalarType::Long);
+  const Tensor values = narrowTensorOf({0.1}, ScalarType::Half);
+  cache = ops::index_put(cache, {std::optional<Tensor>(position)}, values, /*accumulate=*/true);
+  cache = ops::index_put(cache, {std::optional<Tensor>(position)}, values, /*accumulate=*/true);
+  // Each accumulation is a Half sum, rounded once: 0.1 (0.0999755859375 in Half) twice.
+  EXPECT_EQ(doublesOf(cache), (std::vector<double>{0, 0, roundedTo(2 * 0.0999755859375, ScalarType::Half), 0}));
+  EXPECT_EQ(doublesOf(ops::gather(narrowTensorOf({5, -7, 9}, ScalarType::Short), 0, narrowTensorOf({2, 0}, ScalarType::Long))),
+            (std::vector<double>{9, 5}));
+  const Tensor mask = ops::gt(narrowTensorOf({1, 0, 1}, ScalarType::Byte), 0);
+  EXPECT_EQ(doublesOf(ops::masked_fill(narrowTensorOf({1, 2, 3}, ScalarType::Char), mask, -4)),
+            (std::vector<double>{-4, 2, -4}));
+  // The value converts as PyTorch converts it, even when nothing is filled.
+  EXPECT_THAT(errorMessageOf([] {
+                ops::masked_fill(ops::empty({0}, ScalarType::Byte), ops::empty({0}, ScalarType::Bool), -1.5);
+              }),
+              HasSubstr("value -1.5 cannot be converted to type Byte without overflow"));
+}
+
+TEST(NarrowDtypeKernels, AnyOfAByteTensorIsByteAsInPyTorch) {
+  const Tensor bytes = narrowTensorOf({0, 3}, ScalarType::Byte);
+  EXPECT_EQ(ops::any(bytes).scalar_type(), ScalarType::Byte);
+  EXPECT_EQ(doublesOf(ops::any(bytes)), std::vector<double>{1});
+  EXPECT_EQ(ops::any(narrowTensorOf({0, 3}, ScalarType::Char)).scalar_type(), ScalarType::Bool);
+}
+
+TEST(NarrowDtypeKernels, TopkOnHalfPutsNaNFirstAsTheLargest) {
+  const auto [values, indices] = ops::topk(narrowTensorOf({1, NAN, 3}, ScalarType::Half), 2);
+  EXPECT_TRUE(std::isnan(doublesOf(values)[0]));
+  EXPECT_EQ(doublesOf(values)[1], 3);
+  EXPECT_EQ(doublesOf(indices), (std::vector<double>{1, 2}));
 }
 
 TEST(NarrowDtypeKernels, ShiftsPastTheWidthGiveZeroOrTheSignOfTheSmallIntegers) {
