@@ -14,7 +14,8 @@
 // - Floating: std::pow, except the exponents PyTorch's CPU kernel specialises (0.5 is sqrt, -0.5
 //   1 / sqrt, -1 1 / x, 2 x * x, 3 x * x * x, -2 1 / (x * x)), which differ from std::pow on
 //   signed zeros and infinities (pow(-0.0, 0.5) is 0 but sqrt(-0.0) is -0.0); Float ** a Scalar
-//   is computed in double, as PyTorch does.
+//   is computed in double, as PyTorch does. Half takes std::pow in float for every exponent (the
+//   exponent rounded to Half), as PyTorch's Half kernel; BFloat16 the specialisations, in float.
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -26,7 +27,10 @@
 namespace sy::cpu {
 namespace {
 
-constexpr unsigned kPowDtypes = kIntegralDtypes | kFloatingDtypes;
+// The three pow kernels share their element functions, so their YAML entries declare one set.
+constexpr unsigned kPowDtypes = native::pow_tensor_tensor_out_cpu_dtypes;
+static_assert(native::pow_tensor_scalar_out_cpu_dtypes == kPowDtypes && native::pow_scalar_out_cpu_dtypes == kPowDtypes,
+              "pow.Tensor_Tensor_out, pow.Tensor_Scalar_out and pow.Scalar_out declare the same dtypes: in binary_ops.yaml");
 
 // base ** exponent in an integral type, wrapping on overflow (computed in uint64_t, whose
 // arithmetic wraps, and truncated to T, which keeps the low bits as T's own wrapping would).
@@ -56,6 +60,13 @@ bool scalarIs(const Scalar& s, double number, bool boolean) {
 // The per-element function of a floating pow with a Scalar exponent, run over `geometry`.
 template <class T>
 void floatingPowByScalar(const LoopGeometry& geometry, double exponent) {
+  if constexpr (std::is_same_v<T, Half>) {
+    // PyTorch's Half kernel has none of the specialisations below (pow(-inf, 0.5) is inf, where
+    // sqrt gives NaN): std::pow in float, the exponent rounded to Half first.
+    const float e = static_cast<float>(Half(static_cast<float>(exponent)));
+    runElementwise<T, T>(geometry, [e](T x) { return static_cast<T>(std::pow(static_cast<float>(x), e)); });
+    return;
+  }
   if (exponent == 0.5) {
     runElementwise<T, T>(geometry, [](T x) { return std::sqrt(x); });
   } else if (exponent == -0.5) {

@@ -133,15 +133,18 @@ void addBinaryCases(std::vector<OpCase>& cases) {
   // result is refused whatever the exponent).
   cases.push_back(OpCase({"aten::pow.Tensor_Tensor", "aten::pow.Tensor_Tensor_out", "aten::pow_.Tensor"})
                       .tensors({"self", "exponent"})
-                      .promote("exponent", dtypes::kAll)
+                      .dtypes(dtypes::kEvery)
+                      .promote("exponent", dtypes::kPartners)
                       .shapes(shapes::kBroadcast));
   cases.push_back(OpCase({"aten::pow.Tensor_Scalar", "aten::pow.Tensor_Scalar_out", "aten::pow_.Scalar"})
                       .tensors({"self"})
+                      .dtypes(dtypes::kEvery)
                       .shapes(shapes::kOne)
                       .arg("exponent", {2, 0, 1, 0.5, -0.5, -1.0, 3, -2.0, 2.5, 1.0, true, false, -3, 0.0})
                       .out("out", OutDtype::resultType("exponent")));
   cases.push_back(OpCase({"aten::pow.Scalar", "aten::pow.Scalar_out"})
                       .tensors({"exponent"})
+                      .dtypes(dtypes::kEvery)
                       .shapes(shapes::kOne)
                       .arg("self", {2, 1, -1.5, 0.5, 1.0, true, false, -2})
                       .out("out", OutDtype::resultType("self")));

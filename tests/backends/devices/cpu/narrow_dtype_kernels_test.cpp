@@ -113,9 +113,19 @@ TEST(NarrowDtypeKernels, ComparisonsAndExtremaReadEveryNarrowDtype) {
 
 TEST(NarrowDtypeKernels, KernelsNotYetCheckedOnTheNewDtypesRefuseThemByName) {
   // See Note [Kernels take the new dtypes once PyTorch agrees] in backends/devices/cpu/dtype_dispatch.h.
-  const std::string power = errorMessageOf([] { ops::pow(ops::ones({2}, ScalarType::Half), 2); });
-  EXPECT_THAT(power, HasSubstr("aten::pow"));
-  EXPECT_THAT(power, HasSubstr("Half"));
+  const std::string bilinear = errorMessageOf([] {
+    ops::upsample_bilinear2d(ops::ones({1, 1, 2, 2}, ScalarType::Half), std::vector<int64_t>{4, 4}, false, std::nullopt);
+  });
+  EXPECT_THAT(bilinear, HasSubstr("aten::upsample_bilinear2d"));
+  EXPECT_THAT(bilinear, HasSubstr("Half"));
+}
+
+TEST(NarrowDtypeKernels, HalfPowIsStdPowInFloatAsPyTorchsHalfKernel) {
+  // No sqrt specialisation for Half: pow(-inf, 0.5) is inf (sqrt(-inf) would be NaN).
+  EXPECT_EQ(doublesOf(ops::pow(narrowTensorOf({-INFINITY, 4}, ScalarType::Half), 0.5)),
+            (std::vector<double>{INFINITY, 2}));
+  EXPECT_EQ(doublesOf(ops::pow(narrowTensorOf({300}, ScalarType::Half), 2)), std::vector<double>{INFINITY});
+  EXPECT_EQ(doublesOf(ops::pow(narrowTensorOf({3}, ScalarType::Char), 4)), std::vector<double>{81});
 }
 
 TEST(NarrowDtypeKernels, ActivationsOnHalfComputeInFloatAndRoundOnce) {
