@@ -206,7 +206,6 @@ void addNnCases(std::vector<OpCase>& cases) {
                       .arg("transposed", {false})
                       .arg("output_padding", {ints({0, 0})})
                       .arg("groups", {1})
-                      
                       .dtypes(dtypes::kEvery)
                       .deviation(kFloatingConvolution)
                       .deviation(kBFloat16ConvolutionWithInfinities)
@@ -221,7 +220,6 @@ void addNnCases(std::vector<OpCase>& cases) {
                       .arg("transposed", {false})
                       .arg("output_padding", {ints({0, 0})})
                       .arg("groups", {2, 4})
-                      
                       .dtypes(dtypes::kEvery)
                       .deviation(kFloatingConvolution)
                       .deviation(kBFloat16ConvolutionWithInfinities)
@@ -237,7 +235,6 @@ void addNnCases(std::vector<OpCase>& cases) {
                       .arg("transposed", {true})
                       .arg("output_padding", {ints({1, 1}), ints({0, 0}), ints({1, 0})})
                       .arg("groups", {1, 2})
-                      
                       .dtypes(dtypes::kEvery)
                       .deviation(kFloatingConvolution)
                       .deviation(kBFloat16ConvolutionWithInfinities)
@@ -254,7 +251,6 @@ void addNnCases(std::vector<OpCase>& cases) {
                       .arg("transposed", {true})
                       .arg("output_padding", {ints({1}), ints({0})})
                       .arg("groups", {2})
-                      
                       .dtypes(dtypes::kEvery)
                       .deviation(kFloatingConvolution)
                       .deviation(kBFloat16ConvolutionWithInfinities)
@@ -269,7 +265,6 @@ void addNnCases(std::vector<OpCase>& cases) {
                       .arg("transposed", {false})
                       .arg("output_padding", {ints({0})})
                       .arg("groups", {1, 2})
-                      
                       .dtypes(dtypes::kEvery)
                       .deviation(kFloatingConvolution)
                       .deviation(kBFloat16ConvolutionWithInfinities)
@@ -285,7 +280,6 @@ void addNnCases(std::vector<OpCase>& cases) {
                       .arg("transposed", {false})
                       .arg("output_padding", {ints({0, 0, 0})})
                       .arg("groups", {1, 2})
-                      
                       .dtypes(dtypes::kEvery)
                       .deviation(kFloatingConvolution)
                       .deviation(kBFloat16ConvolutionWithInfinities));
@@ -295,7 +289,6 @@ void addNnCases(std::vector<OpCase>& cases) {
                       .arg("stride", {ints({1, 1}), ints({2, 2}), ints({2})})
                       .arg("padding", {ints({0, 0}), ints({1, 1})})
                       .arg("groups", {1})
-                      
                       .dtypes(dtypes::kEvery)
                       .deviation(kFloatingConvolution)
                       .deviation(kBFloat16ConvolutionWithInfinities));
@@ -314,7 +307,6 @@ void addNnCases(std::vector<OpCase>& cases) {
         .arg("padding", padding)
         .arg("dilation", {ints({1, 1}), ints({2, 2})})
         .arg("ceil_mode", {false, true})
-        
         .dtypes(dtypes::kEvery)
         .deviation(integralMaxPooling(std::move(functional)));
   };
@@ -337,14 +329,12 @@ void addNnCases(std::vector<OpCase>& cases) {
                       .arg("count_include_pad", {true, false})
                       .arg("divisor_override", {kNone, 3, 0})
                       .out("out", OutDtype::caseDtype())
-                      
                       .dtypes(dtypes::kEvery)
                       .deviation(intAveragePooling()));
   for (const char* op : {"aten::_adaptive_avg_pool2d", "aten::adaptive_avg_pool2d"}) {
     cases.push_back(OpCase({op, std::string(op) + ".out"})
                         .tensors({"self"})
                         .shapes({{{1, 2, 5, 5}}, {{2, 5, 7}}, {{1, 2, 0, 5}}, {{1, 1, 1, 1}}})
-                        
                         .dtypes(dtypes::kEvery)
                         .arg("output_size", {ints({2, 2}), ints({1, 1}), ints({3, 2}), ints({5, 5}), ints({7, 3})})
                         .out("out", OutDtype::caseDtype())

@@ -100,19 +100,22 @@ void addReductionCases(std::vector<OpCase>& cases) {
                       .shapes(shapes::kOne)
                       .arg("dim", {ints({}), ints({0}), ints({-1}), ints({0, 1})})
                       .arg("keepdim", {false, true}));
-  cases.push_back(OpCase({"aten::max"}).tensors({"self"}).shapes(shapes::kOne));
+  cases.push_back(OpCase({"aten::max"}).dtypes(dtypes::kEvery).tensors({"self"}).shapes(shapes::kOne));
   cases.push_back(OpCase({"aten::max.unary_out"})
+                      .dtypes(dtypes::kEvery)
                       .tensors({"self"})
                       .shapes(shapes::kOne)
                       .reference("max.unary_out came after PyTorch 1.13; the out form of its aten::max",
                                  outOfFunctional("aten::max")));
-  cases.push_back(OpCase({"aten::min"}).tensors({"self"}).shapes(shapes::kOne));
+  cases.push_back(OpCase({"aten::min"}).dtypes(dtypes::kEvery).tensors({"self"}).shapes(shapes::kOne));
   cases.push_back(OpCase({"aten::min.unary_out"})
+                      .dtypes(dtypes::kEvery)
                       .tensors({"self"})
                       .shapes(shapes::kOne)
                       .reference("min.unary_out came after PyTorch 1.13; the out form of its aten::min",
                                  outOfFunctional("aten::min")));
   cases.push_back(OpCase({"aten::max.dim", "aten::max.dim_max"})
+                      .dtypes(dtypes::kEvery)
                       .tensors({"self"})
                       .shapes(shapes::kOne)
                       .arg("dim", {0, -1, 1})
@@ -120,6 +123,7 @@ void addReductionCases(std::vector<OpCase>& cases) {
                       .out("max", OutDtype::caseDtype())
                       .out("max_values", OutDtype::fixedTo(ScalarType::Long)));
   cases.push_back(OpCase({"aten::min.dim", "aten::min.dim_min"})
+                      .dtypes(dtypes::kEvery)
                       .tensors({"self"})
                       .shapes(shapes::kOne)
                       .arg("dim", {0, -1, 1})
