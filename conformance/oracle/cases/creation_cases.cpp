@@ -6,8 +6,9 @@ namespace sy::oracle {
 
 namespace {
 const std::vector<IValue> kSizes{ints({2, 3}), ints({}), ints({0}), ints({3, 37}), ints({-1})};
-const std::vector<IValue> kDtypeArgument{kNone, ScalarType::Float, ScalarType::Long, ScalarType::Bool, ScalarType::Int,
-                                         ScalarType::Double};
+const std::vector<IValue> kDtypeArgument{kNone,           ScalarType::Float, ScalarType::Long,  ScalarType::Bool,
+                                         ScalarType::Int, ScalarType::Double, ScalarType::Byte, ScalarType::Char,
+                                         ScalarType::Short, ScalarType::Half, ScalarType::BFloat16};
 // The factories without tensors try their dtype through the `dtype` argument (or out's dtype), not
 // through the entry's dtypes.
 const Dtypes kOnce{ScalarType::Float};
@@ -34,29 +35,48 @@ void addCreationCases(std::vector<OpCase>& cases) {
                                                     whenArgument("stride", ints({1, -1})))));
   // The *_like.out forms take no dtype (out's is the result's): an entry of their own.
   cases.push_back(OpCase({"aten::empty_like"})
+                      .dtypes(dtypes::kEvery)
                       .tensors({"self"})
                       .shapes(shapes::kOne)
                       .valuesUnspecified()
                       .arg("dtype", {kNone, ScalarType::Double}));
-  cases.push_back(OpCase({"aten::empty_like.out"}).tensors({"self"}).shapes(shapes::kOne).valuesUnspecified());
+  cases.push_back(OpCase({"aten::empty_like.out"})
+                      .dtypes(dtypes::kEvery)
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .valuesUnspecified());
   for (const char* op : {"aten::zeros", "aten::ones"}) {
     cases.push_back(OpCase({op}).dtypes(kOnce).arg("size", kSizes).arg("dtype", kDtypeArgument));
-    cases.push_back(OpCase({std::string(op) + ".out"}).arg("size", kSizes));
-    cases.push_back(
-        OpCase({std::string(op) + "_like"}).tensors({"self"}).shapes(shapes::kOne).arg("dtype", kDtypeArgument));
-    cases.push_back(OpCase({std::string(op) + "_like.out"}).tensors({"self"}).shapes(shapes::kOne));
+    cases.push_back(OpCase({std::string(op) + ".out"}).dtypes(dtypes::kEvery).arg("size", kSizes));
+    cases.push_back(OpCase({std::string(op) + "_like"})
+                        .dtypes(dtypes::kEvery)
+                        .tensors({"self"})
+                        .shapes(shapes::kOne)
+                        .arg("dtype", kDtypeArgument));
+    cases.push_back(OpCase({std::string(op) + "_like.out"})
+                        .dtypes(dtypes::kEvery)
+                        .tensors({"self"})
+                        .shapes(shapes::kOne));
   }
   const std::vector<IValue> fills{2, -1.5, true, 0};
   cases.push_back(OpCase({"aten::full"}).dtypes(kOnce).arg("size", kSizes).arg("fill_value", fills).arg("dtype", kDtypeArgument));
-  cases.push_back(OpCase({"aten::full.out"}).arg("size", kSizes).arg("fill_value", fills));
+  cases.push_back(OpCase({"aten::full.out"})
+                      .dtypes(dtypes::kEvery)
+                      .arg("size", kSizes)
+                      .arg("fill_value", fills));
   cases.push_back(OpCase({"aten::full_like"})
+                      .dtypes(dtypes::kEvery)
                       .tensors({"self"})
                       .shapes(shapes::kOne)
                       .arg("fill_value", fills)
                       .arg("dtype", kDtypeArgument));
-  cases.push_back(OpCase({"aten::full_like.out"}).tensors({"self"}).shapes(shapes::kOne).arg("fill_value", fills));
+  cases.push_back(OpCase({"aten::full_like.out"})
+                      .dtypes(dtypes::kEvery)
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .arg("fill_value", fills));
   cases.push_back(OpCase({"aten::scalar_tensor"}).dtypes(kOnce).arg("s", fills).arg("dtype", kDtypeArgument));
-  cases.push_back(OpCase({"aten::scalar_tensor.out"}).arg("s", fills));
+  cases.push_back(OpCase({"aten::scalar_tensor.out"}).dtypes(dtypes::kEvery).arg("s", fills));
   // arange: the length is ceil((end - start) / step); integral arguments give Long, others the
   // default dtype.
   const std::vector<IValue> ends{5, 2.5, 0, -3};
@@ -71,14 +91,20 @@ void addCreationCases(std::vector<OpCase>& cases) {
                       .arg("end", ends)
                       .arg("step", steps)
                       .arg("dtype", kDtypeArgument));
-  cases.push_back(OpCase({"aten::arange.start_out"}).dtypes(dtypes::kEvery).arg("start", starts).arg("end", ends).arg("step", steps));
+  cases.push_back(OpCase({"aten::arange.start_out"})
+                      .dtypes(dtypes::kEvery)
+                      .arg("start", starts)
+                      .arg("end", ends)
+                      .arg("step", steps));
   // _to_copy converts to `dtype` (or, out=, to out's dtype).
   cases.push_back(OpCase({"aten::_to_copy"})
+                      .dtypes(dtypes::kEvery)
                       .tensors({"self"})
                       .shapes(shapes::kOne)
                       .arg("dtype", kDtypeArgument)
                       .arg("memory_format", {kNone, MemoryFormat::Contiguous, MemoryFormat::Preserve}));
   cases.push_back(OpCase({"aten::_to_copy.out"})
+                      .dtypes(dtypes::kEvery)
                       .tensors({"self"})
                       .shapes(shapes::kOne)
                       .second(dtypes::kAll)
@@ -86,6 +112,7 @@ void addCreationCases(std::vector<OpCase>& cases) {
                       .arg("memory_format", {kNone, MemoryFormat::Contiguous, MemoryFormat::Preserve}));
   // fill: a tensor of self's shape and dtype holding one value (a 0-dim tensor's for fill.Tensor).
   cases.push_back(OpCase({"aten::fill.Scalar", "aten::fill.Scalar_out", "aten::fill_.Scalar"})
+                      .dtypes(dtypes::kEvery)
                       .tensors({"self"})
                       .shapes(shapes::kOne)
                       .out("out", OutDtype::caseDtype())
@@ -101,7 +128,7 @@ void addCreationCases(std::vector<OpCase>& cases) {
                           "a type that can hold it",
                           allOf(whenEdgeValues(), allOf(whenDtype("self", dtypes::kIntegral),
                                                         whenDtype("value", dtypes::kFloating))))));
-  cases.push_back(OpCase({"aten::empty.out"}).valuesUnspecified().arg("size", kSizes));
+  cases.push_back(OpCase({"aten::empty.out"}).dtypes(dtypes::kEvery).valuesUnspecified().arg("size", kSizes));
 }
 
 }  // namespace sy::oracle
