@@ -3,9 +3,10 @@
 //
 // Semantics (PyTorch's): self of every computed dtype (NaN is nonzero); the result is Bool, except
 // for a Byte self, whose result is Byte (1 or 0), as NumPy's and PyTorch's is; an out= tensor must
-// be Bool (or Byte, for a Byte self); the empty any is False; dims may be negative, a dim given twice is an error, and
-// keepdim keeps reduced dims as size 1. any.dims reduces every dim when `dim` is None and none when
-// it is an empty list (PyTorch 2.2's rule, which ExecuTorch follows: the result is self != 0).
+// be Bool (or Byte, for a Byte self); the empty any is False; dims may be negative, a dim given
+// twice is an error, and keepdim keeps reduced dims as size 1. any.dims reduces every dim when
+// `dim` is None and none when it is an empty list (PyTorch 2.2's rule, which ExecuTorch follows:
+// the result is self != 0).
 //
 // The loop is the reductions' (See Note [Reductions fold the input in memory order]).
 #include <optional>

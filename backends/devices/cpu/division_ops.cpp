@@ -94,6 +94,7 @@ void divideElements(const char* op, const BinaryInputs& inputs, Tensor& out, Sca
   runBinaryLoop<Allowed>(
       op, inputs.self(), inputs.other(), out, compute, compute, [&](const LoopGeometry& geometry, auto tag) {
         using T = typename decltype(tag)::type;
+        using A = compute_type_t<T>;  // See Note [Reduced-precision floats compute in float] in core/half.h.
         if constexpr (std::is_integral_v<T>) {
           if (rounding == Rounding::kTrunc) {
             runElementwise<T, T, T>(geometry, [op](T a, T b) { return integerTruncQuotient(op, a, b); });
@@ -101,10 +102,9 @@ void divideElements(const char* op, const BinaryInputs& inputs, Tensor& out, Sca
             runElementwise<T, T, T>(geometry, [op](T a, T b) { return integerFloorQuotient(op, a, b); });
           }
         } else if (rounding == Rounding::kNone) {
-          runElementwise<T, T, T>(geometry, [](T a, T b) { return static_cast<T>(compute_type_t<T>(a) / compute_type_t<T>(b)); });
+          runElementwise<T, T, T>(geometry, [](T a, T b) { return static_cast<T>(A(a) / A(b)); });
         } else if (rounding == Rounding::kTrunc) {
-          runElementwise<T, T, T>(
-              geometry, [](T a, T b) { return static_cast<T>(std::trunc(compute_type_t<T>(a) / compute_type_t<T>(b))); });
+          runElementwise<T, T, T>(geometry, [](T a, T b) { return static_cast<T>(std::trunc(A(a) / A(b))); });
         } else {
           runElementwise<T, T, T>(geometry, [](T a, T b) { return floatingFloorQuotient(a, b); });
         }
@@ -187,11 +187,11 @@ Tensor& arcTangent(const KernelContext& ctx, const Tensor& self, const Tensor& o
   const OutputRole role = binaryOutputFor(ctx, self, operands.other, compute, out);
   const BinaryInputs inputs = prepareBinaryOutput(op, self, operands.other, out, compute, role);
   runBinaryLoop<Allowed>(op, inputs.self(), inputs.other(), out, compute, compute,
-                                     [](const LoopGeometry& geometry, auto tag) {
-                                       using T = typename decltype(tag)::type;
-                                       using A = compute_type_t<T>;
-                                       runElementwise<T, T, T>(geometry, [](T a, T b) { return static_cast<T>(std::atan2(A(a), A(b))); });
-                                     });
+                         [](const LoopGeometry& geometry, auto tag) {
+                           using T = typename decltype(tag)::type;
+                           using A = compute_type_t<T>;
+                           runElementwise<T, T, T>(geometry, [](T a, T b) { return static_cast<T>(std::atan2(A(a), A(b))); });
+                         });
   return out;
 }
 
