@@ -79,8 +79,8 @@ std::ostream& operator<<(std::ostream& os, const Scalar& s);
 // Note [Scalars convert only to types that can hold them]
 // Scalar::to<T> is the one place a Scalar becomes a value of a tensor's dtype (fill, full, a Scalar
 // operand, alpha), so it is where PyTorch's "value cannot be converted to type int without
-// overflow" is raised: a floating value converts to an integral type only when its truncation is
-// in range (never NaN or an infinity), an integer only to an integral type that holds it or, for
+// overflow" is raised: a floating value converts to an integral type only when the value itself
+// is in the type's range (then truncated; -0.7 does not fit Byte; never NaN or an infinity), an integer only to an integral type that holds it or, for
 // an unsigned type, holds its magnitude (a negative integer then wraps modulo 2^bits, as c10's
 // checked_convert allows: full({1}, -1, kByte) is 255, -256 is refused), and a
 // finite value to a floating type only within that type's range (NaN and infinities convert as
@@ -94,15 +94,15 @@ bool Scalar::fits() const {
     return true;
   } else if constexpr (std::is_integral_v<T>) {
     if (kind_ == Kind::Double) {
-      // Truncation toward zero must land in [min, max]. max + 1 is a power of two, exact as a double
-      // (converting max itself rounds up to it for the 64-bit types). The low end is exclusive at
-      // min - 1 where that is a double (-2^63 - 1 is not), and -1 for the unsigned types. Every
-      // comparison is false for NaN.
-      constexpr double kHigh = static_cast<double>(std::numeric_limits<T>::max()) + 1.0;
-      constexpr double kLow = static_cast<double>(std::numeric_limits<T>::min());
+      // The value itself, not its truncation, must lie in [lowest, max], as c10's overflows() checks:
+      // -0.7 does not fit Byte, 255.5 does not fit it either. The 64-bit types' max rounds up to a
+      // power of two as a double, so their high end is exclusive (the cast of 2^63 to int64_t would
+      // be undefined). Every comparison is false for NaN.
+      constexpr double kLow = static_cast<double>(std::numeric_limits<T>::lowest());
+      constexpr double kHigh = static_cast<double>(std::numeric_limits<T>::max());
       const double v = v_.d;
-      if constexpr (std::is_same_v<T, int64_t>) return v >= kLow && v < kHigh;
-      return v > kLow - 1.0 && v < kHigh;
+      if constexpr (sizeof(T) == sizeof(int64_t)) return v >= kLow && v < kHigh;
+      return v >= kLow && v <= kHigh;
     }
     if (kind_ == Kind::Int) {
       if constexpr (std::is_unsigned_v<T>) {

@@ -36,10 +36,22 @@ TEST(ScalarConversion, NanAndInfinitiesDoNotConvertToIntegralTypes) {
 }
 
 TEST(ScalarConversion, ValuesAtTheEdgesOfTheRangeConvert) {
-  EXPECT_EQ(valuesOf<int32_t>(sy::full({1}, 2147483647.9, ScalarType::Int)), std::vector<int32_t>({2147483647}));
-  EXPECT_EQ(valuesOf<int32_t>(sy::full({1}, -2147483648.9, ScalarType::Int)), std::vector<int32_t>({INT32_MIN}));
+  EXPECT_EQ(valuesOf<int32_t>(sy::full({1}, 2147483647.0, ScalarType::Int)), std::vector<int32_t>({2147483647}));
+  EXPECT_EQ(valuesOf<int32_t>(sy::full({1}, -2147483648.0, ScalarType::Int)), std::vector<int32_t>({INT32_MIN}));
   EXPECT_EQ(valuesOf<int64_t>(sy::full({1}, -9223372036854775808.0, ScalarType::Long)), std::vector<int64_t>({INT64_MIN}));
+  EXPECT_EQ(valuesOf<uint8_t>(sy::full({1}, 255.0, ScalarType::Byte)), std::vector<uint8_t>({255}));
   EXPECT_THAT(errorMessageOf([] { sy::full({1}, 9223372036854775808.0, ScalarType::Long); }), HasSubstr("without overflow"));
+}
+
+TEST(ScalarConversion, AFractionConvertsToAnIntegralTypeTruncatedOnlyWhenTheValueItselfIsInRange) {
+  // c10's checked conversion compares the value, not its truncation, with the type's limits.
+  EXPECT_EQ(valuesOf<int32_t>(sy::full({1}, -2.7, ScalarType::Int)), std::vector<int32_t>({-2}));
+  EXPECT_EQ(valuesOf<uint8_t>(sy::full({1}, 254.9, ScalarType::Byte)), std::vector<uint8_t>({254}));
+  EXPECT_EQ(errorMessageOf([] { sy::full({1}, -0.7, ScalarType::Byte); }),
+            "value -0.7 cannot be converted to type Byte without overflow");
+  EXPECT_THAT(errorMessageOf([] { sy::full({1}, 255.5, ScalarType::Byte); }), HasSubstr("without overflow"));
+  EXPECT_THAT(errorMessageOf([] { sy::full({1}, 2147483647.9, ScalarType::Int); }), HasSubstr("without overflow"));
+  EXPECT_THAT(errorMessageOf([] { sy::full({1}, -2147483648.9, ScalarType::Int); }), HasSubstr("without overflow"));
 }
 
 TEST(ScalarConversion, FloatTakesInfinitiesAndNanButNotFiniteValuesBeyondItsRange) {

@@ -118,16 +118,19 @@ void addCreationCases(std::vector<OpCase>& cases) {
                       .out("out", OutDtype::caseDtype())
                       .arg("value", {2, -1.5, true, int64_t{3000000000}}));
   cases.push_back(OpCase({"aten::fill.Tensor", "aten::fill.Tensor_out", "aten::fill_.Tensor"})
+                      .dtypes(dtypes::kEvery)
                       .tensors({"self", "value"})
-                      .promote("value", dtypes::kAll)
+                      .promote("value", dtypes::kEvery)
                       .out("out", OutDtype::caseDtype())
                       .shapes({{{2, 3}, {}}, {{}, {}}, {{0, 3}, {}}, {{3, 37}, {}}, {{2, 3}, {1}}})
                       .deviation(Deviation::skip(
                           "a NaN value converts to Int or Long only by undefined behaviour in PyTorch 1.13 (its "
                           "overflow check lets NaN through); Switchyard raises, as for full: a Scalar converts only to "
                           "a type that can hold it",
-                          allOf(whenEdgeValues(), allOf(whenDtype("self", dtypes::kIntegral),
-                                                        whenDtype("value", dtypes::kFloating))))));
+                          allOf(whenEdgeValues(),
+                                allOf(whenDtype("self", {ScalarType::Byte, ScalarType::Char, ScalarType::Short,
+                                                         ScalarType::Int, ScalarType::Long}),
+                                      whenDtype("value", dtypes::kEveryFloating))))));
   cases.push_back(OpCase({"aten::empty.out"}).dtypes(dtypes::kEvery).valuesUnspecified().arg("size", kSizes));
 }
 
