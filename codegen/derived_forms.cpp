@@ -33,6 +33,13 @@ std::optional<std::string> derivedOverloadName(const std::string& out_overload) 
   return std::nullopt;
 }
 
+bool isListOutVariant(const FunctionSchema& schema) {
+  const std::vector<Argument>& args = schema.arguments();
+  if (args.empty() || !schema.returns().empty()) return false;
+  const Argument& last = args.back();
+  return last.is_out() && last.type->kind() == TypeKind::List && last.type->element()->kind() == TypeKind::Tensor;
+}
+
 std::optional<std::string> whyNotAnOutVariant(const FunctionSchema& schema) {
   const std::vector<Argument>& args = schema.arguments();
   size_t first_out = args.size();
@@ -42,6 +49,13 @@ std::optional<std::string> whyNotAnOutVariant(const FunctionSchema& schema) {
     if (args[i].is_write()) return "it writes '" + args[i].name + "', which is not one of its out arguments at the end";
   }
   const size_t outs = args.size() - first_out;
+  if (outs == 1 && isListOutVariant(schema)) return std::nullopt;
+  for (size_t i = first_out; i < args.size(); ++i) {
+    if (args[i].type->kind() != TypeKind::Tensor) {
+      return "its out argument '" + args[i].name + "' is not a Tensor (a list of outs must be the only out argument, " +
+             "returning nothing: `*, Tensor(a!)[] out) -> ()`)";
+    }
+  }
   if (schema.returns().size() != outs) {
     return "it has " + std::to_string(outs) + " out argument(s) but " + std::to_string(schema.returns().size()) +
            " return(s); an out variant returns its out arguments";
@@ -56,6 +70,11 @@ std::optional<std::string> whyNotAnOutVariant(const FunctionSchema& schema) {
 
 FunctionSchema functionalFormOf(const FunctionSchema& out_variant, const OperatorName& name) {
   std::vector<Argument> returns;
+  if (isListOutVariant(out_variant)) {
+    Argument list;
+    list.type = Type::list(Type::get(TypeKind::Tensor));
+    returns.push_back(std::move(list));
+  }
   for (const Argument& r : out_variant.returns()) {
     Argument fresh;
     fresh.name = r.name;
@@ -67,6 +86,8 @@ FunctionSchema functionalFormOf(const FunctionSchema& out_variant, const Operato
 
 FunctionSchema inplaceFormOf(const FunctionSchema& out_variant, const OperatorName& name) {
   std::vector<Argument> arguments = inputsOf(out_variant);
+  SY_CHECK(!isListOutVariant(out_variant), out_variant.operator_name().toString(),
+           ": an in-place form needs an out variant with one out tensor; this one writes a list of them");
   SY_CHECK(out_variant.returns().size() == 1, out_variant.operator_name().toString(),
            ": an in-place form needs an out variant with one out argument; this one has ",
            out_variant.returns().size());
@@ -148,20 +169,40 @@ std::vector<DerivedForm> readDerivedForms(const std::string& file, const YAML::N
   std::vector<DerivedForm> forms;
   const YAML::Node functional = entry["functional"];
   const YAML::Node inplace = entry["inplace"];
-  if (!functional && !inplace) return forms;
-  const YAML::Node first = functional ? functional : inplace;
+  const YAML::Node outs = entry["functional_outs"];
+  if (!functional && !inplace && !outs) return forms;
+  const YAML::Node first = functional ? functional : inplace ? inplace : outs;
   if (std::optional<std::string> why = whyNotAnOutVariant(out_variant)) {
     fail(siteOf(file, first), "derived forms",
          out_variant.operator_name().toString() + " derives forms only as an out variant, but " + *why);
   }
+  const bool list_out = isListOutVariant(out_variant);
+  if (outs && !(list_out && functional)) {
+    fail(siteOf(file, outs), "functional_outs",
+         list_out ? "names the function that creates the functional form's outs, but the entry asks for no `functional:` form"
+                  : out_variant.operator_name().toString() +
+                        " does not write a list of outs (`*, Tensor(a!)[] out) -> ()`), so its functional form needs no "
+                        "function to create them: remove the key");
+  }
   if (functional) {
     const OperatorName name = formName(file, functional, out_variant, OutputForm::Functional, "functional");
-    forms.push_back({functionalFormOf(out_variant, name), OutputForm::Functional, siteOf(file, functional)});
+    DerivedForm form{functionalFormOf(out_variant, name), OutputForm::Functional, siteOf(file, functional), std::nullopt};
+    if (list_out) {
+      if (!outs) {
+        fail(siteOf(file, functional), "functional_outs",
+             out_variant.operator_name().toString() +
+                 " writes a list of outs whose length only its inputs tell, so its functional form needs a function "
+                 "that creates them: add `functional_outs: <namespace>::<function>`, a function "
+                 "std::vector<Tensor>(<the inputs>, const KernelContext&) in <namespace>::native");
+      }
+      form.outs_function = readCppFunction(file, outs, "functional_outs");
+    }
+    forms.push_back(std::move(form));
   }
   if (inplace) {
     const OperatorName name = formName(file, inplace, out_variant, OutputForm::InPlace, "inplace");
     try {
-      forms.push_back({inplaceFormOf(out_variant, name), OutputForm::InPlace, siteOf(file, inplace)});
+      forms.push_back({inplaceFormOf(out_variant, name), OutputForm::InPlace, siteOf(file, inplace), std::nullopt});
     } catch (const Error& e) {
       fail(siteOf(file, inplace), "inplace", e.what());
     }

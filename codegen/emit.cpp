@@ -120,8 +120,11 @@ std::string cppArgumentType(const Argument& argument) {
 std::string cppReturnType(const FunctionSchema& schema) {
   const auto& returns = schema.returns();
   auto one = [&](size_t i) {
+    const Type& t = *returns[i].type;
+    // A returned list owns its tensors (an argument's TensorList is a view of the caller's).
+    if (t.kind() == TypeKind::List && t.element()->kind() == TypeKind::Tensor) return std::string("::std::vector<::sy::Tensor>");
     const bool aliases_written = schema.aliasedArgumentOfReturn(i) >= 0;
-    return valueType(*returns[i].type) + (aliases_written ? "&" : "");
+    return valueType(t) + (aliases_written ? "&" : "");
   };
   if (returns.empty()) return "void";
   if (returns.size() == 1) return one(0);
@@ -198,6 +201,18 @@ OutputForm formOf(const FunctionSchema& schema) {
   return OutputForm::Functional;
 }
 
+// The registration of `form` (derived from out kernel `k`, which has `outs` out arguments): a
+// CppFunction, or with `as_pointer` a function pointer for sy::PartialKernelRegistry. See Note
+// [Functional and in-place forms call the out kernel] in dispatcher/derived_kernels.h.
+std::string derivedFormFunction(const Kernel& k, const DerivedForm& form, size_t outs, KernelContexts& contexts,
+                                bool as_pointer) {
+  const std::string suffix = as_pointer ? "Pointer" : "";
+  const std::string head = "<&::" + k.qualifiedName() + ", " + contexts.of(form.schema.operator_name(), form.form);
+  if (form.form == OutputForm::InPlace) return "::sy::inPlaceKernel" + suffix + head + ">()";
+  if (form.outs_function) return "::sy::functionalListKernel" + suffix + head + ", &::" + form.outs_function->qualifiedName() + ">()";
+  return "::sy::functionalKernel" + suffix + head + ", " + std::to_string(outs) + ">()";
+}
+
 // A derived form's kernel keys: the out variant's without the metas of its `outs` out arguments,
 // which come last (See Note [Functional and in-place forms call the out kernel] in
 // dispatcher/derived_kernels.h); `taken` holds the form's keys already registered, since two out
@@ -264,11 +279,7 @@ std::string partialKernelRegistrations(const KernelLibrary& library, const std::
         const std::vector<std::string> form_keys = derivedKeys(keys, outs, form_keys_taken[f]);
         if (form_keys.empty()) continue;
         const OperatorName& form_name = form.schema.operator_name();
-        const std::string function =
-            form.form == OutputForm::Functional
-                ? "::sy::functionalKernelPointer<&::" + k.qualifiedName() + ", " + contexts.of(form_name, form.form) +
-                      ", " + std::to_string(outs) + ">()"
-                : "::sy::inPlaceKernelPointer<&::" + k.qualifiedName() + ", " + contexts.of(form_name, form.form) + ">()";
+        const std::string function = derivedFormFunction(k, form, outs, contexts, /*as_pointer=*/true);
         table(form_name, cppFunctionType(form.schema), function, form_keys, k);
       }
       i = j;
@@ -306,11 +317,7 @@ std::string keyRegistrations(const KernelLibrary& library, const std::vector<con
       // See Note [Functional and in-place forms call the out kernel] in dispatcher/derived_kernels.h.
       for (const DerivedForm& form : op->derived) {
         const OperatorName& form_name = form.schema.operator_name();
-        const std::string registration =
-            form.form == OutputForm::Functional
-                ? "::sy::functionalKernel<&::" + k.qualifiedName() + ", " + contexts.of(form_name, form.form) + ", " +
-                      std::to_string(outCount(op->schema)) + ">()"
-                : "::sy::inPlaceKernel<&::" + k.qualifiedName() + ", " + contexts.of(form_name, form.form) + ">()";
+        const std::string registration = derivedFormFunction(k, form, outCount(op->schema), contexts, /*as_pointer=*/false);
         lines.push_back("  m.impl(" + cppString(form_name.toString()) + ", " + registration + ", " + siteLiteral(form.site) +
                         ");\n");
       }
@@ -364,6 +371,17 @@ std::string nativeFunctions(const KernelLibrary& library, const std::vector<cons
                  "_dtypes = " + std::to_string(op->dtypes) + "u;\n";
       }
       blocks[k.cpp_namespace].push_back("// " + served + " (" + k.site.str() + ")\n" + dtypes + decl);
+    }
+    // See Note [A list of outs is created by its own function] in dispatcher/derived_kernels.h.
+    for (const DerivedForm& form : op->derived) {
+      if (!form.outs_function) continue;
+      const Kernel& f = *form.outs_function;
+      const std::string parameters = parameterList(form.schema);
+      const std::string decl = std::string(owned ? "SY_NATIVE_KERNEL " : "") + "::std::vector<::sy::Tensor> " + f.function +
+                               "(" + parameters + (parameters.empty() ? "" : ", ") + "const ::sy::KernelContext& ctx);\n";
+      if (!declared.insert(f.cpp_namespace + "|" + decl).second) continue;
+      blocks[f.cpp_namespace].push_back("// the outs of " + form.schema.operator_name().toString() + " (" + f.site.str() +
+                                        ")\n" + decl);
     }
   }
   forEachNamespace(out, blocks);

@@ -14,22 +14,6 @@
 namespace sy::codegen {
 namespace {
 
-bool isIdentifier(const std::string& s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-}
-
-std::vector<std::string> splitQualified(const std::string& name) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (true) {
-    size_t pos = name.find("::", start);
-    parts.push_back(name.substr(start, pos == std::string::npos ? std::string::npos : pos - start));
-    if (pos == std::string::npos) return parts;
-    start = pos + 2;
-  }
-}
-
 // The argument types a kernel may take: the leaf kinds ExecuTorch lists, optionals of them, and
 // the lists our kernels' C++ signatures can express.
 bool isSupportedLeaf(TypeKind k) {
@@ -103,7 +87,8 @@ void checkCustomOperatorRules(const FunctionSchema& schema, const YamlSite& site
 // PyTorch's out variants whose overload names predate its naming rule (torchgen lets them through
 // by name too): they write keyword-only arguments without `out` in the overload name.
 bool isLegacyOutOverload(const std::string& op) {
-  return op == "aten::max.dim_max" || op == "aten::min.dim_min" || op == "aten::topk.values";
+  return op == "aten::max.dim_max" || op == "aten::min.dim_min" || op == "aten::topk.values" ||
+         op == "aten::max_pool2d_with_indices_backward.grad_input";
 }
 
 // The rules of a `func:` entry in the library that owns its operators (see Note [A library's own
@@ -178,20 +163,7 @@ Kernel readKernelName(const std::string& file, const YAML::Node& item) {
   }
   const YAML::Node name_node = item["kernel_name"];
   if (!name_node || !name_node.IsScalar()) fail(siteOf(file, item), "kernels", "each kernel needs `kernel_name: namespace::function`");
-  const std::string name = name_node.Scalar();
-  std::vector<std::string> parts = splitQualified(name);
-  for (const std::string& p : parts) {
-    if (!isIdentifier(p)) fail(siteOf(file, name_node), "kernel_name", "'" + name + "' is not a C++ function name such as custom::add_out");
-  }
-  Kernel k;
-  k.function = parts.back();
-  parts.pop_back();
-  // As in ExecuTorch: `native` is inserted after the last namespace; no namespace means sy::native.
-  std::string ns;
-  for (const std::string& p : parts) ns += (ns.empty() ? "" : "::") + p;
-  k.cpp_namespace = (ns.empty() ? std::string("sy") : ns) + "::native";
-  k.site = siteOf(file, name_node);
-  return k;
+  return readCppFunction(file, name_node, "kernel_name");
 }
 
 }  // namespace
@@ -232,7 +204,7 @@ void parseKernelYamlText(const std::string& text, const std::string& path, const
   if (!root.IsSequence()) fail(siteOf(path, root), "kernel YAML", "the file must be a list of `- op:` / `- func:` entries");
   static const std::set<std::string> kFields = {"op",           "func",       "kernels", "type_alias", "dim_order_alias",
                                                  "cpp_no_default_args", "manual_cpp_binding", "functional", "inplace",
-                                                 "dtypes"};
+                                                 "functional_outs", "dtypes"};
   std::map<std::string, YamlSite> entries;  // the library's operators so far, by name
   size_t library_keys = 0;
   for (const OperatorEntry& op : library.operators) {
@@ -247,7 +219,7 @@ void parseKernelYamlText(const std::string& text, const std::string& path, const
       if (!kFields.count(field)) {
         fail(siteOf(path, kv.first), "unknown field",
              "'" + field + "' (an entry has op or func, kernels, type_alias, dim_order_alias, cpp_no_default_args, "
-                           "manual_cpp_binding, functional, inplace, dtypes)");
+                           "manual_cpp_binding, functional, inplace, functional_outs, dtypes)");
       }
     }
     const YAML::Node op = entry["op"];

@@ -14,6 +14,10 @@
 //       - arg_meta: null                          # the default kernel
 //         kernel_name: custom::scale_out
 //     dtypes: [Float, Double]   # what the default kernel computes (codegen/dtype_sets.h)
+//   - func: custom::chunks.out(Tensor self, int n, *, Tensor(a!)[] out) -> ()   # a list of outs
+//     functional: custom::chunks          # derives custom::chunks(Tensor self, int n) -> Tensor[]
+//     functional_outs: custom::chunks_outs  # creates that form's outs (codegen/derived_forms.h)
+//     kernels: [{arg_meta: null, kernel_name: custom::chunks_out}]
 //   - op: add.out                                 # an existing operator (schema from --schemas)
 //     kernels: [{arg_meta: null, kernel_name: custom::add_out}]
 //
@@ -64,6 +68,10 @@ struct DerivedForm {
   FunctionSchema schema;
   OutputForm form = OutputForm::Functional;
   YamlSite site;
+  // The functional form of a list-out variant (`-> Tensor[]`): the function `functional_outs:` names,
+  // which creates the list of outs the out kernel then writes. See Note [A list of outs is created by
+  // its own function] in dispatcher/derived_kernels.h.
+  std::optional<Kernel> outs_function;
 };
 
 struct OperatorEntry {

@@ -1,5 +1,6 @@
 #include "switchyard/codegen/yaml_reading.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -19,6 +20,43 @@ CodegenError errorAt(const YamlSite& site, const std::string& rule, const std::s
 void fail(const YamlSite& site, const std::string& rule, const std::string& detail) { throw errorAt(site, rule, detail); }
 
 YamlSite siteOf(const std::string& file, const YAML::Node& node) { return YamlSite{file, node.Mark().line + 1}; }
+
+namespace {
+
+bool isIdentifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+std::vector<std::string> splitQualified(const std::string& name) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    size_t pos = name.find("::", start);
+    parts.push_back(name.substr(start, pos == std::string::npos ? std::string::npos : pos - start));
+    if (pos == std::string::npos) return parts;
+    start = pos + 2;
+  }
+}
+
+}  // namespace
+
+Kernel readCppFunction(const std::string& file, const YAML::Node& node, const std::string& rule) {
+  const std::string name = scalarText(file, node, rule, "the C++ function's name");
+  std::vector<std::string> parts = splitQualified(name);
+  for (const std::string& p : parts) {
+    if (!isIdentifier(p)) fail(siteOf(file, node), rule, "'" + name + "' is not a C++ function name such as custom::add_out");
+  }
+  Kernel k;
+  k.function = parts.back();
+  parts.pop_back();
+  // As in ExecuTorch: `native` is inserted after the last namespace; no namespace means sy::native.
+  std::string ns;
+  for (const std::string& p : parts) ns += (ns.empty() ? "" : "::") + p;
+  k.cpp_namespace = (ns.empty() ? std::string("sy") : ns) + "::native";
+  k.site = siteOf(file, node);
+  return k;
+}
 
 namespace {
 

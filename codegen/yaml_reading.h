@@ -21,6 +21,11 @@ YamlSite siteOf(const std::string& file, const YAML::Node& node);
 // an error of `rule` ("<what> must be a single value, not a list").
 std::string scalarText(const std::string& file, const YAML::Node& node, const std::string& rule, const std::string& what);
 
+// A C++ function kernel YAML names (`kernel_name: custom::add_out`), bound as ExecuTorch binds it:
+// `native` inserted after the last namespace (custom::native::add_out; no namespace is sy::native).
+// Text that is not a qualified C++ name is an error of `rule` at the node's line.
+Kernel readCppFunction(const std::string& file, const YAML::Node& node, const std::string& rule);
+
 // The text of the regular file `path`; a directory, a device or a FIFO is an error naming `display`
 // (reading a FIFO would block, and reading a directory gives an empty "file").
 std::string readYamlFile(const std::string& path, const std::string& display);

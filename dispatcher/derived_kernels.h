@@ -19,6 +19,15 @@
 // the result casts to) and names the operator the caller called from its context's `op`. The
 // generator writes these registrations for an entry that says `functional:` and `inplace:`
 // (codegen/derived_forms.h), so a new elementwise operator is one YAML entry and one kernel.
+//
+// Note [A list of outs is created by its own function]
+// An out variant that writes a list and returns nothing (`*, Tensor(a!)[] out) -> ()`: split_copy,
+// split_with_sizes_copy, unbind_copy) cannot let its functional form pass undefined outs, because
+// only its inputs say how many there are (unbind's count is self's size at dim). Its entry names a
+// second function (`functional_outs:`) taking the inputs and the context: it checks what the count
+// depends on, as the kernel would, and returns that many fresh tensors of the result's dtype (their
+// shape is the kernel's to set). The functional form (sy::functionalListKernel) calls it, then the
+// out kernel on the list, and returns the list: still one kernel computing every form.
 #pragma once
 
 #include <array>
@@ -26,6 +35,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "switchyard/core/macros.h"
 #include "switchyard/dispatcher/cpp_function.h"
@@ -119,6 +129,17 @@ struct FunctionalForm<kernel, ctx, NumOuts, TypeList<Inputs...>> {
   }
 };
 
+template <auto* kernel, const KernelContext* ctx, auto* outs_of, class Inputs>
+struct FunctionalListForm;
+template <auto* kernel, const KernelContext* ctx, auto* outs_of, class... Inputs>
+struct FunctionalListForm<kernel, ctx, outs_of, TypeList<Inputs...>> {
+  static std::vector<Tensor> call(Inputs... inputs) {
+    std::vector<Tensor> outs = (*outs_of)(inputs..., *ctx);
+    (*kernel)(inputs..., outs, *ctx);
+    return outs;
+  }
+};
+
 template <auto* kernel, const KernelContext* ctx, class Rest>
 struct InPlaceForm;
 template <auto* kernel, const KernelContext* ctx, class... Rest>
@@ -158,6 +179,20 @@ constexpr auto functionalKernelPointer() {
 template <auto* kernel, const KernelContext* ctx, size_t NumOuts = 1>
 CppFunction functionalKernel() {
   constexpr auto fn = functionalKernelPointer<kernel, ctx, NumOuts>();
+  return detail::compileTimeFunction<std::remove_pointer_t<decltype(fn)>, fn>();
+}
+
+// The functional form of an out kernel writing a list of outs: the kernel's inputs, returning the
+// list `outs_of` (a function of the inputs and the context) creates and the kernel writes. See Note
+// [A list of outs is created by its own function].
+template <auto* kernel, const KernelContext* ctx, auto* outs_of>
+constexpr auto functionalListKernelPointer() {
+  using Parts = detail::OutKernelParts<kernel, 1>;
+  return &detail::FunctionalListForm<kernel, ctx, outs_of, typename Parts::Inputs>::call;
+}
+template <auto* kernel, const KernelContext* ctx, auto* outs_of>
+CppFunction functionalListKernel() {
+  constexpr auto fn = functionalListKernelPointer<kernel, ctx, outs_of>();
   return detail::compileTimeFunction<std::remove_pointer_t<decltype(fn)>, fn>();
 }
 

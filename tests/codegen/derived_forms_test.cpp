@@ -105,6 +105,52 @@ TEST_F(OwnedOperatorYaml, RefuseAFormTheEntryCannotDerive) {
               HasSubstr("kernels.yaml:5: error: duplicate operator: aten::expm1 also has an entry at kernels.yaml:2"));
 }
 
+constexpr const char* kUnbindCopy =
+    "- func: unbind_copy.int_out(Tensor self, int dim=0, *, Tensor(a!)[] out) -> ()\n"
+    "  functional: unbind_copy.int\n"
+    "  functional_outs: sy::cpu::unbind_copy_int_outs\n"
+    "  kernels: [{arg_meta: null, kernel_name: sy::cpu::unbind_copy_int_out_cpu}]\n";
+
+TEST_F(OwnedOperatorYaml, DeriveTheFunctionalFormOfAListOutEntryFromTheFunctionThatCreatesItsOuts) {
+  const KernelLibrary library = parse(kUnbindCopy);
+  ASSERT_EQ(library.operators.at(0).derived.size(), 1u);
+  const DerivedForm& form = library.operators[0].derived[0];
+  EXPECT_EQ(form.schema.toString(), "aten::unbind_copy.int(Tensor self, int dim=0) -> Tensor[]");
+  ASSERT_TRUE(form.outs_function.has_value());
+  EXPECT_EQ(form.outs_function->qualifiedName(), "sy::cpu::native::unbind_copy_int_outs");
+  const GeneratedFiles files = generate(library, OperatorSelection{});
+  EXPECT_THAT(files.register_operators_cpp,
+              HasSubstr("m.impl(\"aten::unbind_copy.int\", ::sy::functionalListKernel<&::sy::cpu::native::unbind_copy_int_out_cpu, "
+                        "&kContext_aten__unbind_copy_int, &::sy::cpu::native::unbind_copy_int_outs>(), "
+                        "::sy::SourceLocation{\"kernels.yaml\", 2});"));
+  EXPECT_THAT(files.native_functions_h,
+              HasSubstr("// the outs of aten::unbind_copy.int (kernels.yaml:3)\nSY_NATIVE_KERNEL ::std::vector<::sy::Tensor> "
+                        "unbind_copy_int_outs(const ::sy::Tensor& self, int64_t dim, const ::sy::KernelContext& ctx);"));
+  // The helper returns the list it owns, not a view of it.
+  EXPECT_THAT(files.functions_h, HasSubstr("::std::vector<::sy::Tensor> unbind_copy(const ::sy::Tensor& self, int64_t dim = 0);"));
+}
+
+TEST_F(OwnedOperatorYaml, RefuseAListOutFormWithoutTheFunctionThatCreatesItsOuts) {
+  const std::string list_out = "- func: unbind_copy.int_out(Tensor self, int dim=0, *, Tensor(a!)[] out) -> ()\n";
+  EXPECT_THAT(errorOf(list_out + "  functional: unbind_copy.int\n"),
+              HasSubstr("kernels.yaml:2: error: functional_outs: aten::unbind_copy.int_out writes a list of outs whose "
+                        "length only its inputs tell, so its functional form needs a function that creates them: add "
+                        "`functional_outs: <namespace>::<function>`"));
+  EXPECT_THAT(errorOf(list_out + "  functional_outs: sy::cpu::unbind_outs\n"),
+              HasSubstr("kernels.yaml:2: error: functional_outs: names the function that creates the functional form's "
+                        "outs, but the entry asks for no `functional:` form"));
+  EXPECT_THAT(errorOf(list_out + "  functional: unbind_copy.int\n  functional_outs: 3 things\n"),
+              HasSubstr("kernels.yaml:3: error: functional_outs: '3 things' is not a C++ function name"));
+  EXPECT_THAT(errorOf(list_out + "  inplace: unbind_copy_.int\n"),
+              HasSubstr("kernels.yaml:2: error: inplace: aten::unbind_copy.int_out: an in-place form needs an out variant "
+                        "with one out tensor; this one writes a list of them"));
+  EXPECT_THAT(errorOf("- func: abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n  functional: true\n"
+                      "  functional_outs: sy::cpu::abs_outs\n"),
+              HasSubstr("kernels.yaml:3: error: functional_outs: aten::abs.out does not write a list of outs"));
+  EXPECT_THAT(errorOf("- func: chunks.out(Tensor self, *, Tensor(a!)[] out, Tensor(b!) extra) -> ()\n  functional: true\n"),
+              HasSubstr("its out argument 'out' is not a Tensor (a list of outs must be the only out argument"));
+}
+
 // A kernel library's `op:` entry gives the forms of an existing out variant its kernel, as partial
 // kernels with the out variant's keys less the out arguments' metas.
 TEST_F(KernelYamlRules, GiveTheExistingFormsOfAnOpEntryItsKernelWithTheirKeys) {

@@ -1,6 +1,9 @@
 // The splitting copies on the CPU: split_copy.Tensor_out, split_with_sizes_copy.out and
 // unbind_copy.int_out. Each cuts `self` into pieces along `dim` and writes piece i into out[i]; the
-// operators return nothing (`-> ()`): the list of outs is the result.
+// operators return nothing (`-> ()`): the list of outs is the result. Their functional forms
+// (split_copy.Tensor, split_with_sizes_copy, unbind_copy.int: `-> Tensor[]`) get their outs from
+// the *_outs functions here (See Note [A list of outs is created by its own function] in
+// dispatcher/derived_kernels.h).
 //
 // Semantics, as PyTorch's split, split_with_sizes and unbind followed by a copy (ExecuTorch's
 // portable kernels agree):
@@ -16,6 +19,7 @@
 //     aside first (the only case that allocates).
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "switchyard/backends/devices/cpu/elementwise.h"
 #include "switchyard/backends/devices/cpu/view_copy_kernels.h"
@@ -109,59 +113,99 @@ void writeSplitPieces(const char* op, const Tensor& self, int64_t dim, const Spl
   }
 }
 
+// The pieces of each operator, its arguments checked; `d` receives the wrapped dimension.
+SplitPieces splitCopyPieces(const char* op, const Tensor& self, int64_t split_size, int64_t dim, int64_t& d) {
+  d = splitDim(op, self, dim);
+  const int64_t total = self.size(d);
+  SY_CHECK(split_size >= 0, op, ": expected 'split_size' to be non-negative, but got ", split_size);
+  SY_CHECK(split_size != 0 || total == 0, op, ": 'split_size' can only be 0 if dimension ", d,
+           " is empty, but its size is ", total);
+  SplitPieces pieces;
+  pieces.total = total;
+  pieces.size = split_size;
+  // ceil(total / split_size) pieces, at least one; computed without overflowing.
+  pieces.count = split_size == 0 ? 1 : std::max<int64_t>(total / split_size + (total % split_size != 0), 1);
+  return pieces;
+}
+
+SplitPieces splitWithSizesPieces(const char* op, const Tensor& self, IntArrayRef split_sizes, int64_t dim, int64_t& d) {
+  d = splitDim(op, self, dim);
+  int64_t sum = 0;
+  for (int64_t s : split_sizes) {
+    SY_CHECK(s >= 0, op, ": expected 'split_sizes' to hold only non-negative sizes, but got ", formatSizes(split_sizes));
+    SY_CHECK(checkedAdd(sum, s, &sum), op, ": 'split_sizes' ", formatSizes(split_sizes), " add up to more than 64 bits hold");
+  }
+  SY_CHECK(sum == self.size(d), op, ": expected 'split_sizes' to add up to ", self.size(d),
+           " (the size of 'self' at dimension ", d, "), but got ", formatSizes(split_sizes), ", which add up to ", sum);
+  SplitPieces pieces;
+  pieces.total = sum;
+  pieces.sizes = split_sizes;
+  pieces.count = static_cast<int64_t>(split_sizes.size());
+  return pieces;
+}
+
+SplitPieces unbindPieces(const char* op, const Tensor& self, int64_t dim, int64_t& d) {
+  d = splitDim(op, self, dim);
+  SplitPieces pieces;
+  pieces.total = self.size(d);
+  pieces.size = 1;
+  pieces.count = self.size(d);
+  pieces.keep_dim = false;
+  return pieces;
+}
+
+void writeCheckedSplitPieces(const char* op, const Tensor& self, int64_t d, const SplitPieces& pieces, TensorList out) {
+  checkSplitOuts(op, self, out, pieces.count);
+  writeSplitPieces(op, self, d, pieces, out);
+}
+
+// The functional forms' outs: one empty tensor of self's dtype per piece, which the kernel resizes.
+// See Note [A list of outs is created by its own function] in dispatcher/derived_kernels.h.
+std::vector<Tensor> freshOuts(const Tensor& self, const SplitPieces& pieces) {
+  std::vector<Tensor> outs;
+  outs.reserve(static_cast<size_t>(pieces.count));
+  for (int64_t i = 0; i < pieces.count; ++i) outs.push_back(sy::empty({0}, self.scalar_type()));
+  return outs;
+}
+
 }  // namespace
 
 namespace native {
 
 void split_copy_Tensor_out_cpu(const Tensor& self, int64_t split_size, int64_t dim, TensorList out,
                                const KernelContext& ctx) {
-  const char* op = ctx.op;
-  const int64_t d = splitDim(op, self, dim);
-  const int64_t total = self.size(d);
-  SY_CHECK(split_size >= 0, op, ": expected 'split_size' to be non-negative, but got ", split_size);
-  SY_CHECK(split_size != 0 || total == 0, op, ": 'split_size' can only be 0 if dimension ", d,
-                 " is empty, but its size is ", total);
-  SplitPieces pieces;
-  pieces.total = total;
-  pieces.size = split_size;
-  // ceil(total / split_size) pieces, at least one; computed without overflowing.
-  pieces.count = split_size == 0 ? 1 : std::max<int64_t>(total / split_size + (total % split_size != 0), 1);
-  checkSplitOuts(op, self, out, pieces.count);
-  writeSplitPieces(op, self, d, pieces, out);
+  int64_t d = 0;
+  const SplitPieces pieces = splitCopyPieces(ctx.op, self, split_size, dim, d);
+  writeCheckedSplitPieces(ctx.op, self, d, pieces, out);
+}
+
+std::vector<Tensor> split_copy_Tensor_outs(const Tensor& self, int64_t split_size, int64_t dim, const KernelContext& ctx) {
+  int64_t d = 0;
+  return freshOuts(self, splitCopyPieces(ctx.op, self, split_size, dim, d));
 }
 
 void split_with_sizes_copy_out_cpu(const Tensor& self, IntArrayRef split_sizes, int64_t dim, TensorList out,
                                    const KernelContext& ctx) {
-  const char* op = ctx.op;
-  const int64_t d = splitDim(op, self, dim);
-  int64_t sum = 0;
-  for (int64_t s : split_sizes) {
-    SY_CHECK(s >= 0, op, ": expected 'split_sizes' to hold only non-negative sizes, but got ",
-                   formatSizes(split_sizes));
-    SY_CHECK(checkedAdd(sum, s, &sum), op, ": 'split_sizes' ", formatSizes(split_sizes),
-                   " add up to more than 64 bits hold");
-  }
-  SY_CHECK(sum == self.size(d), op, ": expected 'split_sizes' to add up to ", self.size(d),
-                 " (the size of 'self' at dimension ", d, "), but got ", formatSizes(split_sizes), ", which add up to ",
-                 sum);
-  SplitPieces pieces;
-  pieces.total = sum;
-  pieces.sizes = split_sizes;
-  pieces.count = static_cast<int64_t>(split_sizes.size());
-  checkSplitOuts(op, self, out, pieces.count);
-  writeSplitPieces(op, self, d, pieces, out);
+  int64_t d = 0;
+  const SplitPieces pieces = splitWithSizesPieces(ctx.op, self, split_sizes, dim, d);
+  writeCheckedSplitPieces(ctx.op, self, d, pieces, out);
+}
+
+std::vector<Tensor> split_with_sizes_copy_outs(const Tensor& self, IntArrayRef split_sizes, int64_t dim,
+                                               const KernelContext& ctx) {
+  int64_t d = 0;
+  return freshOuts(self, splitWithSizesPieces(ctx.op, self, split_sizes, dim, d));
 }
 
 void unbind_copy_int_out_cpu(const Tensor& self, int64_t dim, TensorList out, const KernelContext& ctx) {
-  const char* op = ctx.op;
-  const int64_t d = splitDim(op, self, dim);
-  SplitPieces pieces;
-  pieces.total = self.size(d);
-  pieces.size = 1;
-  pieces.count = self.size(d);
-  pieces.keep_dim = false;
-  checkSplitOuts(op, self, out, pieces.count);
-  writeSplitPieces(op, self, d, pieces, out);
+  int64_t d = 0;
+  const SplitPieces pieces = unbindPieces(ctx.op, self, dim, d);
+  writeCheckedSplitPieces(ctx.op, self, d, pieces, out);
+}
+
+std::vector<Tensor> unbind_copy_int_outs(const Tensor& self, int64_t dim, const KernelContext& ctx) {
+  int64_t d = 0;
+  return freshOuts(self, unbindPieces(ctx.op, self, dim, d));
 }
 
 }  // namespace native

@@ -119,9 +119,10 @@ void emptyDimOrder(const FunctionSchema& schema, Stack& stack) {
 void addViewCopyCases(std::vector<OpCase>& cases) {
   cases.push_back(
       OpCase({"aten::alias_copy.out"}).dtypes(dtypes::kEvery).tensors({"self"}).shapes(shapes::kOne).deviation(resizesOut("aten::alias_copy")));
-  // Each entry's calls cut self into as many pieces as its out list holds, or raise before the outs
-  // are looked at: PyTorch 1.13's generated out= forms are not asked about a list of the wrong length.
-  cases.push_back(OpCase({"aten::split_copy.Tensor_out"})
+  // Each entry's out= calls cut self into as many pieces as its out list holds, or raise before the
+  // outs are looked at: PyTorch 1.13's generated out= forms are not asked about a list of the wrong
+  // length. The functional forms (`-> Tensor[]`) return as many pieces as self gives.
+  cases.push_back(OpCase({"aten::split_copy.Tensor", "aten::split_copy.Tensor_out"})
                       .dtypes(dtypes::kEvery)
                       .tensors({"self"})
                       .outList("out", 3)
@@ -129,7 +130,7 @@ void addViewCopyCases(std::vector<OpCase>& cases) {
                       .arg("split_size", {3})
                       .arg("dim", {0, -2})
                       .deviation(resizesOutList("aten::split_copy.Tensor")));
-  cases.push_back(OpCase({"aten::split_copy.Tensor_out"})
+  cases.push_back(OpCase({"aten::split_copy.Tensor", "aten::split_copy.Tensor_out"})
                       .dtypes(dtypes::kEvery)
                       .label("one piece")
                       .tensors({"self"})
@@ -138,7 +139,7 @@ void addViewCopyCases(std::vector<OpCase>& cases) {
                       .arg("split_size", {5, 0, -1})
                       .arg("dim", {0})
                       .deviation(resizesOutList("aten::split_copy.Tensor")));
-  cases.push_back(OpCase({"aten::split_with_sizes_copy.out"})
+  cases.push_back(OpCase({"aten::split_with_sizes_copy", "aten::split_with_sizes_copy.out"})
                       .dtypes(dtypes::kEvery)
                       .tensors({"self"})
                       .outList("out", 3)
@@ -147,7 +148,7 @@ void addViewCopyCases(std::vector<OpCase>& cases) {
                                            ints({-1, 4, 3})})
                       .arg("dim", {0})
                       .deviation(resizesOutList("aten::split_with_sizes_copy")));
-  cases.push_back(OpCase({"aten::split_with_sizes_copy.out"})
+  cases.push_back(OpCase({"aten::split_with_sizes_copy", "aten::split_with_sizes_copy.out"})
                       .dtypes(dtypes::kEvery)
                       .label("inner dimension")
                       .tensors({"self"})
@@ -156,14 +157,14 @@ void addViewCopyCases(std::vector<OpCase>& cases) {
                       .arg("split_sizes", {ints({2, 2, 1})})
                       .arg("dim", {1, -1, 2})
                       .deviation(resizesOutList("aten::split_with_sizes_copy")));
-  cases.push_back(OpCase({"aten::unbind_copy.int_out"})
+  cases.push_back(OpCase({"aten::unbind_copy.int", "aten::unbind_copy.int_out"})
                       .dtypes(dtypes::kEvery)
                       .tensors({"self"})
                       .outList("out", 3)
                       .shapes({{{3, 4}}, {{3}}, {{3, 0}}, {{3, 2, 5}}, {{}}})
                       .arg("dim", {0, -3})
                       .deviation(resizesOutList("aten::unbind_copy.int")));
-  cases.push_back(OpCase({"aten::unbind_copy.int_out"})
+  cases.push_back(OpCase({"aten::unbind_copy.int", "aten::unbind_copy.int_out"})
                       .dtypes(dtypes::kEvery)
                       .label("inner dimension")
                       .tensors({"self"})

@@ -1,5 +1,5 @@
 // The splitting copies (split_copy.Tensor_out, split_with_sizes_copy.out, unbind_copy.int_out, which
-// write a list of outs), stack, t_copy and squeeze_copy.dim, through the dispatcher: the behaviour
+// write a list of outs, and their functional forms, which return one), stack, t_copy and squeeze_copy.dim, through the dispatcher: the behaviour
 // the PyTorch oracle does not check (errors, outs that share memory with self, strided outs,
 // dtypes). References are written out by hand.
 #include <cstdint>
@@ -120,6 +120,41 @@ TEST(UnbindCopy, RefusesAnOutOfRangeDim) {
 }
 
 // ---- stack --------------------------------------------------------------------------------------
+
+TEST(SplitCopyFunctionalForms, ReturnAsManyFreshPiecesAsSelfGives) {
+  const Tensor x = iota({5, 2}).to(ScalarType::Half);
+  const std::vector<Tensor> split = ops::split_copy(x, 2, 0);
+  ASSERT_EQ(split.size(), 3u);
+  EXPECT_THAT(split[2].sizes(), ElementsAre(1, 2));
+  EXPECT_EQ(split[2].scalar_type(), ScalarType::Half);
+  EXPECT_THAT(valuesOf<float>(split[1].to(ScalarType::Float)), ElementsAre(4, 5, 6, 7));
+  const std::vector<Tensor> sized = ops::split_with_sizes_copy(x, {1, 0, 4}, -2);
+  ASSERT_EQ(sized.size(), 3u);
+  EXPECT_THAT(sized[1].sizes(), ElementsAre(0, 2));
+  const std::vector<Tensor> rows = ops::unbind_copy(x, 1);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_THAT(rows[1].sizes(), ElementsAre(5));
+  for (const Tensor& o : rows) EXPECT_FALSE(sharesStorage(o, x));
+}
+
+TEST(SplitCopyFunctionalForms, RaiseNamingTheFormCalledBeforeCreatingAnyOut) {
+  EXPECT_THAT(errorMessageOf([] { ops::split_copy(iota({4}), -1, 0); }),
+              HasSubstr("aten::split_copy.Tensor: expected 'split_size' to be non-negative, but got -1"));
+  EXPECT_THAT(errorMessageOf([] { ops::split_with_sizes_copy(iota({4}), {1, 2}, 0); }),
+              HasSubstr("aten::split_with_sizes_copy: expected 'split_sizes' to add up to 4"));
+  EXPECT_THAT(errorMessageOf([] { ops::unbind_copy(sy::full({}, 1.0), 0); }),
+              HasSubstr("aten::unbind_copy.int: expected a tensor with at least one dimension to split"));
+}
+
+TEST(SplitCopyFunctionalForms, RunBoxedByNameAndReturnATensorList) {
+  const auto handle = Dispatcher::singleton().findSchemaOrThrow("aten::unbind_copy", "int");
+  Stack stack{iota({3, 2}), int64_t{0}};
+  handle.callBoxed(stack);
+  ASSERT_EQ(stack.size(), 1u);
+  ASSERT_TRUE(stack[0].isTensorList());
+  EXPECT_EQ(stack[0].toTensorList().size(), 3u);
+  EXPECT_THAT(valuesOf<float>(stack[0].toTensorList()[2]), ElementsAre(4, 5));
+}
 
 TEST(Stack, JoinsEqualShapesAlongANewDimension) {
   const Tensor a = iota({2, 2});
