@@ -31,7 +31,8 @@
 // - Every input is also tried transposed and strided unless `.contiguousOnly()`; shape sets should
 //   include a 0-dim, an empty and (for several operands) a broadcasting case.
 // - Tolerances: exact for integers and Bool, `kDefaultTolerances` for the floating dtypes;
-//   `.tolerance(Float, rtol, atol)` for an operator that sums in another order.
+//   `.tolerance(Float, rtol, atol)` for an operator that sums in another order; an integral dtype
+//   may be given an atol (`.tolerance(Byte, 0, 1)`) where a result rounds from a computed real.
 // - Where Switchyard deliberately differs (a dtype it refuses), or PyTorch 1.13 lacks the operator
 //   or has since changed its semantics: `.deviation(...)` with the reason; see Deviation below.
 //   Operators PyTorch 1.13 lacks need `.reference(fn)`, which computes the expected outcome itself

@@ -149,11 +149,16 @@ std::string compareTensors(const Tensor& got, const Tensor& want, const Comparis
   const ScalarType dtype = got.scalar_type();
   if (!comparison.values) return "";
   if (!isFloatingType(dtype)) {
+    // Exact, unless the entry allows an integral dtype a difference (.tolerance(Byte, 0, 1)).
+    const auto allowed = comparison.tolerances.find(dtype);
+    const uint64_t slack = allowed == comparison.tolerances.end() ? 0 : static_cast<uint64_t>(allowed->second.atol);
     const std::vector<int64_t> a = elementsOf<int64_t>(got), b = elementsOf<int64_t>(want);
     for (size_t i = 0; i < a.size(); ++i) {
-      if (a[i] != b[i]) {
+      const uint64_t distance = a[i] >= b[i] ? static_cast<uint64_t>(a[i]) - static_cast<uint64_t>(b[i])
+                                             : static_cast<uint64_t>(b[i]) - static_cast<uint64_t>(a[i]);
+      if (distance > slack) {
         return str("element ", i, " ", indexOf(static_cast<int64_t>(i), got.sizes()), " is ", a[i], ", expected ", b[i],
-                   " (", toString(dtype), ": exact)");
+                   " (", toString(dtype), slack == 0 ? ": exact)" : str(": within ", slack, ")"));
       }
     }
     return "";

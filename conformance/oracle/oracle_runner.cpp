@@ -413,6 +413,9 @@ Report runCase(const OpCase& entry, const std::string& op, uint64_t seed) {
   Comparison comparison;
   comparison.values = !entry.valuesAreUnspecified();
   for (const auto& [dtype, tol] : defaultTolerances()) comparison.tolerances[dtype] = entry.toleranceFor(dtype);
+  for (const ScalarType dtype : {ScalarType::Byte, ScalarType::Char, ScalarType::Short, ScalarType::Int, ScalarType::Long}) {
+    if (entry.toleranceFor(dtype).atol > 0) comparison.tolerances[dtype] = entry.toleranceFor(dtype);
+  }
   const uint64_t op_seed = seed ^ std::hash<std::string>{}(op);
   for (const Call& base : runner.calls(op_seed)) {
     Call call = base;

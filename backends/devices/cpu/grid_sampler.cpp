@@ -7,7 +7,9 @@
 //   - interpolation_mode 0 bilinear, 1 nearest (round half to even), 2 bicubic (A = -0.75);
 //     padding_mode 0 zeros (outside reads 0), 1 border (coordinates clamped to the edge),
 //     2 reflection (coordinates reflected at the edges, then clamped).
-//   - input and grid are Float or Double, of one dtype, with the same N; out has their dtype.
+//   - input and grid have one dtype (nn_ops.yaml's REALHBF16, ExecuTorch's; an integral grid
+//     holds whole normalised coordinates) and the same N; out has their dtype. Integral samples are
+//     rounded to nearest (See Note [Interpolated integers are rounded to nearest] in nn_kernels.h).
 // Inputs are read dense; out is computed in a temporary when it is not contiguous or shares memory
 // with an input.
 #include <algorithm>
@@ -80,18 +82,19 @@ struct GridPlane {
   int64_t h, w;
 };
 
-template <class T>
-T gridValue(const T* plane, GridPlane g, int64_t y, int64_t x) {
-  return y >= 0 && y < g.h && x >= 0 && x < g.w ? plane[y * g.w + x] : T(0);
+// The element at (y, x) as the compute type A, or 0 outside the plane.
+template <class A, class T>
+A gridValue(const T* plane, GridPlane g, int64_t y, int64_t x) {
+  return y >= 0 && y < g.h && x >= 0 && x < g.w ? static_cast<A>(plane[y * g.w + x]) : A(0);
 }
 
-template <class T>
-T sampleBilinear(const T* plane, GridPlane g, T ix, T iy) {
-  const T fx = std::floor(ix), fy = std::floor(iy);
+template <class A, class T>
+A sampleBilinear(const T* plane, GridPlane g, A ix, A iy) {
+  const A fx = std::floor(ix), fy = std::floor(iy);
   const int64_t x0 = gridIndex(fx), y0 = gridIndex(fy);
-  const T tx = ix - fx, ty = iy - fy;
-  return gridValue(plane, g, y0, x0) * (1 - tx) * (1 - ty) + gridValue(plane, g, y0, x0 + 1) * tx * (1 - ty) +
-         gridValue(plane, g, y0 + 1, x0) * (1 - tx) * ty + gridValue(plane, g, y0 + 1, x0 + 1) * tx * ty;
+  const A tx = ix - fx, ty = iy - fy;
+  return gridValue<A>(plane, g, y0, x0) * (1 - tx) * (1 - ty) + gridValue<A>(plane, g, y0, x0 + 1) * tx * (1 - ty) +
+         gridValue<A>(plane, g, y0 + 1, x0) * (1 - tx) * ty + gridValue<A>(plane, g, y0 + 1, x0 + 1) * tx * ty;
 }
 
 }  // namespace
@@ -105,7 +108,8 @@ Tensor& grid_sampler_2d_out_cpu(const Tensor& input, const Tensor& grid, int64_t
   const char* op = ctx.op;
   checkOnCPU(op, "input", input);
   checkOnCPU(op, "grid", grid);
-  checkDtypeSupported(op, "input", input.scalar_type(), kFloatingDtypes);
+  constexpr unsigned kDtypes = grid_sampler_2d_out_cpu_dtypes;
+  checkDtypeSupported(op, "input", input.scalar_type(), kDtypes);
   SY_CHECK_TYPE(grid.scalar_type() == input.scalar_type(), op,
                 ": grid_sampler(): expected input and grid to have same dtype, but input has ", input.scalar_type(),
                 " and grid has ", grid.scalar_type());
@@ -138,42 +142,43 @@ Tensor& grid_sampler_2d_out_cpu(const Tensor& input, const Tensor& grid, int64_t
   if (!staged) resizeOutput(out, sizes);
   const Tensor dst = !staged && out.is_contiguous() ? out : sy::empty(sizes, input.scalar_type());
   const GridPlane g{input.size(2), input.size(3)};
-  SY_DISPATCH_FLOATING_TYPES(input.scalar_type(), op, "input", [&](auto tag) {
+  dispatchDtype<kDtypes>(input.scalar_type(), op, "input", [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using A = nn_detail::InterpolationType<T>;
     const T* in = src.data_ptr<T>();
     const T* xy = where.data_ptr<T>();
     T* write = dst.data_ptr<T>();
     const int64_t plane_size = g.h * g.w, out_plane = out_h * out_w;
     for (int64_t n = 0; n < n_count; ++n) {
       for (int64_t p = 0; p < out_plane; ++p) {
-        const T x = xy[(n * out_plane + p) * 2], y = xy[(n * out_plane + p) * 2 + 1];
+        const A x = static_cast<A>(xy[(n * out_plane + p) * 2]), y = static_cast<A>(xy[(n * out_plane + p) * 2 + 1]);
         for (int64_t c = 0; c < channels; ++c) {
           const T* plane = in + (n * channels + c) * plane_size;
-          T value;
+          A value;
           if (mode == GridInterpolation::Bicubic) {
-            const T ix = gridUnnormalize(x, g.w, align_corners), iy = gridUnnormalize(y, g.h, align_corners);
-            const T fx = std::floor(ix), fy = std::floor(iy);
-            const T tx = ix - fx, ty = iy - fy;
-            auto at = [&](T yy, T xx) {
-              const T px = gridPad(xx, g.w, padding, align_corners), py = gridPad(yy, g.h, padding, align_corners);
-              return gridValue(plane, g, gridIndex(py), gridIndex(px));
+            const A ix = gridUnnormalize(x, g.w, align_corners), iy = gridUnnormalize(y, g.h, align_corners);
+            const A fx = std::floor(ix), fy = std::floor(iy);
+            const A tx = ix - fx, ty = iy - fy;
+            auto at = [&](A yy, A xx) {
+              const A px = gridPad(xx, g.w, padding, align_corners), py = gridPad(yy, g.h, padding, align_corners);
+              return gridValue<A>(plane, g, gridIndex(py), gridIndex(px));
             };
-            T rows[4];
+            A rows[4];
             for (int j = 0; j < 4; ++j) {
-              const T yy = fy - 1 + j;
+              const A yy = fy - 1 + j;
               rows[j] = cubicInterp(at(yy, fx - 1), at(yy, fx), at(yy, fx + 1), at(yy, fx + 2), tx);
             }
             value = cubicInterp(rows[0], rows[1], rows[2], rows[3], ty);
           } else {
-            const T ix = gridPad(gridUnnormalize(x, g.w, align_corners), g.w, padding, align_corners);
-            const T iy = gridPad(gridUnnormalize(y, g.h, align_corners), g.h, padding, align_corners);
+            const A ix = gridPad(gridUnnormalize(x, g.w, align_corners), g.w, padding, align_corners);
+            const A iy = gridPad(gridUnnormalize(y, g.h, align_corners), g.h, padding, align_corners);
             if (mode == GridInterpolation::Bilinear) {
               value = sampleBilinear(plane, g, ix, iy);
             } else {
-              value = gridValue(plane, g, gridIndex(std::nearbyint(iy)), gridIndex(std::nearbyint(ix)));
+              value = gridValue<A>(plane, g, gridIndex(std::nearbyint(iy)), gridIndex(std::nearbyint(ix)));
             }
           }
-          write[(n * channels + c) * out_plane + p] = value;
+          write[(n * channels + c) * out_plane + p] = nn_detail::storeInterpolated<T>(value);
         }
       }
     }

@@ -3,30 +3,27 @@
 // added to the input position its index (from the forward's `indices`) names in its plane;
 // every other position of grad_input is zero.
 //
-// Semantics (PyTorch's): self is the forward's (C, H, W) or (N, C, H, W) floating input, which
+// Semantics (PyTorch's): self is the forward's (C, H, W) or (N, C, H, W) floating input (the
+// dtypes of nn_ops.yaml, FLOATHBF16: Half and BFloat16 gradients are summed in float), which
 // gives grad_input its shape and dtype; grad_output has self's dtype and, as `indices` (Long), the
 // forward's output shape, which kernel_size, stride (empty: kernel_size), padding, dilation and
 // ceil_mode determine as for max_pool2d. An index is a position in its H x W plane (h * W + w); -1
 // is skipped, as PyTorch's CPU kernel does, and any other index outside the plane is an error, so
 // a hostile `indices` cannot write outside grad_input. Gradients that meet at one position are
 // summed in the order of their output positions.
-//
-// The operator is defined and registered here by hand rather than from nn_ops.yaml: the generator
-// takes an out variant only under the overload names `out`, `<name>_out` or `out_<name>`, and
-// PyTorch (and ExecuTorch's functions.yaml) call this one `grad_input`. So it has no sy::ops::
-// helper; callers go through the dispatcher by name.
+
 #include <cstdint>
 #include <optional>
 #include <utility>
 
 #include "switchyard/backends/devices/cpu/nn_kernels.h"
-#include "switchyard/dispatcher/derived_kernels.h"
-#include "switchyard/dispatcher/library.h"
 #include "switchyard/ivalue/checked_size.h"
 #include "switchyard/ops/creation_ops.h"
 
 namespace sy::cpu {
 namespace {
+
+constexpr unsigned kMaxPoolBackwardDtypes = native::max_pool2d_with_indices_backward_grad_input_cpu_dtypes;
 
 using nn_detail::heightWidthPair;
 
@@ -53,12 +50,6 @@ Tensor& max_pool2d_with_indices_backward_grad_input_cpu(const Tensor& grad_outpu
                                                         IntArrayRef kernel_size, IntArrayRef stride,
                                                         IntArrayRef padding, IntArrayRef dilation, bool ceil_mode,
                                                         const Tensor& indices, Tensor& grad_input,
-                                                        const KernelContext& ctx);
-
-Tensor& max_pool2d_with_indices_backward_grad_input_cpu(const Tensor& grad_output, const Tensor& self,
-                                                        IntArrayRef kernel_size, IntArrayRef stride,
-                                                        IntArrayRef padding, IntArrayRef dilation, bool ceil_mode,
-                                                        const Tensor& indices, Tensor& grad_input,
                                                         const KernelContext& ctx) {
   const char* op = ctx.op;
   checkOnCPU(op, "grad_output", grad_output);
@@ -75,7 +66,7 @@ Tensor& max_pool2d_with_indices_backward_grad_input_cpu(const Tensor& grad_outpu
   SY_CHECK((self.dim() == 3 || self.dim() == 4) && self.size(-3) != 0 && self.size(-2) != 0 && self.size(-1) != 0, op,
            ": expected 'self' to be a 3-D (C, H, W) or 4-D (N, C, H, W) tensor with non-zero C, H and W but got size ",
            formatSizes(self.sizes()));
-  checkDtypeSupported(op, "self", self.scalar_type(), kFloatingDtypes);
+  checkDtypeSupported(op, "self", self.scalar_type(), kMaxPoolBackwardDtypes);
   SY_CHECK(grad_output.scalar_type() == self.scalar_type(), op, ": expected 'grad_output' to have self's dtype ",
            self.scalar_type(), " but got ", grad_output.scalar_type());
   SY_CHECK(indices.scalar_type() == ScalarType::Long, op, ": expected 'indices' to have dtype Long but got ",
@@ -114,8 +105,9 @@ Tensor& max_pool2d_with_indices_backward_grad_input_cpu(const Tensor& grad_outpu
     checkNoInternalOverlap(op, grad_input, "grad_input");
   }
   nn_detail::computeIntoDenseOutput(op, grad_input, self.scalar_type(), {&grads, &positions}, [&](const Tensor& dst) {
-    SY_DISPATCH_FLOATING_TYPES(self.scalar_type(), op, "self", [&](auto tag) {
+    dispatchDtype<kMaxPoolBackwardDtypes>(self.scalar_type(), op, "self", [&](auto tag) {
       using T = typename decltype(tag)::type;
+      using A = compute_type_t<T>;
       T* g = static_cast<T*>(dst.data_ptr());
       const int64_t total = dst.numel();
       for (int64_t i = 0; i < total; ++i) g[i] = T(0);
@@ -124,7 +116,10 @@ Tensor& max_pool2d_with_indices_backward_grad_input_cpu(const Tensor& grad_outpu
       const T* go = static_cast<const T*>(grads.data_ptr());
       const int64_t* at = static_cast<const int64_t*>(positions.data_ptr());
       for (int64_t i = 0; i < count; ++i) {
-        if (at[i] >= 0) g[(i / pooled_plane) * plane + at[i]] += go[i];
+        if (at[i] >= 0) {
+          T& sum = g[(i / pooled_plane) * plane + at[i]];
+          sum = static_cast<T>(static_cast<A>(sum) + static_cast<A>(go[i]));
+        }
       }
     });
   });
@@ -132,26 +127,4 @@ Tensor& max_pool2d_with_indices_backward_grad_input_cpu(const Tensor& grad_outpu
 }
 
 }  // namespace native
-
-namespace {
-constexpr KernelContext kMaxPoolBackwardOut{"aten::max_pool2d_with_indices_backward.grad_input"};
-constexpr KernelContext kMaxPoolBackward{"aten::max_pool2d_with_indices_backward", OutputForm::Functional};
-}  // namespace
-
 }  // namespace sy::cpu
-
-SY_LIBRARY_FRAGMENT(aten, m) {
-  m.def("max_pool2d_with_indices_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, "
-        "int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices, *, Tensor(a!) grad_input) "
-        "-> Tensor(a!)");
-  m.def("max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, "
-        "int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor");
-}
-
-SY_LIBRARY_IMPL(aten, CPU, m) {
-  using sy::cpu::native::max_pool2d_with_indices_backward_grad_input_cpu;
-  m.impl(sy::cpu::kMaxPoolBackwardOut.op,
-         sy::withContext<&max_pool2d_with_indices_backward_grad_input_cpu, &sy::cpu::kMaxPoolBackwardOut>());
-  m.impl(sy::cpu::kMaxPoolBackward.op,
-         sy::functionalKernel<&max_pool2d_with_indices_backward_grad_input_cpu, &sy::cpu::kMaxPoolBackward, 1>());
-}

@@ -9,13 +9,17 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
+#include <type_traits>
 #include <optional>
 #include <tuple>
 #include <utility>
 
 #include "switchyard/backends/devices/cpu/elementwise.h"
+#include "switchyard/core/element_traits.h"
 #include "switchyard/ivalue/scalar.h"
 #include "switchyard/ivalue/tensor.h"
 #include "switchyard/ops/nn/NativeFunctions.h"
@@ -113,6 +117,31 @@ inline std::pair<int64_t, int64_t> validOutputRange(int64_t count, int64_t strid
   first = std::min(first, limit);
   last = std::max(first, std::min(last, limit));
   return {static_cast<int64_t>(first), static_cast<int64_t>(last)};
+}
+
+// Note [Interpolated integers are rounded to nearest]
+// The sampling kernels (bilinear upsampling, grid_sampler_2d) take ExecuTorch's REALHBF16. A sample
+// is a weighted sum: for an integral tensor it is computed in double (exact for every Int) and
+// stored rounded to nearest, ties to even, and clamped to the type's range. ExecuTorch's kernels
+// truncate a float sum instead, which turns an image of 3s into 2s wherever the weights' rounding
+// leaves 2.9999998; rounding keeps a constant image constant. Half and BFloat16 compute in float
+// and round once (See Note [Reduced-precision floats compute in float] in core/half.h).
+template <class T>
+using InterpolationType = std::conditional_t<std::is_integral_v<T>, double, compute_type_t<T>>;
+
+template <class T, class A>
+T storeInterpolated(A value) {
+  if constexpr (std::is_integral_v<T>) {
+    // max + 1 is a power of two, exact as a double; NaN cannot arise from finite integers.
+    constexpr double kLow = static_cast<double>(std::numeric_limits<T>::lowest());
+    constexpr double kHigh = static_cast<double>(std::numeric_limits<T>::max()) + 1.0;
+    const double rounded = std::nearbyint(static_cast<double>(value));
+    if (!(rounded >= kLow)) return std::numeric_limits<T>::lowest();
+    if (rounded >= kHigh) return std::numeric_limits<T>::max();
+    return static_cast<T>(rounded);
+  } else {
+    return static_cast<T>(value);
+  }
 }
 
 }  // namespace nn_detail

@@ -12,6 +12,8 @@
 //   PyTorch whether p = 2 goes through a matrix product; here every distance is computed from the
 //   differences, which mode 2 asks for and which modes None, 0 and 1 approximate.
 // The result has the inputs' dtype, and an out= tensor must have it too. Sums are taken in double.
+// The dtypes are the YAML's (linalg_ops.yaml: FLOATHBF16, ExecuTorch's): Half and BFloat16 rows are
+// read as double too, and each distance is rounded once to the result's dtype.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -25,6 +27,9 @@
 
 namespace sy::cpu {
 namespace {
+
+constexpr unsigned kPdistDtypes = native::_pdist_forward_out_cpu_dtypes;
+constexpr unsigned kCdistDtypes = native::_cdist_forward_out_cpu_dtypes;
 
 // The p-norm of the difference of rows a and b, m elements each, `a_step` and `b_step` apart.
 template <class T>
@@ -78,7 +83,7 @@ Tensor& _pdist_forward_out_cpu(const Tensor& self, double p, Tensor& out, const 
   const char* op = ctx.op;
   checkOnCPU(op, "self", self);
   SY_CHECK(self.dim() == 2, op, ": pdist only supports 2D tensors, got: ", self.dim(), "D");
-  checkDtypeSupported(op, "self", self.scalar_type(), kFloatingDtypes);
+  checkDtypeSupported(op, "self", self.scalar_type(), kPdistDtypes);
   checkPairwiseP(op, "pdist", p);
   const int64_t n = self.size(0);
   const int64_t m = self.size(1);
@@ -89,7 +94,7 @@ Tensor& _pdist_forward_out_cpu(const Tensor& self, double p, Tensor& out, const 
   const Tensor source = readableInputOf(op, self, out);
   preparePairwiseOut(ctx, self.scalar_type(), sizes, out);
   if (pairs == 0) return out;
-  SY_DISPATCH_FLOATING_TYPES(source.scalar_type(), op, "self", [&](auto tag) {
+  dispatchDtype<kPdistDtypes>(source.scalar_type(), op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* x = static_cast<const T*>(source.data_ptr());
     T* o = static_cast<T*>(out.data_ptr());
@@ -109,8 +114,8 @@ Tensor& _cdist_forward_out_cpu(const Tensor& x1, const Tensor& x2, double p, std
   const char* op = ctx.op;
   checkOnCPU(op, "x1", x1);
   checkOnCPU(op, "x2", x2);
-  checkDtypeSupported(op, "x1", x1.scalar_type(), kFloatingDtypes);
-  checkDtypeSupported(op, "x2", x2.scalar_type(), kFloatingDtypes);
+  checkDtypeSupported(op, "x1", x1.scalar_type(), kCdistDtypes);
+  checkDtypeSupported(op, "x2", x2.scalar_type(), kCdistDtypes);
   SY_CHECK(x1.scalar_type() == x2.scalar_type(), op, ": X1 and X2 must have the same dtype, but got ",
            x1.scalar_type(), " and ", x2.scalar_type());
   SY_CHECK(x1.dim() >= 2, op, ": cdist only supports at least 2D tensors, X1 got: ", x1.dim(), "D");
@@ -140,7 +145,7 @@ Tensor& _cdist_forward_out_cpu(const Tensor& x1, const Tensor& x2, double p, std
     if (da >= 0 && a.size(da) != 1) a_batch[d] = a.stride(da);
     if (db >= 0 && b.size(db) != 1) b_batch[d] = b.stride(db);
   }
-  SY_DISPATCH_FLOATING_TYPES(a.scalar_type(), op, "x1", [&](auto tag) {
+  dispatchDtype<kCdistDtypes>(a.scalar_type(), op, "x1", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* pa = static_cast<const T*>(a.data_ptr());
     const T* pb = static_cast<const T*>(b.data_ptr());

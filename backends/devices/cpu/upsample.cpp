@@ -8,10 +8,13 @@
 //   - nearest: output (h, w) reads input (floor(h * step), floor(w * step)) in float, clamped to the
 //     last row/column (out == in copies, out == 2 in halves the index). Copies bytes: every dtype.
 //   - bilinear: source coordinate step * (i + 0.5) - 0.5 (at least 0), or (in - 1) / (out - 1) * i
-//     with align_corners; the two neighbours weighted by distance. Float and Double.
+//     with align_corners; the two neighbours weighted by distance.
 //   - _upsample_bilinear2d_aa: the antialiased (PIL-like) form: each output averages the inputs
 //     within max(step, 1) of its centre step * (i + 0.5), weighted by a triangle filter normalised to
-//     1 (align_corners changes the step only). Float and Double.
+//     1 (align_corners changes the step only).
+//   - both bilinear forms take the dtypes of nn_ops.yaml (REALHBF16, ExecuTorch's); integral
+//     samples are rounded to nearest (See Note [Interpolated integers are rounded to nearest] in
+//     nn_kernels.h).
 // The input is read dense; out is (N, C, out_h, out_w), of the input's dtype, computed in a
 // temporary when it is not contiguous or shares the input's memory.
 #include <algorithm>
@@ -170,7 +173,7 @@ Tensor& upsample_nearest2d_vec_out_cpu(const Tensor& input, std::optional<IntArr
                                        std::optional<absl::Span<const double>> scale_factors, Tensor& out,
                                        const KernelContext& ctx) {
   const char* op = ctx.op;
-  checkUpsampleInput(op, input, kRealHBBF16Dtypes);
+  checkUpsampleInput(op, input, upsample_nearest2d_vec_out_cpu_dtypes);
   const UpsampleGeometry g = vecGeometry(op, input, output_size, scale_factors);
   return writeUpsampled(op, ctx, input, g, out, [&](const Tensor& src, const Tensor& dst) {
     const size_t item = src.element_size();
@@ -193,30 +196,34 @@ Tensor& upsample_bilinear2d_vec_out_cpu(const Tensor& input, std::optional<IntAr
                                         std::optional<absl::Span<const double>> scale_factors, Tensor& out,
                                         const KernelContext& ctx) {
   const char* op = ctx.op;
-  checkUpsampleInput(op, input, kFloatingDtypes);
+  constexpr unsigned kDtypes = upsample_bilinear2d_vec_out_cpu_dtypes;
+  checkUpsampleInput(op, input, kDtypes);
   const UpsampleGeometry g = vecGeometry(op, input, output_size, scale_factors);
   return writeUpsampled(op, ctx, input, g, out, [&](const Tensor& src, const Tensor& dst) {
-    SY_DISPATCH_FLOATING_TYPES(src.scalar_type(), op, "input", [&](auto tag) {
+    dispatchDtype<kDtypes>(src.scalar_type(), op, "input", [&](auto tag) {
       using T = typename decltype(tag)::type;
-      const T step_h = areaStep<T>(g.in_h, g.out_h, align_corners, g.scale_h);
-      const T step_w = areaStep<T>(g.in_w, g.out_w, align_corners, g.scale_w);
+      using A = nn_detail::InterpolationType<T>;
+      const A step_h = areaStep<A>(g.in_h, g.out_h, align_corners, g.scale_h);
+      const A step_w = areaStep<A>(g.in_w, g.out_w, align_corners, g.scale_w);
       const T* in = src.data_ptr<T>();
       T* write = dst.data_ptr<T>();
       for (int64_t p = 0; p < g.batch_channels; ++p) {
         const T* plane = in + p * g.in_h * g.in_w;
         for (int64_t h = 0; h < g.out_h; ++h) {
           int64_t h0, h1;
-          T lh1;
-          linearSource<T>(h, g.in_h, g.out_h, align_corners, step_h, h0, h1, lh1);
-          const T lh0 = T(1) - lh1;
+          A lh1;
+          linearSource<A>(h, g.in_h, g.out_h, align_corners, step_h, h0, h1, lh1);
+          const A lh0 = A(1) - lh1;
+          const T* r0 = plane + h0 * g.in_w;
+          const T* r1 = plane + h1 * g.in_w;
           for (int64_t w = 0; w < g.out_w; ++w) {
             int64_t w0, w1;
-            T lw1;
-            linearSource<T>(w, g.in_w, g.out_w, align_corners, step_w, w0, w1, lw1);
-            const T lw0 = T(1) - lw1;
-            const T* r0 = plane + h0 * g.in_w;
-            const T* r1 = plane + h1 * g.in_w;
-            *write++ = lh0 * (lw0 * r0[w0] + lw1 * r0[w1]) + lh1 * (lw0 * r1[w0] + lw1 * r1[w1]);
+            A lw1;
+            linearSource<A>(w, g.in_w, g.out_w, align_corners, step_w, w0, w1, lw1);
+            const A lw0 = A(1) - lw1;
+            const A top = lw0 * static_cast<A>(r0[w0]) + lw1 * static_cast<A>(r0[w1]);
+            const A bottom = lw0 * static_cast<A>(r1[w0]) + lw1 * static_cast<A>(r1[w1]);
+            *write++ = nn_detail::storeInterpolated<T>(lh0 * top + lh1 * bottom);
           }
         }
       }
@@ -228,44 +235,46 @@ Tensor& _upsample_bilinear2d_aa_out_cpu(const Tensor& self, IntArrayRef output_s
                                         std::optional<double> scales_h, std::optional<double> scales_w, Tensor& out,
                                         const KernelContext& ctx) {
   const char* op = ctx.op;
-  checkUpsampleInput(op, self, kFloatingDtypes);
+  constexpr unsigned kDtypes = _upsample_bilinear2d_aa_out_cpu_dtypes;
+  checkUpsampleInput(op, self, kDtypes);
   SY_CHECK(self.dim() == 4, op, ": expected a 4-D input (N, C, H, W) but got one of shape ", formatSizes(self.sizes()));
   SY_CHECK(output_size.size() == 2, op, ": It is expected output_size equals to 2, but got size ", output_size.size());
   UpsampleGeometry g = upsampleGeometry(op, self, output_size[0], output_size[1]);
   g.scale_h = scales_h;
   g.scale_w = scales_w;
   return writeUpsampled(op, ctx, self, g, out, [&](const Tensor& src, const Tensor& dst) {
-    SY_DISPATCH_FLOATING_TYPES(src.scalar_type(), op, "self", [&](auto tag) {
+    dispatchDtype<kDtypes>(src.scalar_type(), op, "self", [&](auto tag) {
       using T = typename decltype(tag)::type;
-      const T step_h = areaStep<T>(g.in_h, g.out_h, align_corners, g.scale_h);
-      const T step_w = areaStep<T>(g.in_w, g.out_w, align_corners, g.scale_w);
-      const T support_h = step_h >= T(1) ? step_h : T(1);
-      const T support_w = step_w >= T(1) ? step_w : T(1);
+      using A = nn_detail::InterpolationType<T>;
+      const A step_h = areaStep<A>(g.in_h, g.out_h, align_corners, g.scale_h);
+      const A step_w = areaStep<A>(g.in_w, g.out_w, align_corners, g.scale_w);
+      const A support_h = step_h >= A(1) ? step_h : A(1);
+      const A support_w = step_w >= A(1) ? step_w : A(1);
       // Each output reads at most 2 * support + 2 inputs of a dimension, and at most all of them: one
       // weight buffer per dimension, inline for a downscale of up to about 7.
-      auto spanOf = [](T support, int64_t in) {
-        return support * 2 + 2 >= static_cast<T>(in) ? in : static_cast<int64_t>(std::ceil(support)) * 2 + 2;
+      auto spanOf = [](A support, int64_t in) {
+        return support * 2 + 2 >= static_cast<A>(in) ? in : static_cast<int64_t>(std::ceil(support)) * 2 + 2;
       };
-      absl::InlinedVector<T, 16> weights_h(static_cast<size_t>(spanOf(support_h, g.in_h)));
-      absl::InlinedVector<T, 16> weights_w(static_cast<size_t>(spanOf(support_w, g.in_w)));
+      absl::InlinedVector<A, 16> weights_h(static_cast<size_t>(spanOf(support_h, g.in_h)));
+      absl::InlinedVector<A, 16> weights_w(static_cast<size_t>(spanOf(support_w, g.in_w)));
       const T* in = src.data_ptr<T>();
       T* write = dst.data_ptr<T>();
       for (int64_t p = 0; p < g.batch_channels; ++p) {
         const T* plane = in + p * g.in_h * g.in_w;
         for (int64_t h = 0; h < g.out_h; ++h) {
           int64_t y0, ny;
-          aaWeights<T>(h, g.in_h, step_h, support_h, weights_h.data(), y0, ny);
+          aaWeights<A>(h, g.in_h, step_h, support_h, weights_h.data(), y0, ny);
           for (int64_t w = 0; w < g.out_w; ++w) {
             int64_t x0, nx;
-            aaWeights<T>(w, g.in_w, step_w, support_w, weights_w.data(), x0, nx);
-            T sum = 0;
+            aaWeights<A>(w, g.in_w, step_w, support_w, weights_w.data(), x0, nx);
+            A sum = 0;
             for (int64_t y = 0; y < ny; ++y) {
               const T* row = plane + (y0 + y) * g.in_w + x0;
-              T across = 0;
-              for (int64_t x = 0; x < nx; ++x) across += weights_w[static_cast<size_t>(x)] * row[x];
+              A across = 0;
+              for (int64_t x = 0; x < nx; ++x) across += weights_w[static_cast<size_t>(x)] * static_cast<A>(row[x]);
               sum += weights_h[static_cast<size_t>(y)] * across;
             }
-            *write++ = sum;
+            *write++ = nn_detail::storeInterpolated<T>(sum);
           }
         }
       }

@@ -49,8 +49,14 @@ Tensor convertedTo(const Tensor& t, ScalarType dtype) {
 }
 
 bool lacksReducedFloatingKernel(const std::string& torch_error) {
-  return torch_error.find("not implemented for 'Half'") != std::string::npos ||
-         torch_error.find("not implemented for 'BFloat16'") != std::string::npos;
+  // Most kernels quote the dtype ("... not implemented for 'Half'"); grid_sampler_2d does not.
+  for (const char* dtype : {"Half", "BFloat16"}) {
+    if (torch_error.find(std::string("not implemented for '") + dtype + "'") != std::string::npos ||
+        torch_error.find(std::string("not implemented for ") + dtype) != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
 }
 
 namespace {

@@ -111,13 +111,27 @@ TEST(NarrowDtypeKernels, ComparisonsAndExtremaReadEveryNarrowDtype) {
   }
 }
 
-TEST(NarrowDtypeKernels, KernelsNotYetCheckedOnTheNewDtypesRefuseThemByName) {
-  // See Note [Kernels take the new dtypes once PyTorch agrees] in backends/devices/cpu/dtype_dispatch.h.
-  const std::string bilinear = errorMessageOf([] {
-    ops::upsample_bilinear2d(ops::ones({1, 1, 2, 2}, ScalarType::Half), std::vector<int64_t>{4, 4}, false, std::nullopt);
-  });
-  EXPECT_THAT(bilinear, HasSubstr("aten::upsample_bilinear2d"));
-  EXPECT_THAT(bilinear, HasSubstr("Half"));
+TEST(NarrowDtypeKernels, AKernelRefusesADtypeOutsideItsYamlSetNamingTheOperatorAndTheSet) {
+  // _pdist_forward declares FLOATHBF16 in linalg_ops.yaml, as ExecuTorch's kernel.
+  EXPECT_EQ(errorMessageOf([] { ops::_pdist_forward(ops::ones({3, 2}, ScalarType::Short)); }),
+            "aten::_pdist_forward: argument 'self' has dtype Short, which this kernel does not support "
+            "(supported: Half, Float, Double, BFloat16)");
+}
+
+TEST(NarrowDtypeKernels, BilinearUpsamplingKeepsAConstantIntegralImageConstant) {
+  // See Note [Interpolated integers are rounded to nearest] in backends/devices/cpu/nn_kernels.h.
+  for (ScalarType dtype : {ScalarType::Byte, ScalarType::Char, ScalarType::Short, ScalarType::Int, ScalarType::Long}) {
+    SCOPED_TRACE(toString(dtype));
+    const Tensor image = ops::full({1, 1, 3, 3}, 3, dtype);
+    const Tensor up = ops::upsample_bilinear2d(image, std::vector<int64_t>{7, 10}, false, std::nullopt);
+    EXPECT_EQ(doublesOf(up), std::vector<double>(70, 3.0));
+    const Tensor aa = ops::_upsample_bilinear2d_aa(image, {2, 2}, false);
+    EXPECT_EQ(doublesOf(aa), std::vector<double>(4, 3.0));
+  }
+  // 0 and 255 halfway: 127.5 rounds to even, 128.
+  const Tensor edge = narrowTensorOf({0, 255}, ScalarType::Byte, {1, 1, 1, 2});
+  EXPECT_EQ(doublesOf(ops::upsample_bilinear2d(edge, std::vector<int64_t>{1, 3}, true, std::nullopt)),
+            (std::vector<double>{0, 128, 255}));
 }
 
 TEST(NarrowDtypeKernels, HalfPowIsStdPowInFloatAsPyTorchsHalfKernel) {
