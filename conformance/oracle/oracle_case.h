@@ -70,6 +70,7 @@ inline const Dtypes kEvery{ScalarType::Bool,   ScalarType::Byte,    ScalarType::
                            ScalarType::Int,    ScalarType::Long,    ScalarType::Half,  ScalarType::Float,
                            ScalarType::Double, ScalarType::BFloat16};
 inline const Dtypes kEveryFloating{ScalarType::Half, ScalarType::Float, ScalarType::Double, ScalarType::BFloat16};
+inline const Dtypes kEveryIntegral{ScalarType::Byte, ScalarType::Char, ScalarType::Short, ScalarType::Int, ScalarType::Long};
 // The partners a second operand of such a kernel tries (.promote): one of each class and width that
 // changes the result type, so that the pairs stay few (every pair of kEvery would be 100 per shape).
 inline const Dtypes kPartners{ScalarType::Bool, ScalarType::Byte, ScalarType::Int, ScalarType::Long,

@@ -128,8 +128,7 @@ void addCreationCases(std::vector<OpCase>& cases) {
                           "overflow check lets NaN through); Switchyard raises, as for full: a Scalar converts only to "
                           "a type that can hold it",
                           allOf(whenEdgeValues(),
-                                allOf(whenDtype("self", {ScalarType::Byte, ScalarType::Char, ScalarType::Short,
-                                                         ScalarType::Int, ScalarType::Long}),
+                                allOf(whenDtype("self", dtypes::kEveryIntegral),
                                       whenDtype("value", dtypes::kEveryFloating))))));
   cases.push_back(OpCase({"aten::empty.out"}).dtypes(dtypes::kEvery).valuesUnspecified().arg("size", kSizes));
 }

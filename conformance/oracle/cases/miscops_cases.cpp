@@ -44,11 +44,13 @@ void topkByStableSort(const FunctionSchema& schema, Stack& stack) {
 // Reflection and replication padding of Bool and integral tensors: PyTorch 1.13's CPU kernels take
 // floating dtypes only (replication) or refuse Bool (reflection); Switchyard moves every dtype's
 // bytes, so the expected values are PyTorch's on the same values in Double.
+const Dtypes kBoolAndIntegral{ScalarType::Bool, ScalarType::Byte, ScalarType::Char, ScalarType::Short, ScalarType::Int,
+                              ScalarType::Long};
+
 Deviation paddingOfEveryDtype(const std::string& functional) {
   return Deviation::computes("padding moves elements, so every dtype is taken; PyTorch 1.13's CPU kernel refuses some",
-                             whenDtype("self", {ScalarType::Bool, ScalarType::Int, ScalarType::Long}),
-                             computedVia({ScalarType::Bool, ScalarType::Int, ScalarType::Long}, ScalarType::Double, true,
-                                         functional));
+                             whenDtype("self", kBoolAndIntegral),
+                             computedVia(kBoolAndIntegral, ScalarType::Double, true, functional));
 }
 
 }  // namespace
@@ -76,6 +78,7 @@ void addMiscOpsCases(std::vector<OpCase>& cases) {
       const std::string op = std::string("aten::") + mode + family.name;
       cases.push_back(OpCase({op, op + ".out"})
                           .tensors({"self"})
+                          .dtypes(dtypes::kEvery)
                           .shapes(family.shapes)
                           .arg("padding", family.paddings)
                           .out("out", OutDtype::caseDtype())
@@ -140,6 +143,7 @@ void addMiscOpsCases(std::vector<OpCase>& cases) {
 
   // The strided view copies.
   cases.push_back(OpCase({"aten::diagonal_copy", "aten::diagonal_copy.out"})
+                      .dtypes(dtypes::kEvery)
                       .tensors({"self"})
                       .shapes({{{3, 4}}, {{2, 3, 4}}, {{4, 3}}, {{0, 3}}, {{5}}})
                       .arg("offset", {0, 1, -1, 5, -5, -2})
@@ -148,6 +152,7 @@ void addMiscOpsCases(std::vector<OpCase>& cases) {
                       .out("out", OutDtype::caseDtype())
                       .deviation(resizesOut("aten::diagonal_copy")));
   cases.push_back(OpCase({"aten::as_strided_copy", "aten::as_strided_copy.out"})
+                      .dtypes(dtypes::kEvery)
                       .tensors({"self"})
                       .shapes({{{3, 4}}, {{12}}, {{2, 3, 2}}, {{0, 2}}})
                       .arg("size", {ints({2, 2}), ints({3}), ints({}), ints({0, 5}), ints({5, 5}), ints({2, -1})})
@@ -157,6 +162,7 @@ void addMiscOpsCases(std::vector<OpCase>& cases) {
                       .out("out", OutDtype::caseDtype())
                       .deviation(resizesOut("aten::as_strided_copy")));
   cases.push_back(OpCase({"aten::unfold_copy", "aten::unfold_copy.out"})
+                      .dtypes(dtypes::kEvery)
                       .tensors({"self"})
                       .shapes({{{5}}, {{3, 6}}, {{}}, {{0, 4}}, {{2, 3, 4}}})
                       .arg("dimension", {0, -1, 1, 3})

@@ -202,6 +202,7 @@ void addReductionCases(std::vector<OpCase>& cases) {
   for (const char* op : {"aten::argmax", "aten::argmin"}) {
   cases.push_back(OpCase({op, std::string(op) + ".out"})
                       .tensors({"self"})
+                      .dtypes(dtypes::kEvery)
                       .shapes(shapes::kOne)
                       .arg("dim", {kNone, 0, -1, 1})
                       .arg("keepdim", {false, true})

@@ -14,7 +14,6 @@
 namespace sy::oracle {
 
 namespace {
-const Dtypes kWideIntegral{ScalarType::Byte, ScalarType::Char, ScalarType::Short, ScalarType::Int, ScalarType::Long};
 const Dtypes kRealHBF16{ScalarType::Byte,  ScalarType::Char,   ScalarType::Short,    ScalarType::Int,
                         ScalarType::Long,  ScalarType::Half,   ScalarType::Float,    ScalarType::Double,
                         ScalarType::BFloat16};
@@ -41,7 +40,7 @@ Deviation interpolatesIntegers(const char* tensor) {
   return Deviation::computes(
       "PyTorch 1.13 interpolates floating tensors only; Switchyard takes ExecuTorch's integral dtypes, "
       "rounding each sample to nearest",
-      whenDtype(tensor, kWideIntegral),
+      whenDtype(tensor, dtypes::kEveryIntegral),
       throughPyTorch(
           [original](std::vector<IValue>& arguments) {
             *original = ScalarType::Undefined;
@@ -66,7 +65,7 @@ Deviation interpolatesIntegers(const char* tensor) {
 // An integral result may be off by one where the sample is (within an ulp) halfway; the unit tests
 // check the rounding itself (tests/backends/devices/cpu/narrow_dtype_kernels_test.cpp).
 OpCase& withHalfwaySamples(OpCase& entry) {
-  for (ScalarType dtype : kWideIntegral) entry.tolerance(dtype, 0, 1);
+  for (ScalarType dtype : dtypes::kEveryIntegral) entry.tolerance(dtype, 0, 1);
   return entry;
 }
 
