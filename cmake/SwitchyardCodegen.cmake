@@ -212,10 +212,11 @@ endfunction()
 # (the sy::ops-style helpers) and NativeFunctions.h (the kernels to implement) into OUTPUT_DIR, and
 # sets <NAME>_generated_sources in the caller. ATEN_API (libswitchyard's own aten:: families only)
 # also writes TensorMethods.h and Operators.h (See Note [Tensor methods are generated with the
-# library] in codegen/emit_functions.cpp). Registration sites name the YAML relative to
-# SITE_ROOT (default: the project's source folder).
+# library] in codegen/emit_functions.cpp). REQUIRE_DTYPES refuses an entry with a kernel but no
+# `dtypes:` (See Note [A kernel's dtypes are declared in its YAML] in codegen/dtype_sets.cpp).
+# Registration sites name the YAML relative to SITE_ROOT (default: the project's source folder).
 function(switchyard_generate_operators)
-  cmake_parse_arguments(GEN "ATEN_API" "NAME;DISPATCH_KEY;OUTPUT_DIR;SITE_ROOT" "YAML" ${ARGN})
+  cmake_parse_arguments(GEN "ATEN_API;REQUIRE_DTYPES" "NAME;DISPATCH_KEY;OUTPUT_DIR;SITE_ROOT" "YAML" ${ARGN})
   if(NOT GEN_NAME OR NOT GEN_YAML OR NOT GEN_DISPATCH_KEY OR NOT GEN_OUTPUT_DIR)
     message(FATAL_ERROR "switchyard_generate_operators needs NAME, YAML, DISPATCH_KEY and OUTPUT_DIR")
   endif()
@@ -229,6 +230,9 @@ function(switchyard_generate_operators)
   if(GEN_ATEN_API)
     list(APPEND _outputs ${GEN_OUTPUT_DIR}/TensorMethods.h ${GEN_OUTPUT_DIR}/Operators.h)
     list(APPEND _command --aten-api)
+  endif()
+  if(GEN_REQUIRE_DTYPES)
+    list(APPEND _command --require-dtypes)
   endif()
   set(_yamls)
   foreach(_yaml ${GEN_YAML})

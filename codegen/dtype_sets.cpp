@@ -15,7 +15,12 @@ constexpr unsigned dtypeBit(ScalarType t) { return 1u << static_cast<int>(t); }
 // ExecuTorch's portable kernels name the dtypes they compute by switch families (ET_SWITCH_REALHBBF16_TYPES:
 // the real types, Half, Bool and BFloat16); here an entry declares the same family as data, so the
 // dtypes of every operator can be read, reported and changed in one place, and a kernel written over
-// `T` is instantiated for exactly those. The families, ExecuTorch's names for them:
+// `T` is instantiated for exactly those. The set is that of the operator's main input (self, or the
+// input it is computed from; a creation operator's result): acos declares REALHBBF16 although its
+// result is floating. Switchyard's own libraries declare it on every entry with a kernel (the build
+// passes --require-dtypes); the generated registrations record the sets for the tools
+// (dispatcher/declared_dtypes.h: `switchyard ops --coverage` reports them), and the PyTorch oracle
+// runs each kernel on them. The families, ExecuTorch's names for them:
 const std::map<std::string, unsigned>& dtypeFamilies() {
   static const std::map<std::string, unsigned> families = [] {
     const unsigned integral = dtypeBit(ScalarType::Byte) | dtypeBit(ScalarType::Char) | dtypeBit(ScalarType::Short) |
@@ -64,11 +69,11 @@ unsigned readDtypeSet(const std::string& file, const YAML::Node& node) {
     unsigned bits = 0;
     if (auto family = dtypeFamilies().find(name); family != dtypeFamilies().end()) {
       bits = family->second;
-    } else if (std::optional<ScalarType> t = scalarTypeFromName(name); t && isRealType(*t)) {
+    } else if (std::optional<ScalarType> t = scalarTypeFromName(name); t && (isRealType(*t) || isComplexType(*t))) {
       bits = dtypeBit(*t);
     } else {
       fail(siteOf(file, item), "dtypes",
-           "unknown dtype or family '" + name + "' (families: " + familyNames() + "; or a real dtype such as Float)");
+           "unknown dtype or family '" + name + "' (families: " + familyNames() + "; or a real or complex dtype such as Float)");
     }
     if ((set & bits) != 0) fail(siteOf(file, item), "dtypes", "'" + name + "' repeats dtypes already named");
     set |= bits;
@@ -76,12 +81,16 @@ unsigned readDtypeSet(const std::string& file, const YAML::Node& node) {
   return set;
 }
 
-std::string dtypeSetText(unsigned set) {
-  std::string text;
-  for (int t = 0; t < kNumScalarTypes && t < 32; ++t) {
-    if ((set & (1u << t)) != 0) text += (text.empty() ? "" : ", ") + std::string(toString(static_cast<ScalarType>(t)));
+void requireDeclaredDtypes(const KernelLibrary& library) {
+  for (const OperatorEntry& op : library.operators) {
+    bool has_default = false;
+    for (const Kernel& k : op.kernels) has_default = has_default || k.key.isDefault();
+    if (has_default && op.dtypes == 0) {
+      fail(op.site, "dtypes",
+           op.schema.operator_name().toString() + " has a kernel but no `dtypes:`; this library declares the dtypes of "
+           "every kernel (a family such as REALHBBF16 or FLOATHBF16, or a list of dtypes)");
+    }
   }
-  return text;
 }
 
 }  // namespace sy::codegen

@@ -13,6 +13,8 @@
 
 #include <string>
 
+#include "switchyard/codegen/kernel_yaml.h"
+#include "switchyard/dispatcher/declared_dtypes.h"
 #include "yaml-cpp/yaml.h"
 
 namespace sy::codegen {
@@ -22,7 +24,11 @@ namespace sy::codegen {
 // An unknown name, an empty list or a name given twice is an error at its line.
 unsigned readDtypeSet(const std::string& file, const YAML::Node& node);
 
-// "Byte, Char, Short" for the bits of `set`, in enumerator order.
-std::string dtypeSetText(unsigned set);
+// With `--require-dtypes` (Switchyard's own kernel libraries): raises at the first entry with a
+// default kernel and no `dtypes:`, so that every kernel's dtypes are data the tools can report.
+void requireDeclaredDtypes(const KernelLibrary& library);
+
+// The text of a set ("Byte, Char, Short") is sy::dtypeSetText (dispatcher/declared_dtypes.h).
+using ::sy::dtypeSetText;
 
 }  // namespace sy::codegen

@@ -388,6 +388,24 @@ std::string nativeFunctions(const KernelLibrary& library, const std::vector<cons
   return out.str();
 }
 
+// The dtypes the entries declare, recorded for the tools (dispatcher/declared_dtypes.h): one table
+// of every selected operator with `dtypes:` and its derived forms, or "" when none declares any.
+std::string declaredDtypesTable(const std::vector<const OperatorEntry*>& selected) {
+  std::ostringstream rows;
+  for (const OperatorEntry* op : selected) {
+    if (op->dtypes == 0) continue;
+    rows << "    {" << cppString(op->schema.operator_name().toString()) << ", " << op->dtypes << "u},\n";
+    for (const DerivedForm& form : op->derived) {
+      rows << "    {" << cppString(form.schema.operator_name().toString()) << ", " << op->dtypes << "u},\n";
+    }
+  }
+  if (rows.str().empty()) return "";
+  return "\n#include \"switchyard/dispatcher/declared_dtypes.h\"\n\nnamespace {\n// The dtypes each kernel YAML entry "
+         "declares (`dtypes:`), for the tools.\nconstexpr ::sy::DeclaredDtypes kDeclaredDtypes[] = {\n" +
+         rows.str() + "};\n[[maybe_unused]] const bool kDeclaredDtypesRecorded = (::sy::recordDeclaredDtypes(kDeclaredDtypes), true);\n"
+         "}  // namespace\n";
+}
+
 }  // namespace
 
 GeneratedFiles generate(const KernelLibrary& full_library, const OperatorSelection& selection, bool aten_api) {
@@ -408,13 +426,14 @@ GeneratedFiles generate(const KernelLibrary& full_library, const OperatorSelecti
                                    "#include \"switchyard/dispatcher/library.h\"\n" +
                                    (partial.empty() ? "" : "#include \"switchyard/dispatcher/partial_kernels.h\"\n");
     const std::string registrations = keyRegistrations(library, selected, contexts);
-    files.register_operators_cpp += contexts.definitions() + schemaDefinitions(selected) + registrations + partial;
+    files.register_operators_cpp +=
+        contexts.definitions() + schemaDefinitions(selected) + registrations + partial + declaredDtypesTable(selected);
   } else {
     files.register_schema_cpp = std::string(kBanner) + "// The operators the kernel YAML defines with `func:`.\n"
                                 "#include \"switchyard/dispatcher/library.h\"\n" + schemaDefinitions(selected);
     files.register_kernels_cpp = std::string(kBanner) + "// Registers every kernel key of the library with sy::PartialKernelRegistry.\n" +
                                  partial_includes + "#include \"switchyard/dispatcher/derived_kernels.h\"\n" +
-                                 contexts.definitions() + partial;
+                                 contexts.definitions() + partial + declaredDtypesTable(selected);
   }
   files.native_functions_h = nativeFunctions(library, selected);
   // The derived forms get helpers as the operators they are (sy::ops::expm1, sy::ops::expm1_), after

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "switchyard/codegen/dtype_sets.h"
 #include "switchyard/codegen/emit.h"
 #include "switchyard/core/dispatch_key.h"
 #include "switchyard/codegen/kernel_yaml.h"
@@ -40,6 +41,7 @@ struct Options {
   std::string root_ops;
   bool include_all = false;
   bool aten_api = false;
+  bool require_dtypes = false;
   std::vector<std::string> ops_schema_yamls;
   std::vector<std::string> models;
 };
@@ -48,6 +50,7 @@ struct Options {
   std::cerr << "switchyard_codegen: " << why << "\n"
             << "usage: switchyard_codegen gen [--functions-yaml F] [--custom-ops-yaml F] [--schemas F]...\n"
             << "                              [--selected-ops F] [--dispatch-key KEY] [--site-root DIR] [--aten-api]\n"
+            << "                              [--require-dtypes]\n"
             << "                              --output-dir DIR\n"
             << "       switchyard_codegen select --output F [--root-ops a,b] [--include-all-operators]\n"
             << "                              [--ops-schema-yaml F]... [--model PROGRAM.pte --schemas F]...\n";
@@ -82,6 +85,8 @@ Options parseOptions(int argc, char** argv) {
       o.root_ops = value();
     } else if (arg == "--aten-api") {
       o.aten_api = true;
+    } else if (arg == "--require-dtypes") {
+      o.require_dtypes = true;
     } else if (arg == "--include-all-operators") {
       o.include_all = true;
     } else if (arg == "--ops-schema-yaml") {
@@ -107,6 +112,7 @@ int generateCommand(const Options& o) {
   }
   library.site_root = o.site_root;
   for (const std::string& path : o.kernel_yamls) parseKernelYaml(path, existing, library);
+  if (o.require_dtypes) requireDeclaredDtypes(library);
   OperatorSelection selection;
   if (!o.selected_ops.empty()) selection = readSelection(o.selected_ops);
   std::filesystem::create_directories(o.output_dir);

@@ -38,6 +38,31 @@ TEST_F(KernelYamlRules, WriteTheDtypeSetBesideTheKernelDeclaration) {
               ::testing::Not(HasSubstr("scale_out_dtypes")));
 }
 
+TEST_F(KernelYamlRules, RecordTheDeclaredDtypesOfEachOperatorAndItsFormsForTheTools) {
+  KernelLibrary library = parse("- func: my::scale.out(Tensor self, float factor, *, Tensor(a!) out) -> Tensor(a!)\n"
+                                "  functional: true\n"
+                                "  dtypes: [Float, Double]\n" + std::string(kDtypeKernels) +
+                                "- func: my::shift.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"
+                                "  kernels: [{arg_meta: null, kernel_name: my::shift_out}]\n");
+  const std::string bits = std::to_string(bitOf(ScalarType::Float) | bitOf(ScalarType::Double));
+  const std::string registered = generate(library, OperatorSelection{}).register_kernels_cpp;
+  EXPECT_THAT(registered, HasSubstr("{\"my::scale.out\", " + bits + "u},\n    {\"my::scale\", " + bits + "u},\n};"));
+  EXPECT_THAT(registered, HasSubstr("::sy::recordDeclaredDtypes(kDeclaredDtypes)"));
+  EXPECT_THAT(registered, ::testing::Not(HasSubstr("\n    {\"my::shift.out\", ")));
+}
+
+TEST_F(KernelYamlRules, RequireDtypesOnEveryKernelWhenTheLibraryAsksForThem) {
+  const KernelLibrary declared = parse(std::string(kDtypeScale) + "  dtypes: FLOAT\n" + kDtypeKernels);
+  EXPECT_NO_THROW(requireDeclaredDtypes(declared));
+  const KernelLibrary silent = parse(std::string(kDtypeScale) + kDtypeKernels);
+  try {
+    requireDeclaredDtypes(silent);
+    ADD_FAILURE() << "an entry without dtypes passed";
+  } catch (const CodegenError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("kernels.yaml:1: error: dtypes: my::scale.out has a kernel but no `dtypes:`"));
+  }
+}
+
 TEST_F(KernelYamlRules, RejectUnknownRepeatedOrEmptyDtypes) {
   EXPECT_THAT(errorOf(std::string(kDtypeScale) + "  dtypes: REALISH\n" + kDtypeKernels),
               HasSubstr("kernels.yaml:2: error: dtypes: unknown dtype or family 'REALISH' (families: BOOL, FLOAT"));
@@ -45,8 +70,8 @@ TEST_F(KernelYamlRules, RejectUnknownRepeatedOrEmptyDtypes) {
               HasSubstr("kernels.yaml:2: error: dtypes: 'Double' repeats dtypes already named"));
   EXPECT_THAT(errorOf(std::string(kDtypeScale) + "  dtypes: []\n" + kDtypeKernels),
               HasSubstr("kernels.yaml:2: error: dtypes: names no dtype"));
-  EXPECT_THAT(errorOf(std::string(kDtypeScale) + "  dtypes: [ComplexFloat]\n" + kDtypeKernels),
-              HasSubstr("unknown dtype or family 'ComplexFloat'"));
+  EXPECT_THAT(errorOf(std::string(kDtypeScale) + "  dtypes: [QInt8]\n" + kDtypeKernels),
+              HasSubstr("unknown dtype or family 'QInt8'"));
   EXPECT_THAT(errorOf(std::string(kDtypeScale) + "  dtypes: {T: Float}\n" + kDtypeKernels),
               HasSubstr("kernels.yaml:2: error: dtypes: must be a dtype family"));
 }

@@ -30,9 +30,10 @@ TEST(CliOpsCoverage, SaysWhichOperatorsAreRegisteredAndWhichAreMissing) {
   Result r = runCli("ops --coverage " + yaml);
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("Operators of " + yaml + " in this build:\n"));
-  EXPECT_THAT(r.out, HasSubstr("  registered  aten::acos.out\n"));
+  EXPECT_THAT(r.out, HasSubstr("  registered  aten::acos.out                                 here: Byte, Char, Short, "
+                               "Int, Long, Half, Float, Double, Bool, BFloat16\n"));
   EXPECT_THAT(r.out, HasSubstr("  missing     aten::_cdist_forward_never_registered.out\n"));
-  EXPECT_THAT(r.out, HasSubstr("  registered  quantized_decomposed::quantize_per_tensor.out\n"));
+  EXPECT_THAT(r.out, HasSubstr("  registered  quantized_decomposed::quantize_per_tensor.out  here: Float, Double\n"));
   EXPECT_THAT(r.out, HasSubstr("  missing     custom::frobnicate.out\n"));
   EXPECT_THAT(r.out, HasSubstr("missing (2): aten::_cdist_forward_never_registered.out, custom::frobnicate.out\n"));
   EXPECT_THAT(r.out, ::testing::EndsWith("2 of 4 registered\n"));
@@ -52,10 +53,26 @@ TEST(CliOpsCoverage, ShowsTheDtypesAnEntrysTypeAliasesDeclare) {
                                      "  type_alias: {T0: [Long], T1: [Long, Bool]}\n");
   Result r = runCli("ops --coverage " + yaml);
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("  registered  aten::exp.out           dtypes: Float, Double\n"));
+  EXPECT_THAT(r.out, HasSubstr("  registered  aten::exp.out           dtypes: Float, Double  here: Byte, Char, Short, "
+                               "Int, Long, Half, Float, Double, Bool, BFloat16\n"));
   EXPECT_THAT(r.out, HasSubstr("  missing     aten::missing_here.out  dtypes: Long, Bool\n"));
   // An operator named twice is counted once.
   EXPECT_THAT(r.out, ::testing::EndsWith("1 of 2 registered\n"));
+}
+
+TEST(CliOpsCoverage, NamesTheFilesDtypesAnOperatorsKernelHereLacks) {
+  // _softmax's kernel YAML declares FLOATHBF16 (reduction_ops.yaml); the file asks for Int too.
+  const std::string yaml = writeTemp("coverage_lacks.yaml",
+                                     "- op: _softmax.out\n"
+                                     "  type_alias: {T0: [Float, Int]}\n"
+                                     "- op: acos.out\n");
+  Result r = runCli("ops --coverage " + yaml);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("  registered  aten::_softmax.out  dtypes: Float, Int  here: Half, Float, Double, BFloat16  "
+                               "lacks: Int\n"));
+  EXPECT_THAT(r.out, HasSubstr("  registered  aten::acos.out      here: Byte, Char,"));
+  EXPECT_THAT(r.out, HasSubstr("registered without some of the file's dtypes (1): aten::_softmax.out\n"));
+  EXPECT_THAT(r.out, ::testing::EndsWith("2 of 2 registered\n"));
 }
 
 TEST(CliOpsCoverage, AnEmptyFileNamesNoOperators) {

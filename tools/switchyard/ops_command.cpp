@@ -1,12 +1,14 @@
 // `switchyard ops`: the operators this build registers, and for one operator its schema and the
 // dispatch table computed for it (each key's kernel, where it came from and where it was registered);
-// with --coverage FILE.yaml, which of a kernel YAML file's operators this build registers.
+// with --coverage FILE.yaml, which of a kernel YAML file's operators this build registers, and for
+// which dtypes.
 #include <algorithm>
 #include <iostream>
 
 #include "absl/flags/flag.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
+#include "switchyard/dispatcher/declared_dtypes.h"
 #include "switchyard/dispatcher/dispatcher.h"
 #include "switchyard/core/error.h"
 #include "switchyard/tools/switchyard/command.h"
@@ -56,13 +58,13 @@ void printOne(const OperatorHandle& op) {
 absl::Status runCoverage(const std::string& path) {
   absl::StatusOr<std::vector<YamlOperator>> operators = readYamlOperators(path);
   if (!operators.ok()) return operators.status();
-  std::vector<bool> registered;
+  std::vector<Coverage> here;
   for (const YamlOperator& op : *operators) {
     const size_t dot = op.name.find('.');
     const OperatorName name{op.name.substr(0, dot), dot == std::string::npos ? "" : op.name.substr(dot + 1)};
-    registered.push_back(Dispatcher::singleton().findSchema(name).has_value());
+    here.push_back({Dispatcher::singleton().findSchema(name).has_value(), declaredDtypes(name)});
   }
-  std::cout << coverageReport(path, *operators, registered);
+  std::cout << coverageReport(path, *operators, here);
   return absl::OkStatus();
 }
 
@@ -119,7 +121,8 @@ const Command& opsCommand() {
       "With --coverage, reads a kernel YAML file (ExecuTorch's functions.yaml format: entries with\n"
       "`op:` or `func:`, named `ns::name.overload` or, in aten, `name.overload`) and prints which of\n"
       "its operators this build registers and which are missing, each with the dtypes its entry's\n"
-      "type_alias declares, then \"N of M registered\".",
+      "type_alias declares, the dtypes this build's kernel computes (\"here:\", from its kernel YAML)\n"
+      "and the file's dtypes it lacks, then \"N of M registered\".",
       {"coverage"},
       &runOps};
   return command;

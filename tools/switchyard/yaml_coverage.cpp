@@ -8,6 +8,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "switchyard/core/scalar_type.h"
+#include "switchyard/dispatcher/declared_dtypes.h"
+#include "switchyard/dispatcher/kernel_key.h"
 
 namespace sy::cli {
 namespace {
@@ -88,27 +91,43 @@ absl::StatusOr<std::vector<YamlOperator>> readYamlOperators(const std::string& p
 }
 
 std::string coverageReport(const std::string& path, const std::vector<YamlOperator>& operators,
-                           const std::vector<bool>& registered) {
+                           const std::vector<Coverage>& here) {
   std::ostringstream os;
   size_t width = 0;
   for (const YamlOperator& op : operators) width = std::max(width, op.name.size());
   os << "Operators of " << path << " in this build:\n";
-  std::vector<std::string> missing;
+  std::vector<std::string> missing, narrower;
   size_t count = 0;
   for (size_t i = 0; i < operators.size(); ++i) {
     const YamlOperator& op = operators[i];
-    os << "  " << (registered[i] ? "registered  " : "missing     ") << op.name;
-    if (!op.dtypes.empty()) {
-      os << std::string(width - op.name.size() + 2, ' ') << "dtypes: " << absl::StrJoin(op.dtypes, ", ");
+    const Coverage& c = here[i];
+    std::string line = "  " + std::string(c.registered ? "registered  " : "missing     ") + op.name;
+    const std::string pad(width - op.name.size() + 2, ' ');
+    if (!op.dtypes.empty()) line += pad + "dtypes: " + absl::StrJoin(op.dtypes, ", ");
+    if (c.registered && c.dtypes) {
+      line += (op.dtypes.empty() ? pad : "  ") + "here: " + dtypeSetText(*c.dtypes);
+      std::vector<std::string> lacking;
+      for (const std::string& name : op.dtypes) {
+        std::optional<ScalarType> dtype = scalarTypeFromName(name);
+        if (!dtype || (*c.dtypes & (1u << static_cast<int>(*dtype))) == 0) lacking.push_back(name);
+      }
+      if (!lacking.empty()) {
+        line += "  lacks: " + absl::StrJoin(lacking, ", ");
+        narrower.push_back(op.name);
+      }
     }
-    os << "\n";
-    if (registered[i]) {
+    os << line << "\n";
+    if (c.registered) {
       ++count;
     } else {
       missing.push_back(op.name);
     }
   }
   if (!missing.empty()) os << "missing (" << missing.size() << "): " << absl::StrJoin(missing, ", ") << "\n";
+  if (!narrower.empty()) {
+    os << "registered without some of the file's dtypes (" << narrower.size() << "): " << absl::StrJoin(narrower, ", ")
+       << "\n";
+  }
   os << count << " of " << operators.size() << " registered\n";
   return os.str();
 }

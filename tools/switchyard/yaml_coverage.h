@@ -3,6 +3,7 @@
 // declaring the dtypes its kernels take), and the report of which of them this build registers.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,9 +23,18 @@ struct YamlOperator {
 // neither `op:` nor `func:`, a type_alias that is not a map of dtype lists.
 absl::StatusOr<std::vector<YamlOperator>> readYamlOperators(const std::string& path);
 
-// The coverage report: each operator as registered or missing (with its declared dtypes), the
-// missing ones listed again at the end, then "N of M registered".
+// What this build has of one operator of the file.
+struct Coverage {
+  bool registered = false;
+  // The dtypes its kernel YAML declares here (bits by ScalarType; dispatcher/declared_dtypes.h),
+  // nullopt when it declares none.
+  std::optional<unsigned> dtypes;
+};
+
+// The coverage report: each operator as registered or missing, with the dtypes the file declares
+// for it, the dtypes this build's kernel computes ("here:") and those of the file it lacks; the
+// missing operators and those lacking dtypes listed again at the end, then "N of M registered".
 std::string coverageReport(const std::string& path, const std::vector<YamlOperator>& operators,
-                           const std::vector<bool>& registered);
+                           const std::vector<Coverage>& here);
 
 }  // namespace sy::cli
