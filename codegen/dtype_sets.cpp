@@ -16,11 +16,13 @@ constexpr unsigned dtypeBit(ScalarType t) { return 1u << static_cast<int>(t); }
 // the real types, Half, Bool and BFloat16); here an entry declares the same family as data, so the
 // dtypes of every operator can be read, reported and changed in one place, and a kernel written over
 // `T` is instantiated for exactly those. The set is that of the operator's main input (self, or the
-// input it is computed from; a creation operator's result): acos declares REALHBBF16 although its
-// result is floating. Switchyard's own libraries declare it on every entry with a kernel (the build
-// passes --require-dtypes); the generated registrations record the sets for the tools
-// (dispatcher/declared_dtypes.h: `switchyard ops --coverage` reports them), and the PyTorch oracle
-// runs each kernel on them. The families, ExecuTorch's names for them:
+// input it is computed from; a creation operator's result: acos declares REALHBBF16 although its
+// result is floating), or, where the inputs promote to a computation type the kernel is written
+// over (division, pow, atan2), that type's. Switchyard's own libraries declare it on every entry
+// with a kernel (the build passes --require-dtypes); the generated registrations record the sets
+// for the tools (dispatcher/declared_dtypes.h: `switchyard ops --coverage` reports them), and the
+// PyTorch oracle runs each kernel on them (See Note [A kernel computes only the dtypes its YAML
+// declares] in conformance/oracle/oracle_runner.cpp). The families, ExecuTorch's names for them:
 const std::map<std::string, unsigned>& dtypeFamilies() {
   static const std::map<std::string, unsigned> families = [] {
     const unsigned integral = dtypeBit(ScalarType::Byte) | dtypeBit(ScalarType::Char) | dtypeBit(ScalarType::Short) |

@@ -8,6 +8,7 @@
 #include "switchyard/conformance/oracle/oracle_inputs.h"
 #include "switchyard/conformance/oracle/oracle_outcome.h"
 #include "switchyard/conformance/oracle/torch_bridge.h"
+#include "switchyard/dispatcher/declared_dtypes.h"
 #include "switchyard/dispatcher/dispatcher.h"
 #include "switchyard/core/error.h"
 #include "switchyard/ivalue/tensor_factories.h"
@@ -370,6 +371,39 @@ const Deviation* deviationFor(const OpCase& entry, const CallDescription& call) 
   return nullptr;
 }
 
+// Note [A kernel computes only the dtypes its YAML declares]
+// Every portable kernel's YAML entry declares the dtypes it computes (See Note [A kernel's dtypes
+// are declared in its YAML] in codegen/dtype_sets.cpp): those of its main input, or, where its
+// inputs promote to a computation type (division, pow, atan2), those of that type. Either way a
+// call Switchyard computes has a tensor input or result of a declared dtype; one that has none
+// means the declaration leaves out what the kernel does, and fails the suite (a declared dtype the
+// kernel refuses while PyTorch computes fails as any disagreement does). The tools report the
+// declarations, so they must be what the kernels do.
+std::string undeclaredDtype(const FunctionSchema& schema, const std::vector<IValue>& arguments, const Outcome& got) {
+  if (got.error) return "";
+  const std::optional<unsigned> declared = declaredDtypes(schema.operator_name());
+  if (!declared) return "";
+  std::vector<ScalarType> seen;
+  auto look = [&](const IValue& v) {
+    if (v.isTensor() && v.toTensor().defined()) seen.push_back(v.toTensor().scalar_type());
+    if (v.isTensorList()) {
+      for (const Tensor& t : v.toTensorVector()) seen.push_back(t.scalar_type());
+    }
+  };
+  for (size_t i = 0; i < arguments.size() && i < schema.arguments().size(); ++i) {
+    if (!schema.arguments()[i].is_out()) look(arguments[i]);
+  }
+  for (const IValue& r : got.results) look(r);
+  if (seen.empty()) return "";
+  for (ScalarType dtype : seen) {
+    if ((*declared & (1u << static_cast<int>(dtype))) != 0) return "";
+  }
+  std::string dtypes;
+  for (ScalarType dtype : seen) dtypes += (dtypes.empty() ? "" : ", ") + std::string(toString(dtype));
+  return str("Switchyard computes a call of tensors and results of ", dtypes, ", none of which its kernel YAML's dtypes (",
+             dtypeSetText(*declared), ") name");
+}
+
 }  // namespace
 
 std::string Report::summary() const {
@@ -428,6 +462,10 @@ Report runCase(const OpCase& entry, const std::string& op, uint64_t seed) {
         break;
       }
       const Outcome got = runBoxed(ours, [&](Stack& stack) { handle->callBoxed(&stack); });
+      if (std::string undeclared = undeclaredDtype(schema, ours, got); !undeclared.empty()) {
+        report.failure = str(title, ": ", undeclared, description.describe());
+        return report;
+      }
       const Deviation::Kind kind = deviation != nullptr ? deviation->kind : Deviation::Kind::Skip;
       if (deviation != nullptr && kind == Deviation::Kind::SwitchyardRefuses) {
         if (!got.error) {
