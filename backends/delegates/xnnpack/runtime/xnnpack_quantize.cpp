@@ -5,6 +5,8 @@
 #include <cstring>
 #include <limits>
 
+#include "switchyard/core/half.h"
+
 namespace sy::xnnpack {
 namespace {
 
@@ -65,7 +67,8 @@ void toFloat(const XnnValue& v, const Dims& dims, const void* src, const std::ve
     case Datatype::Fp32: std::memcpy(dst, src, n * sizeof(float)); return;
     case Datatype::Fp16: {
       const auto* h = static_cast<const uint16_t*>(src);
-      for (size_t i = 0; i < n; ++i) dst[i] = halfToFloat(h[i]);
+      // fp16 values convert as sy::Half's (core/half.h): round to nearest even, subnormals kept.
+      for (size_t i = 0; i < n; ++i) dst[i] = ::sy::detail::floatFromHalfBits(h[i]);
       return;
     }
     case Datatype::Int32: {
@@ -122,7 +125,7 @@ void fromFloat(const XnnValue& v, const Dims& dims, const float* src, void* dst,
     case Datatype::Fp32: std::memcpy(dst, src, n * sizeof(float)); return;
     case Datatype::Fp16: {
       auto* h = static_cast<uint16_t*>(dst);
-      for (size_t i = 0; i < n; ++i) h[i] = floatToHalf(src[i]);
+      for (size_t i = 0; i < n; ++i) h[i] = ::sy::detail::halfBitsFromFloat(src[i]);
       return;
     }
     case Datatype::Int32: {
@@ -179,43 +182,6 @@ void fromFloat(const XnnValue& v, const Dims& dims, const float* src, void* dst,
     }
     default: return;
   }
-}
-
-float halfToFloat(uint16_t h) {
-  const uint32_t sign = uint32_t{h & 0x8000u} << 16;
-  const uint32_t exponent = (h >> 10) & 0x1F, mantissa = h & 0x3FF;
-  uint32_t bits;
-  if (exponent == 0x1F) {
-    bits = sign | 0x7F800000u | (mantissa << 13);
-  } else if (exponent != 0) {
-    bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
-  } else if (mantissa == 0) {
-    bits = sign;
-  } else {
-    const float f = static_cast<float>(mantissa) * 0x1p-24f;  // subnormal
-    std::memcpy(&bits, &f, 4);
-    bits |= sign;
-  }
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
-uint16_t floatToHalf(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
-  const float a = std::fabs(f);
-  if (std::isnan(f)) return static_cast<uint16_t>(sign | 0x7E00u);
-  if (a >= 65520.0f) return static_cast<uint16_t>(sign | 0x7C00u);  // rounds to infinity
-  if (a < 0x1p-14f) {  // subnormal or zero: multiples of 2^-24, rounded to nearest even
-    return static_cast<uint16_t>(sign | static_cast<uint16_t>(std::nearbyint(a * 0x1p24f)));
-  }
-  const uint32_t abs_bits = bits & 0x7FFFFFFFu;
-  uint32_t half = ((abs_bits >> 23) - 112) << 10 | ((abs_bits >> 13) & 0x3FF);
-  const uint32_t rest = abs_bits & 0x1FFF;
-  if (rest > 0x1000 || (rest == 0x1000 && (half & 1))) ++half;
-  return static_cast<uint16_t>(sign | half);
 }
 
 }  // namespace sy::xnnpack

@@ -32,7 +32,4 @@ void toFloat(const XnnValue& value, const Dims& dims, const void* src, const std
 // `src` (numelOf(dims) floats) stored as `value`'s datatype at `dst`; for qdint8 also fills `rows`.
 void fromFloat(const XnnValue& value, const Dims& dims, const float* src, void* dst, std::vector<RowQuantization>& rows);
 
-float halfToFloat(uint16_t h);
-uint16_t floatToHalf(float f);
-
 }  // namespace sy::xnnpack
