@@ -30,6 +30,15 @@ const std::map<std::string, unsigned>& dtypeFamilies() {
     const unsigned full = dtypeBit(ScalarType::Float) | dtypeBit(ScalarType::Double);
     const unsigned half = dtypeBit(ScalarType::Half), bf16 = dtypeBit(ScalarType::BFloat16);
     const unsigned boolean = dtypeBit(ScalarType::Bool);
+    // ExecuTorch's ALL: the real types above, complex, quantized and bits (not UInt16 to UInt64 or
+    // the Float8 types), what its element-moving kernels (permute, padding) switch over.
+    unsigned storage = 0;
+    for (ScalarType t : {ScalarType::ComplexHalf, ScalarType::ComplexFloat, ScalarType::ComplexDouble, ScalarType::QInt8,
+                         ScalarType::QUInt8, ScalarType::QInt32, ScalarType::QUInt4x2, ScalarType::QUInt2x4,
+                         ScalarType::Bits1x8, ScalarType::Bits2x4, ScalarType::Bits4x2, ScalarType::Bits8,
+                         ScalarType::Bits16}) {
+      storage |= dtypeBit(t);
+    }
     return std::map<std::string, unsigned>{
         {"BOOL", boolean},
         {"INT", integral},
@@ -42,6 +51,7 @@ const std::map<std::string, unsigned>& dtypeFamilies() {
         {"REALH", integral | full | half},
         {"REALHBF16", integral | full | half | bf16},
         {"REALHBBF16", integral | full | half | bf16 | boolean},
+        {"ALL", integral | full | half | bf16 | boolean | storage},
     };
   }();
   return families;

@@ -20,7 +20,7 @@
 namespace sy::codegen {
 
 // The set `node` names, as bits indexed by ScalarType: a family (BOOL, INT, INTB, FLOAT, FLOATH,
-// FLOATHBF16, REAL, REALB, REALH, REALHBF16, REALHBBF16), a dtype (Float), or a list of either.
+// FLOATHBF16, REAL, REALB, REALH, REALHBF16, REALHBBF16, ALL), a dtype (Float), or a list of either.
 // An unknown name, an empty list or a name given twice is an error at its line.
 unsigned readDtypeSet(const std::string& file, const YAML::Node& node);
 

@@ -24,6 +24,11 @@ TEST_F(KernelYamlRules, ReadExecuTorchDtypeFamiliesAndDtypeNames) {
                                              bitOf(ScalarType::Double) | bitOf(ScalarType::BFloat16));
   KernelLibrary listed = parse(std::string(kDtypeScale) + "  dtypes: [INT, Bool, Half]\n" + kDtypeKernels);
   EXPECT_EQ(dtypeSetText(listed.operators[0].dtypes), "Byte, Char, Short, Int, Long, Half, Bool");
+  // ExecuTorch's ALL: the real dtypes, complex, quantized and bits.
+  KernelLibrary all = parse(std::string(kDtypeScale) + "  dtypes: ALL\n" + kDtypeKernels);
+  EXPECT_NE(all.operators[0].dtypes & bitOf(ScalarType::ComplexFloat), 0u);
+  EXPECT_NE(all.operators[0].dtypes & bitOf(ScalarType::QInt8), 0u);
+  EXPECT_EQ(all.operators[0].dtypes & bitOf(ScalarType::UInt16), 0u);
   KernelLibrary none = parse(std::string(kDtypeScale) + kDtypeKernels);
   EXPECT_EQ(none.operators[0].dtypes, 0u);
 }
@@ -65,7 +70,7 @@ TEST_F(KernelYamlRules, RequireDtypesOnEveryKernelWhenTheLibraryAsksForThem) {
 
 TEST_F(KernelYamlRules, RejectUnknownRepeatedOrEmptyDtypes) {
   EXPECT_THAT(errorOf(std::string(kDtypeScale) + "  dtypes: REALISH\n" + kDtypeKernels),
-              HasSubstr("kernels.yaml:2: error: dtypes: unknown dtype or family 'REALISH' (families: BOOL, FLOAT"));
+              HasSubstr("kernels.yaml:2: error: dtypes: unknown dtype or family 'REALISH' (families: ALL, BOOL, FLOAT"));
   EXPECT_THAT(errorOf(std::string(kDtypeScale) + "  dtypes: [FLOAT, Double]\n" + kDtypeKernels),
               HasSubstr("kernels.yaml:2: error: dtypes: 'Double' repeats dtypes already named"));
   EXPECT_THAT(errorOf(std::string(kDtypeScale) + "  dtypes: []\n" + kDtypeKernels),

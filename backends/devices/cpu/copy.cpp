@@ -25,6 +25,7 @@
 
 #include "switchyard/backends/devices/cpu/elementwise.h"
 #include "switchyard/backends/devices/cpu/kernels.h"
+#include "switchyard/backends/devices/cpu/rearrange.h"
 #include "switchyard/dispatcher/derived_kernels.h"
 #include "switchyard/dispatcher/library.h"
 #include "switchyard/ops/creation/NativeFunctions.h"
@@ -58,11 +59,6 @@ void copyBits(const LoopGeometry& geometry) {
   }
   runElementwise<Bits, Bits>(geometry, [](Bits x) { return x; });
 }
-
-// The 16 bytes of a ComplexDouble element, copied as they are.
-struct SixteenBytes {
-  uint64_t words[2];
-};
 
 // Note [Conversions between the other real dtypes go through one wide value]
 // Bool, Int, Long, Float and Double convert directly, one loop per pair (the kernels' staging copies
@@ -116,14 +112,7 @@ void convertThroughWideValues(const LoopGeometry& geometry, WideReader read, Wid
 void copyElements(const char* op, const Tensor& dst, const Tensor& src, const char* dst_name, const char* src_name) {
   const LoopGeometry geometry = makeLoopGeometry({&dst, &src});
   if (dst.scalar_type() == src.scalar_type()) {
-    switch (dst.element_size()) {
-      case 1: return copyBits<uint8_t>(geometry);
-      case 2: return copyBits<uint16_t>(geometry);
-      case 4: return copyBits<uint32_t>(geometry);
-      case 8: return copyBits<uint64_t>(geometry);
-      case 16: return copyBits<SixteenBytes>(geometry);
-      default: break;
-    }
+    return visitElementWidth(dst.element_size(), [&](auto width) { copyBits<decltype(width)>(geometry); });
   }
   constexpr unsigned kDirect = kAllDtypes;
   const auto direct = [](ScalarType t) {

@@ -23,7 +23,13 @@ namespace detail {
 [[noreturn]] void throwUnsupportedElementWidth(size_t element_size);
 }  // namespace detail
 
-// Calls fn(W{}) with W an unsigned integer type of `element_size` bytes.
+// The 16 bytes of a ComplexDouble element, moved as they are.
+struct SixteenBytes {
+  uint64_t words[2];
+};
+
+// Calls fn(W{}) with W a trivially copyable type of `element_size` bytes (an unsigned integer up to
+// 8, SixteenBytes for 16): one instantiation per width moves the elements of every dtype.
 template <class Fn>
 void visitElementWidth(size_t element_size, Fn&& fn) {
   switch (element_size) {
@@ -31,6 +37,7 @@ void visitElementWidth(size_t element_size, Fn&& fn) {
     case 2: return fn(uint16_t{});
     case 4: return fn(uint32_t{});
     case 8: return fn(uint64_t{});
+    case 16: return fn(SixteenBytes{});
     default: detail::throwUnsupportedElementWidth(element_size);
   }
 }

@@ -165,5 +165,58 @@ TEST(EveryDtype, PrintsComplexElementsAsPairsAndQuantizedOnesAsTheirIntegers) {
   EXPECT_EQ(bits.toString(), "tensor([65535], dtype=Bits16)");
 }
 
+// ExecuTorch's permute, transpose, t, diagonal, as_strided and padding kernels take its ALL family
+// (the real types, complex, quantized and bits), and its view copies, clone and repeat copy bytes of
+// any dtype. These move elements without reading them, so every dtype a tensor holds moves bit for
+// bit (their YAML entries declare ALL).
+TEST(EveryDtype, TheViewCopiesAndPaddingsMoveTheStorageDtypesBitForBit) {
+  for (ScalarType dtype : {ScalarType::ComplexFloat, ScalarType::ComplexDouble, ScalarType::QInt8, ScalarType::QUInt8,
+                           ScalarType::QInt32, ScalarType::Bits16, ScalarType::UInt16}) {
+    SCOPED_TRACE(toString(dtype));
+    Tensor t = ops::empty({2, 3}, dtype);
+    auto* bytes = static_cast<unsigned char*>(t.data_ptr());
+    for (size_t i = 0; i < t.storage()->nbytes(); ++i) bytes[i] = static_cast<unsigned char>(i * 7 + 1);
+    const size_t item = elementSize(dtype);
+    auto sameElement = [&](const Tensor& out, int64_t out_index, int64_t in_index) {
+      return std::memcmp(static_cast<const char*>(out.data_ptr()) + out_index * item, bytes + in_index * item, item) == 0;
+    };
+    auto fresh = [&] { return ops::empty({0}, dtype); };
+    Tensor permuted = fresh(), transposed = fresh(), swapped = fresh();
+    ops::permute_copy_out(permuted, t, {1, 0});
+    EXPECT_TRUE(sameElement(permuted, 1, 3));  // [0, 1] of the result is [1, 0] of t
+    ops::transpose_copy_out(transposed, t, 0, 1);
+    EXPECT_TRUE(sameElement(transposed, 5, 5));
+    ops::t_copy_out(swapped, t);
+    EXPECT_TRUE(sameElement(swapped, 4, 2));
+    EXPECT_TRUE(sameElement(ops::diagonal_copy(t), 1, 4));
+    EXPECT_TRUE(sameElement(ops::as_strided_copy(t, {2}, {2}, 1), 1, 3));
+    const Tensor padded = ops::reflection_pad1d(t, {1, 0});  // each row [x1, x0, x1, x2]
+    EXPECT_EQ(padded.scalar_type(), dtype);
+    EXPECT_TRUE(sameElement(padded, 0, 1));
+    const Tensor replicated = ops::replication_pad1d(t, {0, 1});  // each row [x0, x1, x2, x2]
+    EXPECT_TRUE(sameElement(replicated, 7, 5));
+    // The copies ExecuTorch makes by bytes, of any dtype.
+    Tensor o[12];
+    for (Tensor& each : o) each = fresh();
+    ops::view_copy_out(o[0], t, {3, 2});
+    ops::expand_copy_out(o[1], t, {2, 2, 3});
+    ops::squeeze_copy_out(o[2], t, int64_t{0});
+    ops::unsqueeze_copy_out(o[3], t, 0);
+    ops::alias_copy_out(o[4], t);
+    ops::select_copy_out(o[5], t, 0, 1);
+    ops::slice_copy_out(o[6], t, 1, 1);
+    ops::narrow_copy_out(o[7], t, 1, 2, 1);
+    ops::detach_copy_out(o[8], t);
+    ops::lift_fresh_copy_out(o[9], t);
+    ops::clone_out(o[10], t);
+    ops::repeat_out(o[11], t, {1, 2});
+    EXPECT_TRUE(sameElement(o[0], 5, 5) && sameElement(o[1], 9, 3) && sameElement(o[2], 4, 4) &&
+                sameElement(o[3], 2, 2) && sameElement(o[4], 1, 1));
+    EXPECT_TRUE(sameElement(o[5], 0, 3) && sameElement(o[6], 3, 5) && sameElement(o[7], 1, 5) &&
+                sameElement(o[8], 3, 3) && sameElement(o[9], 0, 0) && sameElement(o[10], 5, 5) &&
+                sameElement(o[11], 4, 1));
+  }
+}
+
 }  // namespace
 }  // namespace sy
