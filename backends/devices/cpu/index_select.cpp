@@ -75,7 +75,7 @@ Tensor& index_select_out_cpu(const Tensor& self, int64_t dim, const Tensor& inde
   const char* op = ctx.op;
   checkOnCPU(op, "self", self);
   checkOnCPU(op, "index", index);
-  checkDtypeSupported(op, "self", self.scalar_type(), kRealHBBF16Dtypes);
+  checkDtypeSupported(op, "self", self.scalar_type(), index_select_out_cpu_dtypes);
   SY_CHECK_TYPE(index.scalar_type() == ScalarType::Long || index.scalar_type() == ScalarType::Int, op,
                 ": index_select(): Expected dtype int32 or int64 for index, but got ", index.scalar_type());
   SY_CHECK_INDEX(index.dim() <= 1, op, ": index_select(): Index is supposed to be a vector, but got a ", index.dim(),

@@ -6,11 +6,17 @@
 // pixel_unshuffle(self, r) is its inverse, (*, C, H * r, W * r) to (*, C * r * r, H, W). self has
 // at least 3 dimensions, r is positive, and C * r * r (shuffle) or H and W (unshuffle) must divide.
 #include "switchyard/backends/devices/cpu/nn_kernels.h"
+#include "switchyard/backends/devices/cpu/rearrange.h"
 #include "switchyard/ivalue/checked_size.h"
 #include "switchyard/ops/creation_ops.h"
 
 namespace sy::cpu {
 namespace {
+
+// The dtypes of nn_ops.yaml's pixel_shuffle and pixel_unshuffle entries (ALL: elements only move).
+constexpr unsigned kPixelShuffleDtypes = native::pixel_shuffle_out_cpu_dtypes;
+static_assert(native::pixel_unshuffle_out_cpu_dtypes == kPixelShuffleDtypes,
+              "pixel_shuffle and pixel_unshuffle share one kernel: their YAML entries declare one dtype set");
 
 // The small image (*, C * r * r, H, W) and the large one (*, C, H * r, W * r) of one call.
 struct PixelShuffleShape {
@@ -81,6 +87,7 @@ Tensor& pixelShuffleInto(const char* op, OutputForm form, const Tensor& self, in
     sizes[nd - 2] = s.height;
     sizes[nd - 1] = s.width;
   }
+  checkDtypeSupported(op, "self", self.scalar_type(), kPixelShuffleDtypes);
   if (form == OutputForm::Functional) {
     out = ops::empty(sizes, TensorOptions(self.scalar_type()).device(kCPU));
   } else {
@@ -92,9 +99,10 @@ Tensor& pixelShuffleInto(const char* op, OutputForm form, const Tensor& self, in
   if (out.numel() == 0) return out;
   const Tensor dense = nn_detail::contiguousCopyIfNeeded(op, "self", self);
   nn_detail::computeIntoDenseOutput(op, out, self.scalar_type(), {&self}, [&](const Tensor& dst) {
-    dispatchDtype<kRealHBBF16Dtypes>(self.scalar_type(), op, "self", [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      pixelShuffleMove<T>(s, static_cast<const T*>(dense.data_ptr()), static_cast<T*>(dst.data_ptr()), to_large);
+    // Elements move whole: one loop per element width serves every dtype.
+    visitElementWidth(self.element_size(), [&](auto width) {
+      using W = decltype(width);
+      pixelShuffleMove<W>(s, static_cast<const W*>(dense.data_ptr()), static_cast<W*>(dst.data_ptr()), to_large);
     });
   });
   return out;
