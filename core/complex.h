@@ -5,8 +5,10 @@
 //   z.real();  z.imag();                 // 1, -2
 //   sy::Complex<double> w = z;           // converts each part
 //
-// Complex tensors load, copy, convert and print; kernels that compute refuse them by name (PyTorch's
-// complex arithmetic is not implemented here).
+// Complex tensors load, copy, convert (part by part, to a real dtype as the real part: See Note
+// [Complex values convert as PyTorch's do] in backends/devices/cpu/copy.cpp) and print; the kernels
+// that move elements take them (ExecuTorch's ALL family); kernels that compute refuse them by name
+// (PyTorch's complex arithmetic is not implemented here).
 #pragma once
 
 namespace sy {

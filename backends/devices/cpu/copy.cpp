@@ -109,10 +109,88 @@ void convertThroughWideValues(const LoopGeometry& geometry, WideReader read, Wid
   });
 }
 
+// Note [Complex values convert as PyTorch's do]
+// A complex element converts to another complex dtype part by part, to a real dtype as its real
+// part (PyTorch discards the imaginary part, with a warning), and a real element to a complex dtype
+// as the real part of a zero imaginary part. Each part goes through a double, as a real value goes
+// through a WideValue. Quantized and bits dtypes still copy only to their own dtype.
+struct ComplexValue {
+  double re, im;
+};
+
+template <class T>
+struct ComplexPart {
+  using type = void;
+};
+template <class P>
+struct ComplexPart<Complex<P>> {
+  using type = P;
+};
+
+template <class From>
+ComplexValue readComplex(const char* element) {
+  using Part = typename ComplexPart<From>::type;
+  if constexpr (!std::is_void_v<Part>) {
+    From z;
+    std::memcpy(&z, element, sizeof(From));
+    return {static_cast<double>(static_cast<std::conditional_t<std::is_same_v<Part, double>, double, float>>(z.real())),
+            static_cast<double>(static_cast<std::conditional_t<std::is_same_v<Part, double>, double, float>>(z.imag()))};
+  } else {
+    const WideValue w = readWide<From>(element);
+    const double re = w.kind == WideValue::kFloating ? w.d
+                      : w.kind == WideValue::kUnsigned ? static_cast<double>(w.u)
+                                                        : static_cast<double>(w.i);
+    return {re, 0.0};
+  }
+}
+
+template <class To>
+void writeComplex(char* element, const ComplexValue& v) {
+  using Part = typename ComplexPart<To>::type;
+  if constexpr (!std::is_void_v<Part>) {
+    const To z(static_cast<Part>(v.re), static_cast<Part>(v.im));
+    std::memcpy(element, &z, sizeof(To));
+  } else {
+    writeWide<To>(element, WideValue{WideValue::kFloating, 0, 0, v.re});
+  }
+}
+
+using ComplexReader = ComplexValue (*)(const char*);
+using ComplexWriter = void (*)(char*, const ComplexValue&);
+
+// Calls fn(TypeTag<T>{}) for a complex or real `dtype`; does nothing for the quantized and bits
+// dtypes, which convert to nothing else.
+template <class Fn>
+void visitConvertibleType(ScalarType dtype, Fn&& fn) {
+  switch (dtype) {
+    case ScalarType::ComplexHalf: return fn(TypeTag<Complex<Half>>{});
+    case ScalarType::ComplexFloat: return fn(TypeTag<Complex<float>>{});
+    case ScalarType::ComplexDouble: return fn(TypeTag<Complex<double>>{});
+    default: visitScalarType(dtype, fn);
+  }
+}
+
+void convertThroughComplexValues(const LoopGeometry& geometry, ComplexReader read, ComplexWriter write) {
+  forEachRow<2>(geometry, [&](const std::array<char*, 2>& data, const std::array<int64_t, 2>& strides, int64_t n) {
+    for (int64_t k = 0; k < n; ++k) write(data[0] + k * strides[0], read(data[1] + k * strides[1]));
+  });
+}
+
 void copyElements(const char* op, const Tensor& dst, const Tensor& src, const char* dst_name, const char* src_name) {
   const LoopGeometry geometry = makeLoopGeometry({&dst, &src});
   if (dst.scalar_type() == src.scalar_type()) {
     return visitElementWidth(dst.element_size(), [&](auto width) { copyBits<decltype(width)>(geometry); });
+  }
+  if (isComplexType(dst.scalar_type()) || isComplexType(src.scalar_type())) {
+    // See Note [Complex values convert as PyTorch's do].
+    ComplexReader read = nullptr;
+    ComplexWriter write = nullptr;
+    visitConvertibleType(src.scalar_type(), [&](auto tag) { read = &readComplex<typename decltype(tag)::type>; });
+    visitConvertibleType(dst.scalar_type(), [&](auto tag) { write = &writeComplex<typename decltype(tag)::type>; });
+    SY_CHECK_NOT_IMPLEMENTED(read != nullptr && write != nullptr, op, ": cannot convert ", src_name, " of dtype ",
+                             src.scalar_type(), " to ", dst_name, " of dtype ", dst.scalar_type(),
+                             " (quantized and bits dtypes copy only to their own dtype)");
+    return convertThroughComplexValues(geometry, read, write);
   }
   constexpr unsigned kDirect = kAllDtypes;
   const auto direct = [](ScalarType t) {
@@ -127,7 +205,7 @@ void copyElements(const char* op, const Tensor& dst, const Tensor& src, const ch
     visitScalarType(dst.scalar_type(), [&](auto tag) { write = &writeWide<typename decltype(tag)::type>; });
     SY_CHECK_NOT_IMPLEMENTED(read != nullptr && write != nullptr, op, ": cannot convert ", src_name, " of dtype ",
                              src.scalar_type(), " to ", dst_name, " of dtype ", dst.scalar_type(),
-                             " (complex, quantized and bits dtypes copy only to their own dtype)");
+                             " (quantized and bits dtypes copy only to their own dtype)");
     return convertThroughWideValues(geometry, read, write);
   }
   SY_DISPATCH_ALL_TYPES(dst.scalar_type(), op, dst_name, [&](auto dst_tag) {

@@ -110,13 +110,36 @@ TEST(EveryDtype, CopiesKeepEveryBitThroughStridedViews) {
   EXPECT_EQ(zt[2], Complex<double>(1, -1));
 }
 
-TEST(EveryDtype, AStorageDtypeConvertsOnlyToItself) {
+TEST(EveryDtype, AQuantizedOrBitsDtypeConvertsOnlyToItself) {
   const Tensor q = ops::zeros({2}, ScalarType::Float).to(ScalarType::Float);
-  const Tensor complex = ops::empty({2}, ScalarType::ComplexFloat);
-  EXPECT_THAT(errorMessageOf([&] { complex.to(ScalarType::Float); }),
-              HasSubstr("cannot convert src of dtype ComplexFloat to self of dtype Float"));
   EXPECT_THAT(errorMessageOf([&] { q.to(ScalarType::QInt8); }), HasSubstr("of dtype Float to self of dtype QInt8"));
-  EXPECT_EQ(ops::clone(complex).scalar_type(), ScalarType::ComplexFloat);
+  EXPECT_THAT(errorMessageOf([&] { ops::empty({2}, ScalarType::Bits16).to(ScalarType::ComplexFloat); }),
+              HasSubstr("cannot convert src of dtype Bits16 to self of dtype ComplexFloat"));
+  EXPECT_EQ(ops::clone(ops::empty({2}, ScalarType::QInt8)).scalar_type(), ScalarType::QInt8);
+}
+
+// As PyTorch's: part by part between complex dtypes, the real part to a real dtype, a real value as
+// the real part of a complex one (See Note [Complex values convert as PyTorch's do] in copy.cpp).
+TEST(EveryDtype, ComplexValuesConvertAsPyTorchsDo) {
+  Tensor z = ops::empty({2}, ScalarType::ComplexFloat);
+  auto* c = static_cast<Complex<float>*>(z.data_ptr());
+  c[0] = Complex<float>(1.5f, -2.0f);
+  c[1] = Complex<float>(-3.25f, 0.5f);
+  EXPECT_EQ(doublesOf(z.to(ScalarType::Double)), (std::vector<double>{1.5, -3.25}));
+  EXPECT_EQ(doublesOf(z.to(ScalarType::Int)), (std::vector<double>{1, -3}));
+  const Tensor wide = z.to(ScalarType::ComplexDouble);
+  EXPECT_EQ(static_cast<const Complex<double>*>(wide.data_ptr())[1], Complex<double>(-3.25, 0.5));
+  const Tensor half = z.to(ScalarType::ComplexHalf);
+  EXPECT_EQ(static_cast<float>(static_cast<const Complex<Half>*>(half.data_ptr())[0].imag()), -2.0f);
+  const Tensor from_real = tensor<int64_t>({7, -1}).to(ScalarType::ComplexFloat);
+  EXPECT_EQ(static_cast<const Complex<float>*>(from_real.data_ptr())[0], Complex<float>(7.0f, 0.0f));
+  // copy_ and ExecuTorch's dim-order copy take the same path.
+  Tensor into = ops::zeros({2}, ScalarType::Float);
+  into.copy_(z);
+  EXPECT_EQ(doublesOf(into), (std::vector<double>{1.5, -3.25}));
+  Tensor ordered = ops::empty({0}, ScalarType::ComplexDouble);
+  ::dim_order_ops::ops::_to_dim_order_copy_out(ordered, tensor<float>({2.5f, 4.0f}));
+  EXPECT_EQ(static_cast<const Complex<double>*>(ordered.data_ptr())[1], Complex<double>(4.0, 0.0));
 }
 
 TEST(EveryDtype, KernelsThatCannotTakeADtypeRefuseItNamingOperatorAndDtype) {
