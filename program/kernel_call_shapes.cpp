@@ -27,7 +27,14 @@ namespace program_internal {
   _(Tensor&(const Tensor&, int64_t, int64_t, Tensor&))                 /* select_copy, transpose_copy */  \
   _(Tensor&(const Tensor&, int64_t, bool, Tensor&))                    /* _softmax, _log_softmax */       \
   _(Tensor&(const Tensor&, IntArrayRef, bool, Tensor&))                /* amax, amin */                   \
-  _(Tensor&(const Tensor&, std::optional<IntArrayRef>, bool, std::optional<ScalarType>, Tensor&)) /* mean, sum */
+  _(Tensor&(const Tensor&, std::optional<IntArrayRef>, bool, std::optional<ScalarType>, Tensor&)) /* mean, sum */ \
+  _(Tensor&(const Tensor&, std::optional<MemoryFormat>, Tensor&))      /* clone */                        \
+  _(Tensor&(const Tensor&, bool, std::optional<IntArrayRef>, Tensor&)) /* _to_dim_order_copy, _clone_dim_order */ \
+  _(Tensor&(const Scalar&, Tensor&))                                   /* scalar_tensor */                \
+  _(Tensor&(const Tensor&, std::optional<int64_t>, bool, Tensor&))     /* argmax, argmin */               \
+  _(Tensor&(const Tensor&, const Scalar&, std::optional<MemoryFormat>, Tensor&)) /* full_like */          \
+  _(Tensor&(const Tensor&, int64_t, const Tensor&, bool, Tensor&))     /* gather */                       \
+  _(Tensor&(const Tensor&, int64_t, const Tensor&, const Scalar&, Tensor&)) /* scatter.value */
 
 namespace {
 

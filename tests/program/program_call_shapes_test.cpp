@@ -111,6 +111,19 @@ std::vector<ShapeCase> oneOperatorPerShape() {
        [=] { return std::vector<IValue>{x(), IValue(std::vector<int64_t>{1}), IValue(true), out({2, 1})}; }},
       {"aten::mean", "out",
        [=] { return std::vector<IValue>{x(), IValue(std::vector<int64_t>{0}), IValue(false), IValue(), out({3})}; }},
+      {"aten::clone", "out", [=] { return std::vector<IValue>{x(), IValue(), out()}; }},
+      {"dim_order_ops::_to_dim_order_copy", "out",
+       [=] { return std::vector<IValue>{x(), IValue(false), IValue(std::vector<int64_t>{0, 1}), out()}; }},
+      {"aten::scalar_tensor", "out", [=] { return std::vector<IValue>{IValue(2.5), out({})}; }},
+      {"aten::argmax", "out",
+       [=] { return std::vector<IValue>{x(), IValue(1), IValue(false), zeros({2}, TensorOptions().dtype(ScalarType::Long))}; }},
+      {"aten::full_like", "out", [=] { return std::vector<IValue>{x(), IValue(7), IValue(), out()}; }},
+      {"aten::gather", "out",
+       [=] {
+         return std::vector<IValue>{x(), IValue(1), tensor<int64_t>({2, 0, 1, 1}, {2, 2}), IValue(false), out({2, 2})};
+       }},
+      {"aten::scatter", "value_out",
+       [=] { return std::vector<IValue>{x(), IValue(1), tensor<int64_t>({2, 0}, {2, 1}), IValue(9), out()}; }},
   };
 }
 

@@ -73,6 +73,21 @@ Tensor& compare(const KernelContext& ctx, const Tensor& self, const Other& other
   const char* op = ctx.op;
   const BinaryOperands operands = binaryOperands(op, self, other);
   const OutputRole role = binaryOutputFor(ctx, self, operands.other, ScalarType::Bool, out);
+  // See Note [Dense binary calls of one dtype skip the loop geometry] in elementwise.h: here the
+  // inputs have the computation's dtype and out is Bool.
+  const DenseBinaryLayout layout = denseBinaryLayout(self, operands.other, out, operands.result, ScalarType::Bool);
+  if (SY_LIKELY(layout != DenseBinaryLayout::None)) {
+    const int64_t n = out.numel();
+    if (n == 0) return out;
+    dispatchDtype<kRealHBBF16Dtypes>(operands.result, op, "self", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      runDenseBinary<T>(layout, static_cast<bool*>(out.unsafeGetTensorImpl()->data()),
+                        static_cast<const T*>(self.unsafeGetTensorImpl()->data()),
+                        static_cast<const T*>(operands.other.unsafeGetTensorImpl()->data()), n,
+                        [](T a, T b) { return Compare{}(a, b); });
+    });
+    return out;
+  }
   // Bool converts to every dtype, so out= needs no cast check.
   const BinaryInputs inputs =
       prepareBinaryOutput(op, self, operands.other, out, ScalarType::Bool, role, /*check_cast=*/false);

@@ -1,7 +1,9 @@
 #include "switchyard/backends/devices/cpu/elementwise.h"
+
 #include "switchyard/ops/creation_ops.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <string>
 #include <type_traits>
@@ -203,6 +205,31 @@ Tensor scalarTensor(const Scalar& value, ScalarType dtype) {
   return t;
 }
 
+// Note [A Scalar operand is wrapped without allocating]
+// The Scalar forms (add.Scalar, eq.Scalar, ...) compute on their Scalar as on a 0-dim tensor of the
+// result's dtype, and allocating one per call (a TensorImpl and a StorageImpl) cost about 750 of a
+// one-element eq.Scalar's 2,200 instructions. Each thread keeps one such tensor per dtype and
+// writes the value into it; it is reused only while nothing else holds it or its storage (an
+// outer call's operand, for a kernel that calls another Scalar form; a view a kernel made of it),
+// and otherwise a fresh one is made, so a value is never overwritten under a reader. The operand is
+// only read during the kernel's call, never returned or written.
+Tensor wrappedScalarOperand(const Scalar& value, ScalarType dtype) {
+  const int index = static_cast<int>(dtype);
+  if (index < 0 || index >= kNumScalarTypes) return scalarTensor(value, dtype);
+  thread_local std::array<Tensor, kNumScalarTypes> wrapped;
+  Tensor& t = wrapped[static_cast<size_t>(index)];
+  if (!t.defined() || t.use_count() != 1 || t.storage().use_count() != 1) {
+    Tensor fresh = scalarTensor(value, dtype);
+    if (!t.defined()) t = fresh;
+    return fresh;
+  }
+  dispatchDtype<kRealHBBF16Dtypes>(dtype, "scalarTensor", "dtype", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    *static_cast<T*>(t.unsafeGetTensorImpl()->data()) = operandValue<T>(value);
+  });
+  return t;
+}
+
 Tensor unaffectedByResizeOf(const Tensor& out, const Tensor& input) {
   if (!input.is_same(out)) return input;
   auto impl = make_intrusive<TensorImpl>(input.storage(), input.scalar_type(), input.device());
@@ -312,7 +339,7 @@ BinaryOperands binaryOperands(const char* op, const Tensor& self, const Scalar& 
   checkOnCPU(op, "self", self);
   checkDtypeSupported(op, "self", self.scalar_type(), kRealHBBF16Dtypes);
   const ScalarType result = binaryResultType(self, other);
-  return {scalarTensor(other, result), other.type(), result};
+  return {wrappedScalarOperand(other, result), other.type(), result};
 }
 
 BinaryInputs::BinaryInputs(const char* op, const Tensor& out, IntArrayRef shape, OutputRole role, const Tensor& self,
@@ -333,9 +360,10 @@ BinaryInputs prepareBinaryOutput(const char* op, const Tensor& self, const Tenso
   return BinaryInputs(op, out, broadcastShapes(op, self.sizes(), other.sizes()), role, self, other);
 }
 
-DenseBinaryLayout denseBinaryLayout(const Tensor& self, const Tensor& other, const Tensor& out, ScalarType dtype) {
+DenseBinaryLayout denseBinaryLayout(const Tensor& self, const Tensor& other, const Tensor& out, ScalarType dtype,
+                                    ScalarType out_dtype) {
   // See Note [Dense binary calls of one dtype skip the loop geometry].
-  if (!out.defined() || !out.is_cpu() || out.scalar_type() != dtype || self.scalar_type() != dtype ||
+  if (!out.defined() || !out.is_cpu() || out.scalar_type() != out_dtype || self.scalar_type() != dtype ||
       other.scalar_type() != dtype || !out.is_contiguous() || !self.is_contiguous() || !other.is_contiguous()) {
     return DenseBinaryLayout::None;
   }

@@ -178,6 +178,9 @@ Tensor convertedTo(const char* op, const char* argument, const Tensor& t, Scalar
 // A 0-dim CPU tensor of `dtype` holding `value` converted to it: a Scalar operand, ready to be
 // broadcast against a tensor (a stride-0 operand, which the loops read once per row).
 Tensor scalarTensor(const Scalar& value, ScalarType dtype);
+// The same for an operand a kernel only reads during its call, without allocating: See Note [A
+// Scalar operand is wrapped without allocating].
+Tensor wrappedScalarOperand(const Scalar& value, ScalarType dtype);
 
 // Writes `src` into `dst`: broadcasts src to dst's shape and converts dtypes; any strides on both
 // sides. CPU tensors only; no dispatch (implemented in copy.cpp, the kernel behind aten::copy_).
@@ -480,13 +483,18 @@ enum class DenseBinaryLayout {
   SingleSelf,   // self a single element repeated over other's shape (out has other's)
 };
 
-// How a binary call on `self` and `other` computing `dtype` into `out` can run densely.
-DenseBinaryLayout denseBinaryLayout(const Tensor& self, const Tensor& other, const Tensor& out, ScalarType dtype);
+// How a binary call on `self` and `other` computing `dtype` into `out` (of `out_dtype`: a comparison
+// writes Bool) can run densely.
+DenseBinaryLayout denseBinaryLayout(const Tensor& self, const Tensor& other, const Tensor& out, ScalarType dtype,
+                                    ScalarType out_dtype);
+inline DenseBinaryLayout denseBinaryLayout(const Tensor& self, const Tensor& other, const Tensor& out, ScalarType dtype) {
+  return denseBinaryLayout(self, other, out, dtype, dtype);
+}
 
 // out[i] = fn(self[i], other[i]) over n elements laid out as `layout` says (not None); a single
 // element operand is read once. `out` may be `self` or `other` (the same memory and geometry).
-template <class T, class Fn>
-void runDenseBinary(DenseBinaryLayout layout, T* out, const T* self, const T* other, int64_t n, Fn&& fn) {
+template <class T, class Out, class Fn>
+void runDenseBinary(DenseBinaryLayout layout, Out* out, const T* self, const T* other, int64_t n, Fn&& fn) {
   if (layout == DenseBinaryLayout::SameShape) {
     for (int64_t i = 0; i < n; ++i) out[i] = fn(loadElement(self + i), loadElement(other + i));
   } else if (layout == DenseBinaryLayout::SingleOther) {

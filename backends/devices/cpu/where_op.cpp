@@ -28,6 +28,55 @@ SizesVector whereShape(const char* op, const Tensor& condition, const Tensor& se
   return broadcastShapes(op, {{"condition", condition.sizes()}, {"self", self.sizes()}, {"other", other.sizes()}});
 }
 
+// As binary calls do (See Note [Dense binary calls of one dtype skip the loop geometry] in
+// elementwise.h), a where whose condition, self and other each have out's shape (one at least) or
+// are a single element broadcast over it (a 0-dim constant, a wrapped Scalar), are contiguous, hold the result's
+// dtype (the condition Bool) and share no memory with out except in out's own place (a single
+// element only when out is one too), copies element by element with no loop geometry: what the
+// general path would do, with nothing that could fail left to check. Returns whether it did.
+template <class T>
+void denseSelect(const bool* take_self, int64_t c_step, const T* x, int64_t x_step, const T* y, int64_t y_step, T* out,
+                 int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    out[i] = loadElement(take_self + i * c_step) ? loadElement(x + i * x_step) : loadElement(y + i * y_step);
+  }
+}
+
+bool denseWhere(const char* op, const Tensor& condition, const Tensor& self, const Tensor& other, ScalarType result,
+                const Tensor& out) {
+  if (!out.defined() || !out.is_contiguous() || self.scalar_type() != result || other.scalar_type() != result) {
+    return false;
+  }
+  int64_t steps[3];
+  const Tensor* inputs[3] = {&condition, &self, &other};
+  for (int k = 0; k < 3; ++k) {
+    const Tensor& input = *inputs[k];
+    if (!input.is_contiguous()) return false;
+    if (sameSizes(input.sizes(), out.sizes())) {
+      steps[k] = 1;
+    } else if (input.numel() == 1 && input.dim() <= out.dim()) {
+      steps[k] = 0;
+    } else {
+      return false;
+    }
+    if (sameMemory(out, input) && (input.storage_offset() != out.storage_offset() || (steps[k] == 0 && out.numel() != 1))) {
+      return false;
+    }
+  }
+  // Out already has the broadcast shape only when some input has it.
+  if (steps[0] + steps[1] + steps[2] == 0) return false;
+  const int64_t n = out.numel();
+  if (n == 0) return true;
+  dispatchDtype<kRealHBBF16Dtypes>(result, op, "self", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    denseSelect<T>(static_cast<const bool*>(condition.unsafeGetTensorImpl()->data()), steps[0],
+                   static_cast<const T*>(self.unsafeGetTensorImpl()->data()), steps[1],
+                   static_cast<const T*>(other.unsafeGetTensorImpl()->data()), steps[2],
+                   static_cast<T*>(out.unsafeGetTensorImpl()->data()), n);
+  });
+  return true;
+}
+
 // Every overload ends here, with checked operands (Scalars already wrapped) and their result type;
 // the functional form's `out` arrives undefined and is allocated first.
 Tensor& selectInto(const KernelContext& ctx, const Tensor& condition, const Tensor& self, const Tensor& other,
@@ -38,6 +87,7 @@ Tensor& selectInto(const KernelContext& ctx, const Tensor& condition, const Tens
   }
   checkOnCPU(op, "out", out);
   SY_CHECK(out.scalar_type() == result, op, ": Expected out type to be ", result, " but got ", out.scalar_type());
+  if (SY_LIKELY(denseWhere(op, condition, self, other, result, out))) return out;
   // See Note [An out= that is also an input keeps the input's values].
   const Tensor pinned_condition = unaffectedByResizeOf(out, condition);
   const Tensor pinned_self = unaffectedByResizeOf(out, self);
