@@ -1,5 +1,5 @@
-// The comparisons' and where's dense loops and the Scalar operand they share (See Note [Dense
-// binary calls of one dtype skip the loop geometry] in backends/devices/cpu/elementwise.h, Note [A
+// The comparisons' and where's dense loops (See Note [Dense binary calls of one dtype skip the loop
+// geometry] in backends/devices/cpu/elementwise.h) and the Scalar operand they share (See Note [A
 // Scalar operand is wrapped without allocating] in elementwise.cpp): each case is a call the dense
 // loops take, or one beside it that must take the general path, with hand-worked results.
 #include <cstdint>
