@@ -100,14 +100,6 @@ void writeWide(char* element, const WideValue& v) {
   std::memcpy(element, &out, sizeof(To));
 }
 
-using WideReader = WideValue (*)(const char*);
-using WideWriter = void (*)(char*, const WideValue&);
-
-void convertThroughWideValues(const LoopGeometry& geometry, WideReader read, WideWriter write) {
-  forEachRow<2>(geometry, [&](const std::array<char*, 2>& data, const std::array<int64_t, 2>& strides, int64_t n) {
-    for (int64_t k = 0; k < n; ++k) write(data[0] + k * strides[0], read(data[1] + k * strides[1]));
-  });
-}
 
 // Note [Complex values convert as PyTorch's do]
 // A complex element converts to another complex dtype part by part, to a real dtype as its real
@@ -155,9 +147,6 @@ void writeComplex(char* element, const ComplexValue& v) {
   }
 }
 
-using ComplexReader = ComplexValue (*)(const char*);
-using ComplexWriter = void (*)(char*, const ComplexValue&);
-
 // Calls fn(TypeTag<T>{}) for a complex or real `dtype`; does nothing for the quantized and bits
 // dtypes, which convert to nothing else.
 template <class Fn>
@@ -170,7 +159,41 @@ void visitConvertibleType(ScalarType dtype, Fn&& fn) {
   }
 }
 
-void convertThroughComplexValues(const LoopGeometry& geometry, ComplexReader read, ComplexWriter write) {
+// The two ways an element converts through one intermediate value: a WideValue between real dtypes,
+// a ComplexValue where a complex dtype is involved.
+struct ThroughWideValues {
+  using Value = WideValue;
+  template <class T>
+  static Value read(const char* element) { return readWide<T>(element); }
+  template <class T>
+  static void write(char* element, const Value& v) { writeWide<T>(element, v); }
+  template <class Fn>
+  static void visit(ScalarType dtype, Fn&& fn) { visitScalarType(dtype, fn); }
+};
+struct ThroughComplexValues {
+  using Value = ComplexValue;
+  template <class T>
+  static Value read(const char* element) { return readComplex<T>(element); }
+  template <class T>
+  static void write(char* element, const Value& v) { writeComplex<T>(element, v); }
+  template <class Fn>
+  static void visit(ScalarType dtype, Fn&& fn) { visitConvertibleType(dtype, fn); }
+};
+
+// Converts src's elements into dst's one at a time through Through::Value, with one reader and one
+// writer per dtype rather than a loop per pair; a dtype Through cannot visit (quantized, bits) is
+// refused naming both tensors.
+template <class Through>
+void convertThrough(const char* op, const LoopGeometry& geometry, const Tensor& dst, const Tensor& src,
+                    const char* dst_name, const char* src_name) {
+  using Value = typename Through::Value;
+  Value (*read)(const char*) = nullptr;
+  void (*write)(char*, const Value&) = nullptr;
+  Through::visit(src.scalar_type(), [&](auto tag) { read = &Through::template read<typename decltype(tag)::type>; });
+  Through::visit(dst.scalar_type(), [&](auto tag) { write = &Through::template write<typename decltype(tag)::type>; });
+  SY_CHECK_NOT_IMPLEMENTED(read != nullptr && write != nullptr, op, ": cannot convert ", src_name, " of dtype ",
+                           src.scalar_type(), " to ", dst_name, " of dtype ", dst.scalar_type(),
+                           " (quantized and bits dtypes copy only to their own dtype)");
   forEachRow<2>(geometry, [&](const std::array<char*, 2>& data, const std::array<int64_t, 2>& strides, int64_t n) {
     for (int64_t k = 0; k < n; ++k) write(data[0] + k * strides[0], read(data[1] + k * strides[1]));
   });
@@ -183,14 +206,7 @@ void copyElements(const char* op, const Tensor& dst, const Tensor& src, const ch
   }
   if (isComplexType(dst.scalar_type()) || isComplexType(src.scalar_type())) {
     // See Note [Complex values convert as PyTorch's do].
-    ComplexReader read = nullptr;
-    ComplexWriter write = nullptr;
-    visitConvertibleType(src.scalar_type(), [&](auto tag) { read = &readComplex<typename decltype(tag)::type>; });
-    visitConvertibleType(dst.scalar_type(), [&](auto tag) { write = &writeComplex<typename decltype(tag)::type>; });
-    SY_CHECK_NOT_IMPLEMENTED(read != nullptr && write != nullptr, op, ": cannot convert ", src_name, " of dtype ",
-                             src.scalar_type(), " to ", dst_name, " of dtype ", dst.scalar_type(),
-                             " (quantized and bits dtypes copy only to their own dtype)");
-    return convertThroughComplexValues(geometry, read, write);
+    return convertThrough<ThroughComplexValues>(op, geometry, dst, src, dst_name, src_name);
   }
   constexpr unsigned kDirect = kAllDtypes;
   const auto direct = [](ScalarType t) {
@@ -199,14 +215,7 @@ void copyElements(const char* op, const Tensor& dst, const Tensor& src, const ch
   };
   if (!direct(dst.scalar_type()) || !direct(src.scalar_type())) {
     // See Note [Conversions between the other real dtypes go through one wide value].
-    WideReader read = nullptr;
-    WideWriter write = nullptr;
-    visitScalarType(src.scalar_type(), [&](auto tag) { read = &readWide<typename decltype(tag)::type>; });
-    visitScalarType(dst.scalar_type(), [&](auto tag) { write = &writeWide<typename decltype(tag)::type>; });
-    SY_CHECK_NOT_IMPLEMENTED(read != nullptr && write != nullptr, op, ": cannot convert ", src_name, " of dtype ",
-                             src.scalar_type(), " to ", dst_name, " of dtype ", dst.scalar_type(),
-                             " (quantized and bits dtypes copy only to their own dtype)");
-    return convertThroughWideValues(geometry, read, write);
+    return convertThrough<ThroughWideValues>(op, geometry, dst, src, dst_name, src_name);
   }
   SY_DISPATCH_ALL_TYPES(dst.scalar_type(), op, dst_name, [&](auto dst_tag) {
     using To = typename decltype(dst_tag)::type;
