@@ -92,6 +92,50 @@ TEST(PermuteCopy, MovesEachDimensionWhereDimsSaysIntoAContiguousResult) {
   EXPECT_THAT(valuesOf<float>(out), ElementsAreArray(expected));
 }
 
+// See Note [A dense permute copies without making the view] in backends/devices/cpu/view_copy_ops.cpp.
+TEST(PermuteCopy, AnOutOfThePermutedShapeGetsTheSameValuesAsAFreshOne) {
+  const Tensor x = iota({2, 3, 4});
+  Tensor fresh = emptyOut();
+  ops::permute_copy_out(fresh, x, {2, 0, 1});
+  Tensor sized = empty({4, 2, 3});  // the dense loop's call
+  ops::permute_copy_out(sized, x, {-1, 0, -2});
+  EXPECT_THAT(valuesOf<float>(sized), ElementsAreArray(valuesOf<float>(fresh)));
+  // A 2-D transpose of a weight, ints, and a permute that keeps the order.
+  Tensor w = empty({3, 2}, ScalarType::Int);
+  ops::permute_copy_out(w, iota<int32_t>({2, 3}), {1, 0});
+  EXPECT_THAT(valuesOf<int32_t>(w), ElementsAre(0, 3, 1, 4, 2, 5));
+  Tensor same = empty({2, 3, 4});
+  ops::permute_copy_out(same, x, {0, 1, 2});
+  EXPECT_THAT(valuesOf<float>(same), ElementsAreArray(valuesOf<float>(x)));
+  // A transposed out and an out that is self take the general path, with the same values.
+  Tensor base = empty({3, 2});
+  Tensor transposed = viewOf(base, {2, 3}, {1, 2});
+  ops::permute_copy_out(transposed, iota({3, 2}), {1, 0});
+  EXPECT_THAT(valuesOf<float>(base), ElementsAre(0, 1, 2, 3, 4, 5));
+  Tensor square = iota({2, 2});
+  ops::permute_copy_out(square, square, {1, 0});
+  EXPECT_THAT(valuesOf<float>(square), ElementsAre(0, 2, 1, 3));
+}
+
+TEST(AliasAndUnsqueezeCopy, AContiguousSelfIntoAnOutOfTheViewsShapeIsItsBytes) {
+  const Tensor x = iota({2, 3});
+  Tensor alias = empty({2, 3});
+  ops::alias_copy_out(alias, x);
+  EXPECT_THAT(valuesOf<float>(alias), ElementsAre(0, 1, 2, 3, 4, 5));
+  EXPECT_FALSE(sharesStorage(alias, x));
+  Tensor unsqueezed = empty({2, 1, 3});
+  ops::unsqueeze_copy_out(unsqueezed, x, -2);
+  EXPECT_THAT(valuesOf<float>(unsqueezed), ElementsAre(0, 1, 2, 3, 4, 5));
+  // An out of another shape is resized, a transposed self read in its own order: the general path.
+  Tensor resized = empty({6});
+  ops::unsqueeze_copy_out(resized, x, 0);
+  EXPECT_THAT(resized.sizes(), ElementsAre(1, 2, 3));
+  Tensor from_transposed = empty({3, 2});
+  ops::alias_copy_out(from_transposed, viewOf(x, {3, 2}, {1, 3}));
+  EXPECT_THAT(valuesOf<float>(from_transposed), ElementsAre(0, 3, 1, 4, 2, 5));
+  EXPECT_THAT(errorMessageOf([&] { ops::unsqueeze_copy_out(unsqueezed, x, 3); }), HasSubstr("aten::unsqueeze_copy.out"));
+}
+
 TEST(PermuteCopy, RejectsRepeatedAndMissingDims) {
   Tensor out = emptyOut();
   EXPECT_THAT(errorMessageOf([&] { ops::permute_copy_out(out, iota({2, 3}), {0, 0}); }),
