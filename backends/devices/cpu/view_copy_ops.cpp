@@ -134,10 +134,7 @@ Tensor& view_copy_out_cpu(const Tensor& self, IntArrayRef size, Tensor& out, con
       ::sy::detail::throwError(e.kind(), str(op, ": ", e.what()));
     }
     resizeOutput(out, shape);
-    if (out.is_contiguous()) {
-      if (self.numel() != 0) std::memcpy(out.data_ptr(), self.data_ptr(), size_t(self.numel()) * self.element_size());
-      return out;
-    }
+    if (copiedBytesOf(self, shape, out)) return out;
   }
   // A self no view can give the shape (a transposed one) is copied in row-major order all the same,
   // as PyTorch's view_copy does (it falls back to reshape); size errors are still view's.

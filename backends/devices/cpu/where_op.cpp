@@ -28,12 +28,7 @@ SizesVector whereShape(const char* op, const Tensor& condition, const Tensor& se
   return broadcastShapes(op, {{"condition", condition.sizes()}, {"self", self.sizes()}, {"other", other.sizes()}});
 }
 
-// As binary calls do (See Note [Dense binary calls of one dtype skip the loop geometry] in
-// elementwise.h), a where whose condition, self and other each have out's shape (one at least) or
-// are a single element broadcast over it (a 0-dim constant, a wrapped Scalar), are contiguous, hold the result's
-// dtype (the condition Bool) and share no memory with out except in out's own place (a single
-// element only when out is one too), copies element by element with no loop geometry: what the
-// general path would do, with nothing that could fail left to check. Returns whether it did.
+// denseWhere's element loop: a step of 0 repeats a single element.
 template <class T>
 void denseSelect(const bool* take_self, int64_t c_step, const T* x, int64_t x_step, const T* y, int64_t y_step, T* out,
                  int64_t n) {
@@ -42,6 +37,12 @@ void denseSelect(const bool* take_self, int64_t c_step, const T* x, int64_t x_st
   }
 }
 
+// As binary calls do (See Note [Dense binary calls of one dtype skip the loop geometry] in
+// elementwise.h), a where whose condition, self and other each have out's shape (one at least) or
+// are a single element broadcast over it (a 0-dim constant, a wrapped Scalar), are contiguous, hold the result's
+// dtype (the condition Bool) and share no memory with out except in out's own place (a single
+// element only when out is one too), copies element by element with no loop geometry: what the
+// general path would do, with nothing that could fail left to check. Returns whether it did.
 bool denseWhere(const char* op, const Tensor& condition, const Tensor& self, const Tensor& other, ScalarType result,
                 const Tensor& out) {
   if (!out.defined() || !out.is_contiguous() || self.scalar_type() != result || other.scalar_type() != result) {
