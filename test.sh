@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One command on a fresh Debian 12 machine: install what is missing, build, and run every test:
 #   1. the GoogleTest suites in a Release build (through ctest);
-#   2. every dispatch-overhead and program-runtime target, under callgrind (bench/README.md);
+#   2. every dispatch-overhead and program-runtime target, under callgrind (bench/README.md), and
+#      ../shared/programs' programs against ExecuTorch's recorded instruction counts;
 #   3. the installed `switchyard` run from a moved temporary prefix; a downstream project using
 #      find_package(switchyard), against the install and the build tree (switchyard::switchyard with
 #      the optimized kernels, switchyard::portable without), and one using the kernel-YAML and
@@ -68,6 +69,9 @@ fi
 
 step "dispatch-overhead and program checks under callgrind (instruction counts are deterministic)"
 python3 bench/overhead.py --binary build/release/bench/overhead_bench --callgrind-only --check --targets-only
+# Every program both runtimes run, in no more instructions per execute than ExecuTorch's runtime.
+python3 bench/executorch_targets.py --switchyard build/release/tools/switchyard/switchyard \
+  --programs "$root/../shared/programs"
 
 step "install to build/install and build a find_package(switchyard) consumer"
 cmake --install build/release --prefix build/install > /dev/null

@@ -89,10 +89,61 @@ TEST(CliBench, PrintsTheOverheadTableWithEveryRowAndColumn) {
 #endif
 }
 
+// relu(x + w), w in the program's constants: two instructions on a [2, 3] Float input.
+std::string writeReluProgram(const std::string& name) {
+  const sy::Tensor w = sy::full({2, 3}, 0.5);
+  sy::export_::ExportedProgram ep = sy::export_::capture(
+      [&](const std::vector<sy::Tensor>& in) { return std::vector<sy::Tensor>{sy::ops::relu(sy::ops::add(in[0], w))}; },
+      {sy::ones({2, 3})}, {{"w", w}});
+  const std::string program = tempPath(name);
+  EXPECT_TRUE(sy::export_::emitProgram(ep)->save(program).ok());
+  return program;
+}
+
+// "instructions per execute: N" as a number, or -1 when the line has none.
+double instructionsPerExecute(const std::string& out) {
+  const std::string label = "instructions per execute: ";
+  const size_t at = out.find(label);
+  if (at == std::string::npos) return -1;
+  std::istringstream number(out.substr(at + label.size()));
+  double count = -1;
+  return number >> count ? count : -1;
+}
+
+TEST(CliBench, MeasuresWhatOneExecuteOfAProgramCosts) {
+  const std::string program = writeReluProgram("bench_relu.pte");
+  Result r = runCli("bench " + program + " --random 1");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("Method 'forward' of " + program + ": 2 instruction(s), inputs set once.\n"));
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("time per execute: [0-9.]+ (ns|us|ms) ±[0-9.]+ (ns|us|ms) \\(median of 9 runs of "));
+#if !SY_TEST_SANITIZED  // valgrind cannot run a sanitizer build
+  if (std::system("command -v valgrind > /dev/null 2>&1") == 0) {
+    const double once = instructionsPerExecute(r.out);
+    EXPECT_GT(once, 0) << r.out;
+    // Setting the inputs before every execute is counted too: a runner feeding new inputs pays it.
+    Result each = runCli("bench " + program + " --random 1 --set-inputs-each-execute");
+    ASSERT_EQ(each.status, 0) << each.err;
+    EXPECT_THAT(each.out, HasSubstr("inputs set before every execute"));
+    EXPECT_GT(instructionsPerExecute(each.out), once) << each.out;
+  } else {
+    EXPECT_THAT(r.out, HasSubstr("instructions per execute: not counted: valgrind is not installed")) << r.out;
+  }
+#endif
+  std::remove(program.c_str());
+}
+
+TEST(CliBench, AProgramThatCannotRunIsTheErrorNotATable) {
+  const std::string program = writeReluProgram("bench_relu_no_inputs.pte");
+  expectOneLineError(runCli("bench " + program), "method 'forward' takes 1 input(s); give --inputs FILE.json or --random SEED");
+  expectOneLineError(runCli("bench " + program + " --random 1 --method backward"), "backward");
+  expectOneLineError(runCli("bench " + tempPath("no_such.pte") + " --random 1"), "no_such.pte");
+  std::remove(program.c_str());
+}
+
 TEST(CliBench, RefusesArgumentsAndANonPositiveCallCount) {
-  expectOneLineError(runCli("bench extra"), "bench takes no arguments");
+  expectOneLineError(runCli("bench one.pte two.pte"), "bench takes at most one program file");
   expectOneLineError(runCli("bench --calls 0"), "--calls must be at least 1");
-  expectOneLineError(runCli("bench --random 3"), "bench does not take --random");
+  expectOneLineError(runCli("bench --profile"), "bench does not take --profile");
 }
 
 TEST(CliOps, EveryNewSubcommandHasHelp) {

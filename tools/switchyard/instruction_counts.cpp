@@ -27,6 +27,15 @@ constexpr const char* kChildVariable = "SWITCHYARD_BENCH_CALLGRIND_CHILD";
 constexpr int kLoopCounts[] = {1000, 3000};
 
 std::string cellLabel(size_t row, size_t column, int loops) { return sy::str("switchyard-cell ", row, " ", column, " ", loops); }
+[[maybe_unused]] std::string loopLabel(int loops) { return sy::str("switchyard-loop ", loops); }
+
+// The child variable of a loops child: "low,high".
+[[maybe_unused]] bool parseLoopCounts(const char* value, int& low, int& high) {
+  if (value == nullptr) return false;
+  const std::vector<absl::string_view> parts = absl::StrSplit(value, ',');
+  return parts.size() == 2 && absl::SimpleAtoi(parts[0], &low) && absl::SimpleAtoi(parts[1], &high) && 0 < low &&
+         low < high;
+}
 
 // `name` on PATH, or "".
 std::string findOnPath(const std::string& name) {
@@ -39,8 +48,8 @@ std::string findOnPath(const std::string& name) {
   return "";
 }
 
-// Runs `argv` with the child variable set and its output in `log`; its exit status, or -1.
-int runChild(const std::vector<std::string>& argv, const std::string& log) {
+// Runs `argv` with the child variable set to `value` and its output in `log`; its exit status, or -1.
+int runChild(const std::vector<std::string>& argv, const std::string& value, const std::string& log) {
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -52,7 +61,7 @@ int runChild(const std::vector<std::string>& argv, const std::string& log) {
       dup2(fd, STDOUT_FILENO);
       dup2(fd, STDERR_FILENO);
     }
-    setenv(kChildVariable, "1", 1);
+    setenv(kChildVariable, value.c_str(), 1);
     execv(args[0], args.data());
     _exit(127);
   }
@@ -88,28 +97,23 @@ bool isCallgrindChild() { return std::getenv(kChildVariable) != nullptr; }
 
 #if SWITCHYARD_HAVE_CALLGRIND_H
 
-int runCallgrindChild() {
-  if (!RUNNING_ON_VALGRIND) return 2;
-  const OverheadCells cells = overheadCells();
-  for (size_t r = 0; r < cells.rows.size(); ++r) {
-    for (size_t c = 0; c < cells.columns.size(); ++c) {
-      for (int loops : kLoopCounts) {
-        // A named string: the client request reads the label after the statement that takes it.
-        const std::string label = cellLabel(r, c, loops);
-        cells.run(r, c, 100, [&](const std::function<void()>& call) {
-          CALLGRIND_ZERO_STATS;
-          CALLGRIND_TOGGLE_COLLECT;
-          for (int i = 0; i < loops; ++i) call();
-          CALLGRIND_TOGGLE_COLLECT;
-          CALLGRIND_DUMP_STATS_AT(label.c_str());
-        });
-      }
-    }
-  }
-  return 0;
+namespace {
+
+// Runs `loops` iterations of `body` collecting only them, and dumps the count labelled `label`.
+template <typename Body>
+void collectLoop(const std::string& label, int loops, const Body& body) {
+  CALLGRIND_ZERO_STATS;
+  CALLGRIND_TOGGLE_COLLECT;
+  for (int i = 0; i < loops; ++i) body();
+  CALLGRIND_TOGGLE_COLLECT;
+  // A named string: the client request reads the label after the statement that takes it.
+  CALLGRIND_DUMP_STATS_AT(label.c_str());
 }
 
-absl::StatusOr<std::vector<std::vector<double>>> countInstructionsPerCall() {
+// Runs `switchyard <child_args>` under callgrind with collection off and the child variable set to
+// `value`: the label and instruction count of every dump the child made.
+absl::StatusOr<std::map<std::string, double>> runUnderCallgrind(const std::vector<std::string>& child_args,
+                                                                const std::string& value) {
   const std::string valgrind = findOnPath("valgrind");
   if (valgrind.empty()) return absl::UnavailableError("valgrind is not installed; the times below are all there is");
   std::error_code error;
@@ -120,23 +124,45 @@ absl::StatusOr<std::vector<std::vector<double>>> countInstructionsPerCall() {
   if (mkdtemp(dir_template) == nullptr) return absl::UnavailableError("cannot make a temporary directory for callgrind");
   const std::filesystem::path dir(dir_template);
   const std::string log = (dir / "valgrind.log").string();
-  const int status = runChild({valgrind, "--tool=callgrind", "--collect-atstart=no",
-                               "--callgrind-out-file=" + (dir / "callgrind.out").string(), self.string(), "bench"},
-                              log);
+  std::vector<std::string> argv = {valgrind, "--tool=callgrind", "--collect-atstart=no",
+                                   "--callgrind-out-file=" + (dir / "callgrind.out").string(), self.string()};
+  argv.insert(argv.end(), child_args.begin(), child_args.end());
+  const int status = runChild(argv, value, log);
   std::filesystem::remove(log);
-  const std::map<std::string, double> dumps = readDumps(dir);
+  std::map<std::string, double> dumps = readDumps(dir);
   std::filesystem::remove_all(dir, error);
   if (status != 0) {
     return absl::UnavailableError(sy::str("callgrind could not run this build of switchyard (exit status ", status,
                                           "; a sanitizer build cannot run under valgrind)"));
   }
+  return dumps;
+}
+
+}  // namespace
+
+int runCallgrindChild() {
+  if (!RUNNING_ON_VALGRIND) return 2;
+  const OverheadCells cells = overheadCells();
+  for (size_t r = 0; r < cells.rows.size(); ++r) {
+    for (size_t c = 0; c < cells.columns.size(); ++c) {
+      for (int loops : kLoopCounts) {
+        cells.run(r, c, 100, [&](const std::function<void()>& call) { collectLoop(cellLabel(r, c, loops), loops, call); });
+      }
+    }
+  }
+  return 0;
+}
+
+absl::StatusOr<std::vector<std::vector<double>>> countInstructionsPerCall() {
+  absl::StatusOr<std::map<std::string, double>> dumps = runUnderCallgrind({"bench"}, "cells");
+  if (!dumps.ok()) return dumps.status();
   const OverheadCells cells = overheadCells();
   std::vector<std::vector<double>> per_call(cells.rows.size(), std::vector<double>(cells.columns.size()));
   for (size_t r = 0; r < cells.rows.size(); ++r) {
     for (size_t c = 0; c < cells.columns.size(); ++c) {
-      const auto low = dumps.find(cellLabel(r, c, kLoopCounts[0]));
-      const auto high = dumps.find(cellLabel(r, c, kLoopCounts[1]));
-      if (low == dumps.end() || high == dumps.end()) {
+      const auto low = dumps->find(cellLabel(r, c, kLoopCounts[0]));
+      const auto high = dumps->find(cellLabel(r, c, kLoopCounts[1]));
+      if (low == dumps->end() || high == dumps->end()) {
         return absl::UnavailableError(sy::str("callgrind wrote no count for ", cells.rows[r], " ", cells.columns[c]));
       }
       per_call[r][c] = (high->second - low->second) / (kLoopCounts[1] - kLoopCounts[0]);
@@ -145,9 +171,38 @@ absl::StatusOr<std::vector<std::vector<double>>> countInstructionsPerCall() {
   return per_call;
 }
 
+int runLoopsInCallgrindChild(const std::function<bool()>& iteration) {
+  int low = 0, high = 0;
+  if (!RUNNING_ON_VALGRIND || !parseLoopCounts(std::getenv(kChildVariable), low, high)) return 2;
+  if (!iteration()) return 1;
+  bool ok = true;
+  for (int loops : {low, high}) {
+    collectLoop(loopLabel(loops), loops, [&] { ok = ok && iteration(); });
+    if (!ok) return 1;
+  }
+  return 0;
+}
+
+absl::StatusOr<double> countInstructionsPerLoop(const std::vector<std::string>& child_args, int low, int high) {
+  if (low < 1 || high <= low) return absl::InvalidArgumentError(sy::str("loop counts ", low, " and ", high, " cannot be compared"));
+  absl::StatusOr<std::map<std::string, double>> dumps = runUnderCallgrind(child_args, sy::str(low, ",", high));
+  if (!dumps.ok()) return dumps.status();
+  const auto low_count = dumps->find(loopLabel(low));
+  const auto high_count = dumps->find(loopLabel(high));
+  if (low_count == dumps->end() || high_count == dumps->end()) {
+    return absl::UnavailableError("callgrind wrote no count for the loops");
+  }
+  return (high_count->second - low_count->second) / (high - low);
+}
+
 #else
 
 int runCallgrindChild() { return 2; }
+int runLoopsInCallgrindChild(const std::function<bool()>&) { return 2; }
+
+absl::StatusOr<double> countInstructionsPerLoop(const std::vector<std::string>&, int, int) {
+  return absl::UnavailableError("this build has no valgrind/callgrind.h; the times below are all there is");
+}
 
 absl::StatusOr<std::vector<std::vector<double>>> countInstructionsPerCall() {
   return absl::UnavailableError("this build has no valgrind/callgrind.h; the times below are all there is");

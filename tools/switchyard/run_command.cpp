@@ -4,16 +4,13 @@
 
 #include "absl/flags/flag.h"
 #include "switchyard/core/error.h"
-#include "absl/strings/str_split.h"
-#include "switchyard/delegate/backend_registry.h"
 #include "switchyard/fallback/profiler.h"
-#include "switchyard/program/data_file.h"
-#include "switchyard/program/file_bytes.h"
 #include "switchyard/program/program.h"
 #include "switchyard/program/training.h"
 #include "switchyard/tools/switchyard/command.h"
 #include "switchyard/tools/switchyard/json_text.h"
 #include "switchyard/tools/switchyard/method_meta_text.h"
+#include "switchyard/tools/switchyard/method_setup.h"
 #include "switchyard/tools/switchyard/run_recording.h"
 #include "switchyard/tools/switchyard/value_json.h"
 
@@ -51,43 +48,6 @@ namespace {
 
 using nlohmann::json;
 
-absl::StatusOr<json> readJsonFile(const std::string& path) {
-  absl::StatusOr<FileBytes> file = readFileBytes(path, "inputs file");
-  if (!file.ok()) return file.status();
-  return parseJson(file->text(), sy::str("inputs file '", path, "'"));
-}
-
-absl::StatusOr<std::vector<IValue>> methodInputs(const MethodMeta& meta) {
-  const std::string inputs_path = absl::GetFlag(FLAGS_inputs);
-  const std::optional<int64_t> seed = absl::GetFlag(FLAGS_random);
-  if (seed && *seed < 0) return absl::InvalidArgumentError(sy::str("--random takes a non-negative seed, not ", *seed));
-  if (!inputs_path.empty() && seed) return absl::InvalidArgumentError("give --inputs or --random, not both");
-  std::vector<IValue> values;
-  if (inputs_path.empty() && !seed) {
-    if (meta.inputs.empty()) return values;
-    return absl::InvalidArgumentError(sy::str("method '", meta.name, "' takes ", meta.inputs.size(),
-                                                   " input(s); give --inputs FILE.json or --random SEED"));
-  }
-  json entries;
-  if (!inputs_path.empty()) {
-    absl::StatusOr<json> parsed = readJsonFile(inputs_path);
-    if (!parsed.ok()) return parsed.status();
-    entries = std::move(*parsed);
-    if (!entries.is_array() || entries.size() != meta.inputs.size()) {
-      return absl::InvalidArgumentError(sy::str("inputs file '", inputs_path, "' must hold a JSON list of ",
-                                                     meta.inputs.size(), " value(s), one per input of '", meta.name, "'"));
-    }
-  }
-  for (size_t i = 0; i < meta.inputs.size(); ++i) {
-    const std::string where = sy::str("input ", i);
-    absl::StatusOr<IValue> v = entries.is_array() ? valueFromJson(entries[i], meta.inputs[i], where)
-                                                  : randomValue(meta.inputs[i], static_cast<uint64_t>(*seed) + i, where);
-    if (!v.ok()) return v.status();
-    values.push_back(std::move(*v));
-  }
-  return values;
-}
-
 absl::Status run(const std::vector<std::string>& args) {
   if (args.size() != 1) return absl::InvalidArgumentError("run takes one program file (see switchyard run --help)");
   const std::string format = absl::GetFlag(FLAGS_format);
@@ -113,25 +73,16 @@ absl::Status run(const std::vector<std::string>& args) {
     if (format == "text") std::cout << "\n";
   }
 
-  MethodOptions options;
-  for (absl::string_view path : absl::StrSplit(absl::GetFlag(FLAGS_data), ',', absl::SkipEmpty())) {
-    absl::StatusOr<std::shared_ptr<const DataFile>> data = DataFile::load(std::string(path));
-    if (!data.ok()) return data.status();
-    options.data_files.push_back(std::move(*data));
-  }
-  if (absl::GetFlag(FLAGS_verbose)) {
-    for (const std::string& backend : registered_backend_names()) options.backend_options[backend] = {{"verbose", "1"}};
-  }
+  absl::StatusOr<MethodOptions> options = methodOptions(absl::GetFlag(FLAGS_data), absl::GetFlag(FLAGS_verbose));
+  if (!options.ok()) return options.status();
   // Loading first: a missing operator, backend or data file is the error a user needs to see,
   // whatever the inputs.
-  absl::StatusOr<Method> method = program->load_method(method_name, options);
+  absl::StatusOr<Method> method = program->load_method(method_name, *options);
   if (!method.ok()) return method.status();
-  absl::StatusOr<std::vector<IValue>> inputs = methodInputs(*meta);
+  absl::StatusOr<std::vector<IValue>> inputs =
+      methodInputs(*meta, absl::GetFlag(FLAGS_inputs), absl::GetFlag(FLAGS_random));
   if (!inputs.ok()) return inputs.status();
-  for (size_t i = 0; i < inputs->size(); ++i) {
-    absl::Status s = method->set_input(i, (*inputs)[i]);
-    if (!s.ok()) return s;
-  }
+  if (absl::Status s = setInputs(*method, *inputs); !s.ok()) return s;
 
   const std::string trace = absl::GetFlag(FLAGS_trace);
   if (!trace.empty() && !absl::GetFlag(FLAGS_profile)) {
