@@ -65,14 +65,18 @@ bool densePermute(const Tensor& self, IntArrayRef dims, const Tensor& out) {
       sameMemory(out, self)) {
     return false;
   }
+  // The sizes and strides as plain arrays: the row loop below reads them once per row.
+  const int64_t* self_size = self.sizes().data();
+  const int64_t* self_stride = self.strides().data();
+  const int64_t* out_size = out.sizes().data();
   int64_t source_stride[kMaxDims];
   bool seen[kMaxDims] = {};
   for (int64_t k = 0; k < ndim; ++k) {
     int64_t d = dims[static_cast<size_t>(k)];
     if (d < 0) d += ndim;
-    if (d < 0 || d >= ndim || seen[d] || out.size(k) != self.size(d)) return false;
+    if (d < 0 || d >= ndim || seen[d] || out_size[k] != self_size[d]) return false;
     seen[d] = true;
-    source_stride[k] = self.stride(d);
+    source_stride[k] = self_stride[d];
   }
   const int64_t n = out.numel();
   if (n == 0) return true;
@@ -83,12 +87,12 @@ bool densePermute(const Tensor& self, IntArrayRef dims, const Tensor& out) {
     int64_t index[kMaxDims] = {};
     int64_t offset = 0;
     const int64_t last = ndim - 1;
-    const int64_t row = out.size(last), step = source_stride[last];
+    const int64_t row = out_size[last], step = source_stride[last];
     for (int64_t written = 0; written < n; written += row) {
       for (int64_t i = 0; i < row; ++i) *to++ = from[offset + i * step];
       for (int64_t k = last - 1; k >= 0; --k) {
         offset += source_stride[k];
-        if (++index[k] < out.size(k)) break;
+        if (++index[k] < out_size[k]) break;
         offset -= index[k] * source_stride[k];
         index[k] = 0;
       }

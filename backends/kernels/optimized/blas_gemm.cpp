@@ -25,6 +25,25 @@ void blasProduct(int64_t M, int64_t N, int64_t K, float alpha, const float* a, b
               static_cast<blasint>(lda), b, static_cast<blasint>(ldb), beta, c, static_cast<blasint>(ldc));
 }
 
+// c = alpha * a @ b + beta * c by dot products, for a product of at most kTinyProduct multiply-adds.
+void tinyProduct(int64_t M, int64_t N, int64_t K, float alpha, const BlasMatrix& a, const BlasMatrix& b, float beta,
+                 float* c, int64_t ldc) {
+  // Element (i, k) of a is a.data[i * a_row + k * a_col]; (k, j) of b is b.data[k * b_row + j * b_col].
+  const int64_t a_row = a.transposed ? 1 : a.ld, a_col = a.transposed ? a.ld : 1;
+  const int64_t b_row = b.transposed ? 1 : b.ld, b_col = b.transposed ? b.ld : 1;
+  for (int64_t i = 0; i < M; ++i) {
+    float* row = c + i * ldc;
+    const float* a_i = a.data + i * a_row;
+    for (int64_t j = 0; j < N; ++j) {
+      const float* b_j = b.data + j * b_col;
+      float dot = 0.0f;
+      for (int64_t k = 0; k < K; ++k) dot += a_i[k * a_col] * b_j[k * b_row];
+      // beta == 0 does not read c, which may hold anything (NaN included), as BLAS.
+      row[j] = beta == 0.0f ? alpha * dot : alpha * dot + beta * row[j];
+    }
+  }
+}
+
 // Sets OpenBLAS's process-wide thread count to one, once, before the first product (see Note
 // [OpenBLAS runs on one thread; sgemm splits large products itself]).
 void holdOpenBlasToOneThread() {
@@ -50,7 +69,10 @@ std::optional<BlasMatrix> blasMatrix(const float* data, int64_t rows, int64_t co
 }
 
 std::optional<BlasMatrix> blasMatrixOf(const Tensor& t) {
-  return blasMatrix(t.data_ptr<float>(), t.size(-2), t.size(-1), t.stride(-2), t.stride(-1));
+  const IntArrayRef sizes = t.sizes(), strides = t.strides();
+  SY_CHECK(sizes.size() >= 2, "sy::optimized::blasMatrixOf: a tensor of rank ", sizes.size(), " is not a matrix");
+  const size_t rows = sizes.size() - 2, cols = sizes.size() - 1;
+  return blasMatrix(t.data_ptr<float>(), sizes[rows], sizes[cols], strides[rows], strides[cols]);
 }
 
 bool fitsBlasInt(std::initializer_list<int64_t> values) {
@@ -69,6 +91,11 @@ void sgemm(int64_t M, int64_t N, int64_t K, float alpha, const BlasMatrix& a, co
       float* row = c + i * ldc;
       for (int64_t j = 0; j < N; ++j) row[j] = beta == 0.0f ? 0.0f : beta * row[j];
     }
+    return;
+  }
+  // See Note [A tiny product is a loop, not a BLAS call].
+  if (static_cast<double>(M) * static_cast<double>(N) * static_cast<double>(K) <= kTinyProduct) {
+    tinyProduct(M, N, K, alpha, a, b, beta, c, ldc);
     return;
   }
   holdOpenBlasToOneThread();

@@ -25,6 +25,14 @@
 // product agrees with its one-thread value within Float rounding only: OpenBLAS rounds a column
 // differently depending on where in a call it falls (as its own threads did). The count is
 // process-wide: a program that raises it again gets OpenBLAS's threads inside each chunk.
+//
+// Note [A tiny product is a loop, not a BLAS call]
+// A cblas_sgemm call costs about 700 instructions before its first multiply-add (argument checks,
+// OpenBLAS's buffer pool and its lock, packing both operands), more than the whole product of the
+// [1, 2] x [2, 10] matrices a small model's layers multiply: the xor training step's five products
+// took 12,400 of its 53,400 instructions. A product of at most kTinyProduct multiply-adds is three
+// loops on the calling thread instead, each element a dot product in Float, added in order of k
+// (OpenBLAS adds in blocks, so the two agree within Float rounding, as two BLAS builds do).
 #pragma once
 
 #include <cstdint>
@@ -60,6 +68,8 @@ bool fitsBlasInt(std::initializer_list<int64_t> values);
 // products itself]).
 inline constexpr int64_t kGemmParallelGrain = int64_t{1} << 20;
 inline constexpr int64_t kGemmSplitBlock = 64;
+// Multiply-adds up to which a product is a loop (See Note [A tiny product is a loop, not a BLAS call]).
+inline constexpr int64_t kTinyProduct = 512;
 
 // c (M x N, row-major, leading dimension ldc) = alpha * a @ b + beta * c, with a M x K and b K x N.
 // beta == 0 overwrites c without reading it. Raises when a size does not fit BLAS's integer type.

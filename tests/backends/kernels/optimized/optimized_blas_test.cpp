@@ -160,6 +160,43 @@ TEST(OptimizedBlas, SizesBeyondBlasIntegersAreRefusedNotNarrowed) {
               ::testing::HasSubstr("does not fit OpenBLAS's 32-bit integers"));
 }
 
+std::vector<float> randomFloats(int64_t n, uint32_t seed) {
+  const Tensor t = blasRandom({n}, seed);
+  return std::vector<float>(t.data_ptr<float>(), t.data_ptr<float>() + n);
+}
+
+// See Note [A tiny product is a loop, not a BLAS call]: products on either side of kTinyProduct,
+// every operand layout, against a Double reference of this test's own.
+TEST(OptimizedBlas, TinyAndBlasProductsAgreeWithADoubleReference) {
+  ASSERT_EQ(optimized::kTinyProduct, 8 * 8 * 8);
+  for (const ProductShape& p : std::vector<ProductShape>{{8, 8, 8}, {8, 8, 9}, {1, 2, 10}, {10, 1, 2}}) {
+    const std::vector<float> a = randomFloats(p.M * p.K, 20);
+    const std::vector<float> b = randomFloats(p.K * p.N, 21);
+    const std::vector<float> c0 = randomFloats(p.M * p.N, 22);
+    for (bool a_t : {false, true}) {
+      for (bool b_t : {false, true}) {
+        for (float beta : {0.0f, 0.5f}) {
+          const optimized::BlasMatrix am{a.data(), a_t, a_t ? p.M : p.K}, bm{b.data(), b_t, b_t ? p.K : p.N};
+          std::vector<float> c = c0;
+          if (beta == 0.0f) c.assign(c.size(), std::nanf(""));  // beta == 0 does not read c
+          optimized::sgemm(p.M, p.N, p.K, -2.0f, am, bm, beta, c.data(), p.N);
+          for (int64_t i = 0; i < p.M; ++i) {
+            for (int64_t j = 0; j < p.N; ++j) {
+              double dot = 0;
+              for (int64_t k = 0; k < p.K; ++k) {
+                dot += double(a[a_t ? k * p.M + i : i * p.K + k]) * double(b[b_t ? j * p.K + k : k * p.N + j]);
+              }
+              const double want = -2.0 * dot + (beta == 0.0f ? 0.0 : 0.5 * c0[i * p.N + j]);
+              ASSERT_NEAR(c[i * p.N + j], want, 1e-5) << p.M << "x" << p.K << "x" << p.N << " a_t " << a_t << " b_t "
+                                                       << b_t << " beta " << beta << " at " << i << ", " << j;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(OptimizedBlas, BlasReadsRowMajorAndTransposedMatricesButNotDoublyStridedOnes) {
   const float data[1] = {0};
   const auto row_major = optimized::blasMatrix(data, 3, 4, 6, 1);  // every other row's start
