@@ -5,10 +5,13 @@
 //   z.real();  z.imag();                 // 1, -2
 //   sy::Complex<double> w = z;           // converts each part
 //
+//   z + w;  z - w;  z * w;  acc += z;    // as c10::complex computes them (no C99 Annex G rescue
+//                                        // of infinities in *: PyTorch's CPU kernels have none)
+//
 // Complex tensors load, copy, convert (part by part, to a real dtype as the real part: See Note
 // [Complex values convert as PyTorch's do] in backends/devices/cpu/copy.cpp) and print; the kernels
-// that move elements take them (ExecuTorch's ALL family); kernels that compute refuse them by name
-// (PyTorch's complex arithmetic is not implemented here).
+// that move elements take them (ExecuTorch's ALL family), and so do those ExecuTorch computes on
+// complex values (bmm, sum.IntList_out); the others refuse them by name.
 #pragma once
 
 namespace sy {
@@ -31,6 +34,18 @@ struct alignas(2 * sizeof(T)) Complex {
            static_cast<double>(a.imag_) == static_cast<double>(b.imag_);
   }
   friend constexpr bool operator!=(const Complex& a, const Complex& b) { return !(a == b); }
+
+  friend constexpr Complex operator+(const Complex& a, const Complex& b) {
+    return Complex(static_cast<T>(a.real_ + b.real_), static_cast<T>(a.imag_ + b.imag_));
+  }
+  friend constexpr Complex operator-(const Complex& a, const Complex& b) {
+    return Complex(static_cast<T>(a.real_ - b.real_), static_cast<T>(a.imag_ - b.imag_));
+  }
+  friend constexpr Complex operator*(const Complex& a, const Complex& b) {
+    return Complex(static_cast<T>(a.real_ * b.real_ - a.imag_ * b.imag_),
+                   static_cast<T>(a.real_ * b.imag_ + a.imag_ * b.real_));
+  }
+  constexpr Complex& operator+=(const Complex& b) { return *this = *this + b; }
 };
 
 }  // namespace sy

@@ -299,15 +299,24 @@ void fillCPU(const Tensor& t, const Scalar& value) {
   SY_CHECK(t.defined(), "fill: undefined tensor");
   SY_CHECK(t.is_cpu(), "fill: expected a CPU tensor but got one on ", t.device());
   if (t.numel() == 0) return;
-  visitDtype(t.scalar_type(), "fill", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const T v = value.to<T>();
-    T* base = t.data_ptr<T>();
+  const auto fill = [&](auto v) {
+    auto* base = static_cast<decltype(v)*>(t.data_ptr());
     if (t.is_contiguous()) {
       std::fill_n(base, t.numel(), v);
       return;
     }
     forEachElement<1>(t.sizes(), {t.strides()}, [&](const std::array<int64_t, 1>& offsets) { base[offsets[0]] = v; });
+  };
+  // A complex tensor takes the (real) value with a zero imaginary part, as PyTorch's zeros and full do.
+  switch (t.scalar_type()) {
+    case ScalarType::ComplexHalf: return fill(Complex<Half>(value.to<Half>()));
+    case ScalarType::ComplexFloat: return fill(Complex<float>(value.to<float>()));
+    case ScalarType::ComplexDouble: return fill(Complex<double>(value.to<double>()));
+    default: break;
+  }
+  visitDtype(t.scalar_type(), "fill", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    fill(value.to<T>());
   });
 }
 

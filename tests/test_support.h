@@ -211,6 +211,23 @@ inline std::vector<double> doublesOf(const Tensor& t) {
   return values;
 }
 
+// A contiguous ComplexFloat tensor of `sizes` holding `values` in row-major order.
+inline Tensor complexFloatTensor(const std::vector<int64_t>& sizes, const std::vector<Complex<float>>& values) {
+  Tensor t = sy::empty(sizes, ScalarType::ComplexFloat);
+  EXPECT_EQ(t.numel(), static_cast<int64_t>(values.size())) << "complexFloatTensor: one value per element";
+  auto* data = static_cast<Complex<float>*>(t.data_ptr());
+  for (size_t i = 0; i < values.size() && static_cast<int64_t>(i) < t.numel(); ++i) data[i] = values[i];
+  return t;
+}
+
+// A complex tensor's elements in row-major logical order as Complex<double>, whatever its complex dtype.
+inline std::vector<Complex<double>> complexValuesOf(const Tensor& t) {
+  Tensor wide = sy::empty(t.sizes(), ScalarType::ComplexDouble);
+  ops::copy_(wide, t);
+  const auto* data = static_cast<const Complex<double>*>(wide.data_ptr());
+  return std::vector<Complex<double>>(data, data + wide.numel());
+}
+
 // doublesOf for a result the kernel must have laid out densely: also expects `t` to be contiguous.
 inline std::vector<double> contiguousDoublesOf(const Tensor& t) {
   EXPECT_TRUE(t.is_contiguous());

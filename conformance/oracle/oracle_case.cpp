@@ -104,7 +104,11 @@ std::map<ScalarType, Tolerance> defaultTolerances() {
   return {{ScalarType::Float, {1e-5, 1e-5}},
           {ScalarType::Double, {1e-12, 1e-12}},
           {ScalarType::Half, {2e-3, 1e-3}},
-          {ScalarType::BFloat16, {1.6e-2, 1e-2}}};
+          {ScalarType::BFloat16, {1.6e-2, 1e-2}},
+          // A complex dtype compares part by part, as its parts' dtype does.
+          {ScalarType::ComplexHalf, {2e-3, 1e-3}},
+          {ScalarType::ComplexFloat, {1e-5, 1e-5}},
+          {ScalarType::ComplexDouble, {1e-12, 1e-12}}};
 }
 
 OpCase& OpCase::tensors(const std::vector<std::string>& names) {

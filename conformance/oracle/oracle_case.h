@@ -71,6 +71,8 @@ inline const Dtypes kEvery{ScalarType::Bool,   ScalarType::Byte,    ScalarType::
                            ScalarType::Double, ScalarType::BFloat16};
 inline const Dtypes kEveryFloating{ScalarType::Half, ScalarType::Float, ScalarType::Double, ScalarType::BFloat16};
 inline const Dtypes kEveryIntegral{ScalarType::Byte, ScalarType::Char, ScalarType::Short, ScalarType::Int, ScalarType::Long};
+// The complex dtypes, for the kernels that compute on them (bmm, sum) and those that move them.
+inline const Dtypes kComplex{ScalarType::ComplexHalf, ScalarType::ComplexFloat, ScalarType::ComplexDouble};
 // The partners a second operand of such a kernel tries (.promote): one of each class and width that
 // changes the result type, so that the pairs stay few (every pair of kEvery would be 100 per shape).
 inline const Dtypes kPartners{ScalarType::Bool, ScalarType::Byte, ScalarType::Int, ScalarType::Long,
@@ -123,6 +125,7 @@ struct OutDtype {
     ResultType,      // PyTorch's result type of the entry's tensors (and `scalar`): the default for outs
     Floating,        // the call's dtype when floating, else Float (acos of an Int tensor)
     IntegralToLong,  // Long for Bool and integral dtypes, else the call's dtype (sum)
+    RealPart,        // a complex call dtype's part (Float for ComplexFloat), else the call's dtype (view_as_real)
   };
   Kind kind = Kind::Case;
   ScalarType fixed = ScalarType::Undefined;
@@ -141,6 +144,7 @@ struct OutDtype {
   static OutDtype resultType(std::string scalar = "") { return of(Kind::ResultType, ScalarType::Undefined, std::move(scalar)); }
   static OutDtype floating() { return of(Kind::Floating); }
   static OutDtype integralToLong() { return of(Kind::IntegralToLong); }
+  static OutDtype realPart() { return of(Kind::RealPart); }
   // This rule unless the call gives ScalarType argument `name` a value, which is then the dtype.
   OutDtype orArgument(std::string name) const {
     OutDtype d = *this;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
+#include <type_traits>
 
 #include "switchyard/core/error.h"
 #include "switchyard/ivalue/storage.h"
@@ -101,13 +102,29 @@ Tensor makeInput(const TensorPlan& plan, uint64_t seed) {
                                                 getAllocator(DeviceType::CPU), kCPU);
   Rng rng{seed};
   char* bytes = static_cast<char*>(storage->data());
-  visitScalarType(plan.dtype, [&](auto tag) {
+  // A complex element is two draws of its part's dtype, real then imaginary.
+  const auto fill = [&](auto tag, auto part_tag, ScalarType part_dtype) {
     using T = typename decltype(tag)::type;
+    using Part = typename decltype(part_tag)::type;
     for (int64_t k = 0; k < storage_elements; ++k) {
-      const T value = static_cast<T>(draw(plan.dtype, plan.values, plan.edges, rng));
+      T value;
+      if constexpr (std::is_same_v<T, Part>) {
+        value = static_cast<T>(draw(part_dtype, plan.values, plan.edges, rng));
+      } else {
+        const Part re = static_cast<Part>(draw(part_dtype, plan.values, plan.edges, rng));
+        value = T(re, static_cast<Part>(draw(part_dtype, plan.values, plan.edges, rng)));
+      }
       std::memcpy(bytes + k * static_cast<int64_t>(element), &value, element);
     }
-  });
+  };
+  switch (plan.dtype) {
+    case ScalarType::ComplexHalf: fill(TypeTag<Complex<Half>>{}, TypeTag<Half>{}, ScalarType::Half); break;
+    case ScalarType::ComplexFloat: fill(TypeTag<Complex<float>>{}, TypeTag<float>{}, ScalarType::Float); break;
+    case ScalarType::ComplexDouble: fill(TypeTag<Complex<double>>{}, TypeTag<double>{}, ScalarType::Double); break;
+    default:
+      SY_CHECK(visitScalarType(plan.dtype, [&](auto tag) { fill(tag, tag, plan.dtype); }),
+               "oracle: cannot draw values of dtype ", plan.dtype);
+  }
   auto impl = make_intrusive<TensorImpl>(std::move(storage), plan.dtype, kCPU);
   impl->set_sizes_and_strides(plan.sizes, strides, offset);
   return Tensor(std::move(impl));

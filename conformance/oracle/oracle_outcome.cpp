@@ -33,6 +33,31 @@ std::vector<Out> elementsOf(const Tensor& t) {
   return out;
 }
 
+// The real and imaginary parts of a complex CPU tensor's elements, in row-major order, interleaved.
+std::vector<double> complexPartsOf(const Tensor& t) {
+  std::vector<double> out;
+  out.reserve(2 * static_cast<size_t>(t.numel()));
+  if (t.numel() == 0) return out;
+  const int64_t ndim = t.dim();
+  std::vector<int64_t> index(ndim, 0);
+  std::array<int64_t, 1> offset{0};
+  const auto read = [&](auto zero) {
+    using C = decltype(zero);
+    const C* data = static_cast<const C*>(t.data_ptr());
+    for (int64_t n = 0; n < t.numel(); ++n) {
+      out.push_back(static_cast<double>(data[offset[0]].real()));
+      out.push_back(static_cast<double>(data[offset[0]].imag()));
+      advanceOdometer(index.data(), t.sizes().data(), ndim - 1, offset, [&](int64_t d, size_t) { return t.stride(d); });
+    }
+  };
+  switch (t.scalar_type()) {
+    case ScalarType::ComplexHalf: read(Complex<Half>()); break;
+    case ScalarType::ComplexFloat: read(Complex<float>()); break;
+    default: read(Complex<double>()); break;
+  }
+  return out;
+}
+
 std::string indexOf(int64_t flat, IntArrayRef sizes) {
   std::vector<int64_t> index(sizes.size());
   for (size_t d = sizes.size(); d-- > 0;) {
@@ -148,6 +173,22 @@ std::string compareTensors(const Tensor& got, const Tensor& want, const Comparis
   }
   const ScalarType dtype = got.scalar_type();
   if (!comparison.values) return "";
+  if (isComplexType(dtype)) {
+    // Part by part, each with the tolerance the entry gives the complex dtype (its default otherwise).
+    const auto found = comparison.tolerances.find(dtype);
+    const Tolerance tol = found != comparison.tolerances.end() ? found->second : Tolerance{};
+    const std::vector<double> a = complexPartsOf(got), b = complexPartsOf(want);
+    for (size_t i = 0; i < a.size(); ++i) {
+      const double x = a[i], y = b[i];
+      if (!((std::isnan(x) && std::isnan(y)) || x == y || std::abs(x - y) <= tol.atol + tol.rtol * std::abs(y))) {
+        const int64_t element = static_cast<int64_t>(i / 2);
+        return str("element ", element, " ", indexOf(element, got.sizes()), i % 2 == 0 ? " real" : " imaginary",
+                   " part is ", x, ", expected ", y, " (", toString(dtype), " tolerance: rtol ", tol.rtol, ", atol ",
+                   tol.atol, ")");
+      }
+    }
+    return "";
+  }
   if (!isFloatingType(dtype)) {
     // Exact, unless the entry allows an integral dtype a difference (.tolerance(Byte, 0, 1)).
     const auto allowed = comparison.tolerances.find(dtype);

@@ -203,7 +203,14 @@ class Runner {
       case OutDtype::Kind::Fixed: return rule.fixed;
       case OutDtype::Kind::ResultType: return resultType(call, rule.scalar);
       case OutDtype::Kind::Floating: return isFloatingType(call.dtype) ? call.dtype : ScalarType::Float;
-      case OutDtype::Kind::IntegralToLong: return isFloatingType(call.dtype) ? call.dtype : ScalarType::Long;
+      case OutDtype::Kind::IntegralToLong: return isIntegralType(call.dtype, true) ? ScalarType::Long : call.dtype;
+      case OutDtype::Kind::RealPart:
+        switch (call.dtype) {
+          case ScalarType::ComplexHalf: return ScalarType::Half;
+          case ScalarType::ComplexFloat: return ScalarType::Float;
+          case ScalarType::ComplexDouble: return ScalarType::Double;
+          default: return call.dtype;
+        }
     }
     return call.dtype;
   }

@@ -1,7 +1,7 @@
 // Matrix products on the CPU: mm, bmm, addmm (and addmm_), plus the composite linear / linear.out.
 //
-// Semantics (PyTorch's): Float, Double, Int and Long; all operands share one dtype and out= must
-// have it; integer products wrap around. addmm computes beta * self + alpha * (mat1 @ mat2) with
+// Semantics (PyTorch's): the real dtypes but Bool, and for bmm the complex ones too; all operands
+// share one dtype and out= must have it; integer products wrap around. addmm computes beta * self + alpha * (mat1 @ mat2) with
 // self broadcast to the result; beta = 0 ignores self entirely (its NaNs do not propagate);
 // floating beta or alpha with integral tensors is an error. An inner dimension of 0 gives zeros
 // (or beta * self). linear(input, weight, bias) = input @ weight.T + bias over any leading batch
@@ -122,10 +122,56 @@ Tensor contiguousCopy(const char* op, const char* name, const Tensor& t) {
   return copy;
 }
 
+// Note [Complex matrix products are bmm's alone]
+// ExecuTorch's portable bmm takes ComplexHalf, ComplexFloat and ComplexDouble (mm and addmm do
+// not), so Switchyard's does. Each element is a dot product added in order of k in the dtype's own
+// precision, as PyTorch's CPU bmm for small matrices computes it, with c10::complex's product
+// (core/complex.h); ComplexHalf computes on ComplexFloat copies and rounds once.
+void complexProductInto(const char* op, const Tensor& dst, const Tensor& a, const Tensor& b) {
+  if (dst.scalar_type() == ScalarType::ComplexHalf) {
+    const Tensor wide = sy::empty(dst.sizes(), ScalarType::ComplexFloat);
+    complexProductInto(op, wide, convertedTo(op, "self", a, ScalarType::ComplexFloat),
+                       convertedTo(op, "mat2", b, ScalarType::ComplexFloat));
+    copyIntoCPU(op, dst, wide, "out", "result");
+    return;
+  }
+  const auto multiply = [&](auto zero) {
+    using C = decltype(zero);
+    const C* A = static_cast<const C*>(a.data_ptr());
+    const C* B = static_cast<const C*>(b.data_ptr());
+    C* out = static_cast<C*>(dst.data_ptr());
+    const int64_t batches = dst.dim() == 3 ? dst.size(0) : 1, M = a.size(-2), K = a.size(-1), N = b.size(-1);
+    const int64_t a_batch = a.dim() == 3 ? a.stride(0) : 0, b_batch = b.dim() == 3 ? b.stride(0) : 0;
+    const int64_t a_row = a.stride(-2), a_col = a.stride(-1), b_row = b.stride(-2), b_col = b.stride(-1);
+    for (int64_t batch = 0; batch < batches; ++batch) {
+      for (int64_t i = 0; i < M; ++i) {
+        for (int64_t j = 0; j < N; ++j) {
+          C acc = zero;
+          for (int64_t k = 0; k < K; ++k) {
+            acc += A[batch * a_batch + i * a_row + k * a_col] * B[batch * b_batch + k * b_row + j * b_col];
+          }
+          *out++ = acc;
+        }
+      }
+    }
+  };
+  if (dst.scalar_type() == ScalarType::ComplexFloat) {
+    multiply(Complex<float>());
+  } else {
+    SY_CHECK(dst.scalar_type() == ScalarType::ComplexDouble, op, ": no complex product of dtype ", dst.scalar_type());
+    multiply(Complex<double>());
+  }
+}
+
 // dst (contiguous, [M, N] or [batches, M, N]) = beta * self (broadcast; nothing when self is
 // null or beta is 0) + alpha * mat1 @ mat2.
 void productInto(const char* op, const Tensor& dst, const Tensor* self, const Tensor& mat1, const Tensor& mat2,
                  const Scalar& beta, const Scalar& alpha) {
+  if (isComplexType(dst.scalar_type())) {
+    // Only bmm gets here (See Note [Complex matrix products are bmm's alone]): no self, alpha 1.
+    complexProductInto(op, dst, mat1, mat2);
+    return;
+  }
   if (isReducedFloatingType(dst.scalar_type())) {
     // See Note [Accumulating kernels compute reduced floats on Float copies] in elementwise.h.
     const Tensor wide = sy::empty(dst.sizes(), ScalarType::Float);
@@ -198,7 +244,8 @@ SizesVector checkProductOperands(const char* op, const char* name1, const Tensor
   checkOnCPU(op, name2, m2);
   checkDims(op, name1, m1, dims);
   checkDims(op, name2, m2, dims);
-  dispatchDtype<kRealHBF16Dtypes>(m1.scalar_type(), op, name1, [](auto) {});
+  // See Note [Complex matrix products are bmm's alone].
+  if (dims != 3 || !isComplexType(m1.scalar_type())) dispatchDtype<kRealHBF16Dtypes>(m1.scalar_type(), op, name1, [](auto) {});
   SY_CHECK(m1.scalar_type() == m2.scalar_type(), op, ": expected '", name1, "' and '", name2,
            "' to have the same dtype, but got ", m1.scalar_type(), " and ", m2.scalar_type());
   if (dims == 3) {

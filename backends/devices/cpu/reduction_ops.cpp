@@ -109,6 +109,33 @@ void checkMeanDtype(const char* op, const Tensor& self, std::optional<ScalarType
            " dtype must be either a floating point or complex dtype. Got: ", requested);
 }
 
+// Note [Complex sums add in ComplexDouble]
+// ExecuTorch's portable sum.IntList_out takes ComplexHalf, ComplexFloat and ComplexDouble, with out
+// of self's dtype. PyTorch's sum converts self to the result's dtype first, so a real self sums into
+// a complex dtype= with zero imaginary parts, and a complex self into a real dtype= as its real
+// parts (the real path, after that conversion). Both parts add in double, as the real sums do
+// (see Note [Reductions fold the input in memory order]), and are rounded once into out.
+Tensor& complexSumInto(const char* op, const Tensor& self, std::optional<IntArrayRef> dims, bool keepdim, Tensor& out) {
+  const ScalarType result = out.scalar_type();
+  const ReductionShape shape = reductionShape(op, self, dims, keepdim);
+  const Tensor source = unaffectedByResizeOf(out, self);
+  resizeOutput(out, shape.result_sizes);
+  checkNoInternalOverlap(op, out, "out");
+  if (out.numel() == 0) return out;
+  const Tensor input = convertedTo(op, "self", source, result);
+  const Tensor acc = accumulatorFor(out, input, ScalarType::ComplexDouble);
+  const Tensor acc_keepdim = viewWithSizes(acc, shape.keepdim_sizes);
+  using Acc = Complex<double>;
+  fillContiguous<Acc>(acc, Acc());
+  switch (input.scalar_type()) {
+    case ScalarType::ComplexHalf: foldInto<SumFold<Acc>, Complex<Half>, Acc>(acc_keepdim, input); break;
+    case ScalarType::ComplexFloat: foldInto<SumFold<Acc>, Complex<float>, Acc>(acc_keepdim, input); break;
+    default: foldInto<SumFold<Acc>, Acc, Acc>(acc_keepdim, input); break;
+  }
+  if (!acc.is_same(out)) copyIntoCPU(op, out, acc, "out", "result");
+  return out;
+}
+
 // The whole out= operation of sum and mean; `op` names the operator in errors.
 // sum or mean in the form `ctx` names: the functional form allocates `out` (one dispatched
 // aten::empty, of `dtype` or sum's default for self) and then computes into it as into an out=.
@@ -130,7 +157,11 @@ Tensor& sumInto(const KernelContext& ctx, SumKind kind, const Tensor& self, std:
   const ScalarType result = out.scalar_type();
   SY_CHECK(kind != SumKind::kMean || isFloatingType(result), op,
            ": expected 'out' to have a floating dtype (Float or Double) but got ", result);
-  checkKnownDtype<kRealHBBF16Dtypes>(op, "self", self.scalar_type());
+  if (kind == SumKind::kSum && isComplexType(result)) return complexSumInto(op, self, dims, keepdim, out);
+  // A complex self summed into a real dtype is its real parts' sum, as PyTorch converts it first.
+  if (kind != SumKind::kSum || !isComplexType(self.scalar_type())) {
+    checkKnownDtype<kRealHBBF16Dtypes>(op, "self", self.scalar_type());
+  }
   const ReductionShape shape = reductionShape(op, self, dims, keepdim);
   const Tensor source = unaffectedByResizeOf(out, self);
   resizeOutput(out, shape.result_sizes);

@@ -1,6 +1,7 @@
 #include "switchyard/conformance/oracle/cases/cases.h"
 
 #include "switchyard/conformance/oracle/cases/references.h"
+#include "switchyard/dispatcher/declared_dtypes.h"
 
 namespace sy::oracle {
 
@@ -11,6 +12,31 @@ Deviation resizesOut(std::string functional) {
 }
 
 std::vector<std::string> threeForms(const std::string& op) { return {op, op + ".out", op + "_"}; }
+
+namespace {
+
+bool declaresComplex(const std::string& op) {
+  const std::optional<unsigned> bits = declaredDtypes(parseOperatorName(op));
+  return bits && ((*bits >> static_cast<int>(ScalarType::ComplexFloat)) & 1u) != 0;
+}
+
+// Note [The complex dtypes a kernel declares are checked too]
+// An entry that tries every real dtype (dtypes::kEvery) of an operator whose kernel YAML also
+// declares the complex dtypes (the element-moving kernels of ExecuTorch's ALL family, _to_copy's
+// conversions, bmm, sum) is tried again on ComplexHalf, ComplexFloat and ComplexDouble, with the same
+// shapes, arguments and deviations, so that what the YAML declares is what PyTorch agrees with.
+void addComplexVariants(std::vector<OpCase>& all) {
+  const size_t real_entries = all.size();
+  for (size_t i = 0; i < real_entries; ++i) {
+    const OpCase& entry = all[i];
+    if (entry.caseDtypes() != dtypes::kEvery || entry.ops().empty() || !declaresComplex(entry.ops().front())) continue;
+    OpCase complex = entry;
+    complex.dtypes(dtypes::kComplex).label(entry.label().empty() ? "complex" : entry.label() + ", complex");
+    all.push_back(std::move(complex));
+  }
+}
+
+}  // namespace
 
 const std::vector<OpCase>& allCases() {
   static const std::vector<OpCase> cases = [] {
@@ -30,6 +56,7 @@ const std::vector<OpCase>& allCases() {
     addQuantizedCases(all);
     addMiscOpsCases(all);
     addConvolutionBackwardCases(all);
+    addComplexVariants(all);
     return all;
   }();
   return cases;
@@ -52,10 +79,6 @@ const std::vector<Exclusion>& exclusions() {
       out.push_back({op, "a device backend's copy hook, which PyTorch 1.13 registers for device keys only (its CPU "
                          "has no kernel to ask); Switchyard's CPU kernel copies as copy_ does, checked in "
                          "tests/compat/device_kit_test.cpp"});
-    }
-    for (const char* op : {"aten::view_as_real_copy", "aten::view_as_real_copy.out"}) {
-      out.push_back({op, "takes complex tensors only, and the oracle generates real inputs; checked on ComplexFloat, "
-                         "strided selves and outs in tests/backends/devices/cpu/view_as_real_copy_test.cpp"});
     }
     for (const char* op : {"et_copy::_h2d_copy.out", "et_copy::_d2h_copy.out"}) {
       out.push_back({op, "ExecuTorch's host/device copy, which PyTorch's dispatcher does not have; a copy_ of self "

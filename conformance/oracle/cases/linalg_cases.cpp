@@ -47,6 +47,8 @@ void addLinalgCases(std::vector<OpCase>& cases) {
                         .deviation(boolProducts("self", "mat2"))
                         .deviation(bfloat16InFloat("self")));
   }
+  // bmm's complex products are its "every dtype" entry's complex variant (See Note [The complex
+  // dtypes a kernel declares are checked too] in cases.cpp); mm refuses them (complex_arithmetic_test.cpp).
   cases.push_back(OpCase({"aten::addmm", "aten::addmm.out", "aten::addmm_"})
                       .tensors({"self", "mat1", "mat2"})
                       .dtypes(dtypes::kEvery)

@@ -67,6 +67,15 @@ void addReductionCases(std::vector<OpCase>& cases) {
                       .arg("keepdim", {false, true})
                       .arg("dtype", {kNone, ScalarType::Double})
                       .out("out", OutDtype::integralToLong().orArgument("dtype")));
+  // See Note [Complex sums add in ComplexDouble] in backends/devices/cpu/reduction_ops.cpp.
+  cases.push_back(OpCase({"aten::sum.dim_IntList", "aten::sum.IntList_out"})
+                      .label("complex")
+                      .tensors({"self"})
+                      .dtypes(dtypes::kComplex)
+                      .shapes(shapes::kOne)
+                      .arg("dim", dim_lists)
+                      .arg("keepdim", {false, true})
+                      .arg("dtype", {kNone, ScalarType::ComplexDouble}));
   // mean: floating inputs (or a floating dtype) only.
   auto mean = [](std::vector<std::string> ops) {
     return OpCase(std::move(ops))

@@ -9,6 +9,7 @@
 #include "switchyard/ivalue/odometer.h"
 #include "switchyard/ivalue/tensor_factories.h"
 #include "switchyard/ivalue/tensor_impl.h"
+#include "switchyard/ops/shape_ops.h"
 
 namespace sy::oracle {
 
@@ -22,6 +23,11 @@ void writeOut(const Tensor& out, const Tensor& values) {
   if (!sameSizes(out.sizes(), values.sizes())) out.unsafeGetTensorImpl()->resize(values.sizes());
   const int64_t numel = values.numel();
   if (numel == 0) return;
+  if (isComplexType(out.scalar_type()) || isComplexType(values.scalar_type())) {
+    Tensor target = out;  // a handle on out's elements
+    ops::copy_(target, values);  // part by part (See Note [Complex values convert as PyTorch's do])
+    return;
+  }
   const int64_t ndim = values.dim();
   std::vector<int64_t> index(ndim, 0);
   std::array<int64_t, 2> offsets{0, 0};  // out, values
@@ -50,7 +56,7 @@ Tensor convertedTo(const Tensor& t, ScalarType dtype) {
 
 bool lacksReducedFloatingKernel(const std::string& torch_error) {
   // Most kernels quote the dtype ("... not implemented for 'Half'"); grid_sampler_2d does not.
-  for (const char* dtype : {"Half", "BFloat16"}) {
+  for (const char* dtype : {"Half", "BFloat16", "ComplexHalf"}) {
     if (torch_error.find(std::string("not implemented for '") + dtype + "'") != std::string::npos ||
         torch_error.find(std::string("not implemented for ") + dtype) != std::string::npos) {
       return true;
@@ -72,6 +78,10 @@ struct FloatCopies {
   // Double input was dimensioned or 0-dim.
   ScalarType reduced_dimensioned = ScalarType::Undefined, reduced_zero_dim = ScalarType::Undefined;
   bool full_dimensioned = false, full_zero_dim = false;
+  // ComplexHalf goes to ComplexFloat the same way; a ComplexFloat result goes back unless a
+  // ComplexFloat or ComplexDouble input took part.
+  bool complex_half_input = false, full_complex_input = false;
+  bool narrowsComplex() const { return complex_half_input && !full_complex_input; }
 
   // PyTorch's result type when it is a reduced one, else Undefined: a Float result goes back to it.
   ScalarType target() const {
@@ -93,6 +103,13 @@ FloatCopies floatCopiesOf(const std::vector<IValue>& arguments, const FunctionSc
     const bool dimensioned = a.toTensor().dim() > 0;
     if (input && (dtype == ScalarType::Float || dtype == ScalarType::Double)) {
       (dimensioned ? copies.full_dimensioned : copies.full_zero_dim) = true;
+    }
+    if (input && (dtype == ScalarType::ComplexFloat || dtype == ScalarType::ComplexDouble)) copies.full_complex_input = true;
+    if (dtype == ScalarType::ComplexHalf) {
+      copies.any_reduced = true;
+      copies.complex_half_input = copies.complex_half_input || input;
+      a = convertedTo(a.toTensor(), ScalarType::ComplexFloat);
+      continue;
     }
     if (!isReducedFloatingType(dtype)) continue;
     copies.any_reduced = true;
@@ -119,15 +136,18 @@ FloatCopies floatCopiesOf(const std::vector<IValue>& arguments, const FunctionSc
 }
 
 void narrowFloatTo(IValue& v, ScalarType dtype) {
-  if (v.isTensor() && v.toTensor().defined() && v.toTensor().scalar_type() == ScalarType::Float) {
+  const ScalarType wide = dtype == ScalarType::ComplexHalf ? ScalarType::ComplexFloat : ScalarType::Float;
+  if (v.isTensor() && v.toTensor().defined() && v.toTensor().scalar_type() == wide) {
     v = convertedTo(v.toTensor(), dtype);
   }
 }
 
 // Results rounded back to the reduced dtype, unless PyTorch's result type was Float or Double.
 void narrowResults(const FloatCopies& copies, std::vector<IValue>& results) {
-  if (copies.target() == ScalarType::Undefined) return;
-  for (IValue& r : results) narrowFloatTo(r, copies.target());
+  for (IValue& r : results) {
+    if (copies.target() != ScalarType::Undefined) narrowFloatTo(r, copies.target());
+    if (copies.narrowsComplex()) narrowFloatTo(r, ScalarType::ComplexHalf);
+  }
 }
 
 }  // namespace
@@ -156,7 +176,7 @@ Outcome callTorchOnFloatCopies(const FunctionSchema& schema, const std::vector<I
     if (!arguments[i].isTensor() || !arguments[i].toTensor().defined()) continue;
     const ScalarType dtype = arguments[i].toTensor().scalar_type();
     const bool written = i < schema.arguments().size() && schema.arguments()[i].is_write();
-    if (isReducedFloatingType(dtype)) {
+    if (isReducedFloatingType(dtype) || dtype == ScalarType::ComplexHalf) {
       narrowFloatTo(outcome.arguments[i], dtype);
     } else if (!written) {
       outcome.arguments[i] = arguments[i];  // an input PyTorch was given converted (floatCopiesOf) is unchanged
@@ -172,8 +192,9 @@ Outcome callTorchOnFloatCopies(const FunctionSchema& schema, const std::vector<I
     const int written = r < schema.returns().size() ? schema.aliasedArgumentOfReturn(r) : -1;
     if (written >= 0 && static_cast<size_t>(written) < outcome.arguments.size()) {
       outcome.results[r] = outcome.arguments[written];
-    } else if (copies.target() != ScalarType::Undefined) {
-      narrowFloatTo(outcome.results[r], copies.target());
+    } else {
+      if (copies.target() != ScalarType::Undefined) narrowFloatTo(outcome.results[r], copies.target());
+      if (copies.narrowsComplex()) narrowFloatTo(outcome.results[r], ScalarType::ComplexHalf);
     }
   }
   return outcome;

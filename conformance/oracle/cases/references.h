@@ -44,7 +44,9 @@ using ResultsEdit = std::function<void(const std::vector<IValue>& arguments, std
 // The suite asks that whenever PyTorch refuses a call for lack of such a kernel, and so do the
 // references built on throughPyTorch (a patched or edited PyTorch call). A Float result
 // is rounded back when no input was Float or Double to begin with (so the Float came from the
-// copies); out arguments go back to their own dtypes.
+// copies); out arguments go back to their own dtypes. ComplexHalf, which PyTorch 1.13's CPU kernels
+// mostly lack too ("bmm" not implemented for 'ComplexHalf'), goes the same way through ComplexFloat
+// (Switchyard computes it on ComplexFloat copies too, or moves its elements without computing).
 bool lacksReducedFloatingKernel(const std::string& torch_error);
 Outcome callTorchOnFloatCopies(const FunctionSchema& schema, const std::vector<IValue>& arguments);
 // torchCall on Float copies of the Half and BFloat16 tensors, the results rounded back; and torchCall

@@ -172,6 +172,14 @@ void addViewCopyCases(std::vector<OpCase>& cases) {
                       .shapes({{{2, 3}}, {{4, 3}}, {{0, 3}}, {{37, 3}}})
                       .arg("dim", {1, -1})
                       .deviation(resizesOutList("aten::unbind_copy.int")));
+  // (real, imaginary) pairs in a new last dimension, of the part's dtype; a real self is refused.
+  cases.push_back(OpCase({"aten::view_as_real_copy", "aten::view_as_real_copy.out"})
+                      .dtypes({ScalarType::ComplexHalf, ScalarType::ComplexFloat, ScalarType::ComplexDouble,
+                               ScalarType::Float, ScalarType::Long})
+                      .tensors({"self"})
+                      .shapes(shapes::kOne)
+                      .out("out", OutDtype::realPart())
+                      .deviation(resizesOut("aten::view_as_real_copy")));
   for (const char* op : {"aten::detach_copy", "aten::lift_fresh_copy"}) {
     cases.push_back(OpCase({std::string(op) + ".out"}).dtypes(dtypes::kEvery).tensors({"self"}).shapes(shapes::kOne).deviation(resizesOut(op)));
   }
