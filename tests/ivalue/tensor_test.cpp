@@ -150,6 +150,18 @@ TEST(TensorFactories, FillWritesThroughStrideZeroView) {
   EXPECT_THAT(valuesOf<float>(base), ElementsAre(3.f, 3.f));
 }
 
+TEST(TensorFactories, ComplexTensorsAreMadeWithARealValueAndZeroImaginaryParts) {
+  const Tensor z = full({2}, 2.5, ScalarType::ComplexFloat);
+  const auto* values = static_cast<const Complex<float>*>(z.data_ptr());
+  EXPECT_EQ(values[0], Complex<float>(2.5f, 0.0f));
+  EXPECT_EQ(values[1], Complex<float>(2.5f, 0.0f));
+  const Tensor zero = zeros({1}, ScalarType::ComplexDouble);
+  EXPECT_EQ(static_cast<const Complex<double>*>(zero.data_ptr())[0], Complex<double>(0.0, 0.0));
+  const Tensor half = ones({1}, ScalarType::ComplexHalf);
+  EXPECT_EQ(float(static_cast<const Complex<Half>*>(half.data_ptr())[0].real()), 1.0f);
+  EXPECT_EQ(float(static_cast<const Complex<Half>*>(half.data_ptr())[0].imag()), 0.0f);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Geometry of views
 
