@@ -21,6 +21,8 @@ bool cpuHas(InstructionSet set) {
       return true;  // part of x86-64
     case InstructionSet::Avx2:
       return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case InstructionSet::Avx512:
+      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
 #else
     default:
       return false;
@@ -34,6 +36,7 @@ detail::LoopTables loopsOf(InstructionSet set) {
     case InstructionSet::Scalar: return detail::scalarLoops();
     case InstructionSet::Sse2: return detail::sse2Loops();
     case InstructionSet::Avx2: return detail::avx2Loops();
+    case InstructionSet::Avx512: return detail::avx512Loops();
   }
   return {nullptr, nullptr, nullptr};
 }
@@ -41,7 +44,7 @@ detail::LoopTables loopsOf(InstructionSet set) {
 bool available(InstructionSet set) { return loopsOf(set).unary != nullptr && cpuHas(set); }
 
 InstructionSet widestAvailable() {
-  for (InstructionSet set : {InstructionSet::Avx2, InstructionSet::Sse2}) {
+  for (InstructionSet set : {InstructionSet::Avx512, InstructionSet::Avx2, InstructionSet::Sse2}) {
     if (available(set)) return set;
   }
   return InstructionSet::Scalar;
@@ -64,6 +67,7 @@ const char* instructionSetName(InstructionSet set) {
     case InstructionSet::Scalar: return "scalar";
     case InstructionSet::Sse2: return "sse2";
     case InstructionSet::Avx2: return "avx2";
+    case InstructionSet::Avx512: return "avx512";
   }
   return "?";
 }

@@ -1,9 +1,10 @@
 // Vectorised Float math for the optimized kernels: one loop per function and instruction set,
-// built on SLEEF's 1.0-ULP ("u10") functions (AVX2's sigmoid and acos are computed in line, see
-// Note [The AVX2 sigmoid computes its own exp]), with the instruction set chosen once at run time.
+// built on SLEEF's 1.0-ULP ("u10") functions (AVX2's and AVX-512's sigmoid and acos are computed in
+// line, see Note [The AVX2 sigmoid computes its own exp]), with the instruction set chosen once at
+// run time.
 //
 //   sy::optimized::applyUnary(sy::optimized::UnaryFunction::Exp, in, out, n);  // out[i] = exp(in[i])
-//   sy::optimized::activeInstructionSet();   // InstructionSet::Avx2 on a machine with AVX2 and FMA
+//   sy::optimized::activeInstructionSet();   // InstructionSet::Avx512 on a machine with AVX-512F and DQ
 //
 // `in` and `out` may be the same array (in place); any other overlap is the caller's to avoid.
 // Every element of a call is computed by the same vector function, the tail included (see Note
@@ -13,12 +14,14 @@
 // Note [Instruction sets are chosen at run time]
 // libswitchyard and this library are installed for any x86-64 machine, so nothing is built with
 // -march=native. Each instruction set has its own translation unit compiled with exactly its flags
-// (vector_math_avx2.cpp with -mavx2 -mfma, vector_math_sse2.cpp with the x86-64 baseline) that
-// exposes nothing but a table of loop pointers; activeInstructionSet() asks the CPU once
-// (__builtin_cpu_supports) and takes the widest set it has. The AVX2 unit calls SLEEF's explicitly
-// named AVX2 functions (Sleef_expf8_u10avx2, ...), never its own run-time dispatching entry points,
-// so the choice made here is the one that runs. Off x86-64 only the scalar loops (SLEEF's scalar
-// u10 functions) are built.
+// (vector_math_avx512.cpp with -mavx512f -mavx512dq, vector_math_avx2.cpp with -mavx2 -mfma,
+// vector_math_sse2.cpp with the x86-64 baseline) that exposes nothing but a table of loop pointers;
+// activeInstructionSet() asks the CPU once (__builtin_cpu_supports) and takes the widest set it
+// has. The units call SLEEF's explicitly named functions (Sleef_expf16_u10avx512f,
+// Sleef_expf8_u10avx2, ...), never its own run-time dispatching entry points, so the choice made
+// here is the one that runs. Off x86-64 only the scalar loops (SLEEF's scalar u10 functions) are
+// built. (Under valgrind, which has no AVX-512, the CPU reports AVX2 at most, so the callgrind
+// counts are the AVX2 loops'.)
 #pragma once
 
 #include <cstdint>
@@ -29,8 +32,11 @@ enum class UnaryFunction : uint8_t { Exp, Log, Sin, Cos, Tanh, Sigmoid, Acos };
 inline constexpr int kNumUnaryFunctions = 7;
 const char* unaryFunctionName(UnaryFunction f);  // "exp", ...
 
-enum class InstructionSet : uint8_t { Scalar, Sse2, Avx2 };
-const char* instructionSetName(InstructionSet set);  // "scalar", "sse2", "avx2"
+enum class InstructionSet : uint8_t { Scalar, Sse2, Avx2, Avx512 };
+const char* instructionSetName(InstructionSet set);  // "scalar", "sse2", "avx2", "avx512"
+// Every instruction set, narrowest first (for tests and benchmarks that try each the machine has).
+inline constexpr InstructionSet kInstructionSets[] = {InstructionSet::Scalar, InstructionSet::Sse2, InstructionSet::Avx2,
+                                                      InstructionSet::Avx512};
 
 // out[i] = f(in[i]) for 0 <= i < n.
 using UnaryLoop = void (*)(const float* in, float* out, int64_t n);
@@ -71,6 +77,7 @@ struct LoopTables {
 LoopTables scalarLoops();
 LoopTables sse2Loops();
 LoopTables avx2Loops();
+LoopTables avx512Loops();
 }  // namespace detail
 
 }  // namespace sy::optimized

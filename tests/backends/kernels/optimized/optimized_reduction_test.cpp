@@ -69,11 +69,11 @@ void expectSumsClose(const Tensor& got, const Tensor& want, int64_t terms, bool 
 TEST(OptimizedReduction, EveryInstructionSetsBlockSumIsCloseToTheDoubleSum) {
   const Tensor x = normalValues({10000}, 3);
   const float* data = x.data_ptr<float>();
-  for (InstructionSet set : {InstructionSet::Scalar, InstructionSet::Sse2, InstructionSet::Avx2}) {
+  for (InstructionSet set : kInstructionSets) {
     const BlockSumLoop loop = blockSumLoop(set);
     if (loop == nullptr) continue;
     // The Note's bound: kSumBlock / lanes adds in a lane, log2(lanes) + log2(blocks) < 12 more.
-    const int64_t lanes = 8 * (set == InstructionSet::Avx2 ? 8 : set == InstructionSet::Sse2 ? 4 : 1);
+    const int64_t lanes = 8 * (set == InstructionSet::Avx512 ? 16 : set == InstructionSet::Avx2 ? 8 : set == InstructionSet::Sse2 ? 4 : 1);
     const double unit = std::ldexp(1.0, -24) * static_cast<double>(detail::kSumBlock / lanes + 12);
     for (int64_t n : {0, 1, 3, 7, 8, 9, 31, 63, 65, 100, 1023, 4095, 4096, 4097, 9999}) {
       double exact = 0, magnitude = 0;

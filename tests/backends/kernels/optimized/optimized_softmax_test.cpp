@@ -54,7 +54,7 @@ Tensor randomRows(int64_t rows, int64_t length, uint32_t seed) {
 const std::vector<int64_t> kRowLengths = {1, 3, 4, 7, 8, 9, 16, 17, 33, 1031};
 
 TEST(OptimizedSoftmax, EveryInstructionSetAgreesWithThePortableKernels) {
-  for (InstructionSet set : {InstructionSet::Scalar, InstructionSet::Sse2, InstructionSet::Avx2}) {
+  for (InstructionSet set : kInstructionSets) {
     for (RowFunction f : {RowFunction::Softmax, RowFunction::LogSoftmax}) {
       RowLoop loop = rowLoop(f, set);
       if (loop == nullptr) continue;
@@ -79,7 +79,7 @@ TEST(OptimizedSoftmax, RowsWithNaNOrInfinitiesMatchThePortableKernels) {
   };
   const Tensor x = tensor<float>(rows, {4, 9});
   for (RowFunction f : {RowFunction::Softmax, RowFunction::LogSoftmax}) {
-    for (InstructionSet set : {InstructionSet::Scalar, InstructionSet::Sse2, InstructionSet::Avx2}) {
+    for (InstructionSet set : kInstructionSets) {
       RowLoop loop = rowLoop(f, set);
       if (loop == nullptr) continue;
       std::vector<float> got(rows.size());

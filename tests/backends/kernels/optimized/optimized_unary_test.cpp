@@ -122,7 +122,7 @@ void expectAgrees(const FunctionCase& c, const std::vector<float>& inputs, const
 const std::vector<int64_t> kLengths = {0, 1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 1000, 1031};
 
 TEST(OptimizedUnary, EveryInstructionSetAgreesWithThePortableKernels) {
-  for (InstructionSet set : {InstructionSet::Scalar, InstructionSet::Sse2, InstructionSet::Avx2}) {
+  for (InstructionSet set : kInstructionSets) {
     for (const FunctionCase& c : functionCases()) {
       UnaryLoop loop = unaryLoop(c.function, set);
       if (loop == nullptr) continue;  // not in this build or not on this CPU
@@ -152,7 +152,7 @@ void expectEverySetAgrees(UnaryFunction f, const std::vector<float>& inputs) {
   ASSERT_EQ(c.function, f);
   const int64_t n = static_cast<int64_t>(inputs.size());
   const Tensor expected = c.portable(tensor<float>(inputs, {n}));
-  for (InstructionSet set : {InstructionSet::Scalar, InstructionSet::Sse2, InstructionSet::Avx2}) {
+  for (InstructionSet set : kInstructionSets) {
     UnaryLoop loop = unaryLoop(f, set);
     if (loop == nullptr) continue;
     std::vector<float> actual(static_cast<size_t>(n), -1.0f);
@@ -175,8 +175,26 @@ TEST(OptimizedUnary, AcosAgreesWhereItChangesBranch) {
                        everyFloatIn({{0.499f, 0.501f}, {-0.501f, -0.499f}, {0.999f, 1.0001f}, {-1.0001f, -0.999f}}));
 }
 
+// The AVX-512 unit computes sigmoid and acos as the AVX2 unit does, lane for lane: the same bits.
+TEST(OptimizedUnary, Avx512SigmoidAndAcosAreTheAvx2ComputationsBitForBit) {
+  for (UnaryFunction f : {UnaryFunction::Sigmoid, UnaryFunction::Acos}) {
+    const UnaryLoop avx2 = unaryLoop(f, InstructionSet::Avx2), avx512 = unaryLoop(f, InstructionSet::Avx512);
+    if (avx2 == nullptr || avx512 == nullptr) GTEST_SKIP() << "this machine lacks AVX2 or AVX-512";
+    const std::vector<float> inputs = everyFloatIn({{-89.01f, -88.3f}, {-16.65f, -16.62f}, {-1.0001f, -0.999f},
+                                                    {-0.501f, -0.499f}, {0.499f, 0.501f}, {0.999f, 1.0001f}, {85.99f, 86.01f}});
+    const int64_t n = static_cast<int64_t>(inputs.size());
+    std::vector<float> a(inputs.size()), b(inputs.size());
+    avx2(inputs.data(), a.data(), n);
+    avx512(inputs.data(), b.data(), n);
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      ASSERT_EQ(std::memcmp(&a[i], &b[i], sizeof(float)), 0)
+          << unaryFunctionName(f) << "(" << inputs[i] << "): avx2 " << a[i] << ", avx512 " << b[i];
+    }
+  }
+}
+
 TEST(OptimizedUnary, ComputesInPlaceAndFromUnalignedMemory) {
-  for (InstructionSet set : {InstructionSet::Scalar, InstructionSet::Sse2, InstructionSet::Avx2}) {
+  for (InstructionSet set : kInstructionSets) {
     for (const FunctionCase& c : functionCases()) {
       UnaryLoop loop = unaryLoop(c.function, set);
       if (loop == nullptr) continue;
@@ -192,8 +210,9 @@ TEST(OptimizedUnary, ComputesInPlaceAndFromUnalignedMemory) {
 
 TEST(OptimizedUnary, TheWidestInstructionSetOfTheCpuIsActive) {
 #if defined(__x86_64__)
+  const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
   const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  EXPECT_EQ(activeInstructionSet(), avx2 ? InstructionSet::Avx2 : InstructionSet::Sse2);
+  EXPECT_EQ(activeInstructionSet(), avx512 ? InstructionSet::Avx512 : avx2 ? InstructionSet::Avx2 : InstructionSet::Sse2);
   EXPECT_NE(unaryLoop(UnaryFunction::Exp, InstructionSet::Sse2), nullptr);
 #else
   EXPECT_EQ(activeInstructionSet(), InstructionSet::Scalar);
