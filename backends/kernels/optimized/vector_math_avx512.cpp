@@ -1,8 +1,8 @@
 // The AVX-512 loops (16 floats per register). This unit alone is compiled with -mavx512f
 // -mavx512dq, and its loops run only on CPUs with both. See Note [Instruction sets are chosen at run
-// time]. Its sigmoid and acos are the AVX2 unit's computations lane for lane (see Note [The AVX2
-// sigmoid computes its own exp] and Note [The AVX2 acos is computed in line]), with AVX-512's
-// masks where AVX2 blends, so each value's result is the same bits in both units.
+// time]. Its sigmoid and acos are the AVX2 unit's computations lane for lane, with AVX-512's masks
+// where AVX2 blends, so each value's result is the same bits in both units: see Note [The AVX2
+// sigmoid computes its own exp] and see Note [The AVX2 acos is computed in line].
 #include "switchyard/backends/kernels/optimized/vector_math.h"
 
 #if defined(__x86_64__) && defined(__AVX512F__) && defined(__AVX512DQ__)
