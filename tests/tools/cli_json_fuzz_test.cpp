@@ -4,7 +4,6 @@
 // inputs of a method. Every one must be a value or an absl::Status error, never a crash; under
 // ASan+UBSan (./test.sh) any overflow fails the run. What parses must print back to text that
 // parses to the same text. Fixed seed, at most two seconds.
-#include <chrono>
 #include <random>
 #include <string>
 #include <vector>
@@ -96,9 +95,10 @@ void mutateJson(std::string& text, std::mt19937_64& rng) {
 TEST(CliJsonFuzz, MutatedInputDocumentsAreValuesOrErrorsNeverCrashes) {
   const std::vector<FuzzDocument> seeds = fuzzSeedDocuments();
   std::mt19937_64 rng(20250127);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  // A fixed number of documents, not a time budget: the same documents on every machine and build.
+  constexpr int kDocuments = 5000;
   int tried = 0, parsed = 0, read = 0;
-  for (; tried < 200000 && std::chrono::steady_clock::now() < deadline; ++tried) {
+  for (; tried < kDocuments; ++tried) {
     const FuzzDocument& seed = seeds[rng() % seeds.size()];
     std::string text = seed.text;
     mutateJson(text, rng);
@@ -124,7 +124,6 @@ TEST(CliJsonFuzz, MutatedInputDocumentsAreValuesOrErrorsNeverCrashes) {
     }
   }
   std::cout << "[ json fuzz ] " << tried << " documents, " << parsed << " parsed, " << read << " inputs read\n";
-  EXPECT_GT(tried, 1000);
   EXPECT_GT(parsed, 0);
   EXPECT_GT(read, 0);
 }

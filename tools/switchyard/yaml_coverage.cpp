@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "switchyard/core/kernel_dtypes.h"
 #include "switchyard/core/scalar_type.h"
 #include "switchyard/dispatcher/declared_dtypes.h"
 #include "switchyard/dispatcher/kernel_key.h"
@@ -129,6 +130,11 @@ std::string coverageReport(const std::string& path, const std::vector<YamlOperat
        << "\n";
   }
   os << count << " of " << operators.size() << " registered\n";
+  // See Note [A build compiles its kernels for the dtypes it selects].
+  if (kKernelDtypes != 0xFFFFFFFFu) {
+    os << "this build compiles its computing kernels for " << dtypeSetText(kKernelDtypes)
+       << " only (SWITCHYARD_KERNEL_DTYPES); \"here\" is what their YAML declares\n";
+  }
   return os.str();
 }
 

@@ -14,6 +14,7 @@
 
 #include "switchyard/core/element_traits.h"
 #include "switchyard/core/error.h"
+#include "switchyard/core/kernel_dtypes.h"
 #include "switchyard/core/scalar_type.h"
 
 namespace sy::cpu {
@@ -54,16 +55,22 @@ enum DtypeSet : unsigned {
 };
 
 namespace detail {
-[[noreturn]] void throwUnsupportedDtype(const char* op, const char* argument, ScalarType dtype, unsigned supported);
+// "argument 'self' has dtype Int, which this kernel does not support (supported: ...)", or, for a
+// dtype the kernel takes but `built` (the caller's build, See Note [A build compiles its kernels
+// for the dtypes it selects]) leaves out, that the build leaves it out.
+[[noreturn]] void throwUnsupportedDtype(const char* op, const char* argument, ScalarType dtype, unsigned supported,
+                                        unsigned built = kKernelDtypes);
 }  // namespace detail
 
-// Calls fn(TypeTag<T>{}) with T the C++ type of `dtype`, when `dtype` is in `Allowed`.
+// Calls fn(TypeTag<T>{}) with T the C++ type of `dtype`, when `dtype` is in `Allowed` and this
+// build compiles its kernels for it (kKernelDtypes).
 template <unsigned Allowed, class Fn>
 void dispatchDtype(ScalarType dtype, const char* op, const char* argument, Fn&& fn) {
+  constexpr unsigned kBuilt = Allowed & kKernelDtypes;
   bool allowed = false;
   visitScalarType(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr ((Allowed & (1u << static_cast<int>(CppTypeToScalarType<T>::value))) != 0) {
+    if constexpr ((kBuilt & (1u << static_cast<int>(CppTypeToScalarType<T>::value))) != 0) {
       allowed = true;
       fn(tag);
     }

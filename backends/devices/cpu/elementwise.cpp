@@ -12,15 +12,25 @@
 namespace sy::cpu {
 
 namespace detail {
-void throwUnsupportedDtype(const char* op, const char* argument, ScalarType dtype, unsigned supported) {
-  std::string names;
-  for (int t = 0; t < kNumScalarTypes; ++t) {
-    if ((supported & (1u << t)) == 0) continue;
-    if (!names.empty()) names += ", ";
-    names += toString(static_cast<ScalarType>(t));
+void throwUnsupportedDtype(const char* op, const char* argument, ScalarType dtype, unsigned supported, unsigned built) {
+  const auto names = [](unsigned bits) {
+    std::string text;
+    for (int t = 0; t < kNumScalarTypes; ++t) {
+      if ((bits & (1u << t)) == 0) continue;
+      if (!text.empty()) text += ", ";
+      text += toString(static_cast<ScalarType>(t));
+    }
+    return text;
+  };
+  const int bit = static_cast<int>(dtype);
+  if (bit >= 0 && bit < kNumScalarTypes && ((supported >> bit) & 1u) != 0 && ((built >> bit) & 1u) == 0) {
+    // See Note [A build compiles its kernels for the dtypes it selects].
+    SY_ERROR_KIND(NotImplemented, op, ": argument '", argument, "' has dtype ", dtype,
+                  ", which this build leaves out of its kernels (built for: ", names(built),
+                  "); rebuild with it in SWITCHYARD_KERNEL_DTYPES");
   }
   SY_ERROR_KIND(NotImplemented, op, ": argument '", argument, "' has dtype ", dtype,
-                ", which this kernel does not support (supported: ", names, ")");
+                ", which this kernel does not support (supported: ", names(supported), ")");
 }
 }  // namespace detail
 
@@ -76,7 +86,7 @@ void throwNotOnCPU(const char* op, const char* argument, const Tensor& t) {
 
 void checkDtypeSupported(const char* op, const char* argument, ScalarType dtype, unsigned allowed) {
   const int index = static_cast<int>(dtype);
-  const bool supported = index >= 0 && index < kNumScalarTypes && (allowed & (1u << index)) != 0;
+  const bool supported = index >= 0 && index < kNumScalarTypes && (allowed & kKernelDtypes & (1u << index)) != 0;
   if (!supported) detail::throwUnsupportedDtype(op, argument, dtype, allowed);
 }
 

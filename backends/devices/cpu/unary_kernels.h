@@ -44,7 +44,7 @@ constexpr ScalarType floatingResultType(ScalarType input) { return isFloatingTyp
 template <unsigned Allowed>
 SY_ALWAYS_INLINE inline void checkDtypeIn(const char* op, const char* argument, ScalarType dtype) {
   const int bit = static_cast<int>(dtype);
-  if (bit < 0 || bit >= kNumScalarTypes || ((Allowed >> bit) & 1u) == 0) {
+  if (bit < 0 || bit >= kNumScalarTypes || (((Allowed & kKernelDtypes) >> bit) & 1u) == 0) {
     detail::throwUnsupportedDtype(op, argument, dtype, Allowed);
   }
 }
