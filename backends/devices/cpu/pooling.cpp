@@ -32,6 +32,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "switchyard/backends/devices/cpu/nn_kernels.h"
 #include "switchyard/ivalue/checked_size.h"
 #include "switchyard/ops/creation_ops.h"
@@ -150,8 +151,10 @@ struct KernelColumn {
 // the others read only padding and are left out. For output column ow the kernel columns that
 // land inside form one range, which moves right as ow decreases, so walking ow downwards lists
 // their union once.
-std::vector<KernelColumn> kernelColumns(const PoolGeometry& g, int64_t dilation) {
-  std::vector<KernelColumn> columns;
+// Inline room for kernels up to 16 wide: no allocation in the kernel call for any usual window.
+using KernelColumns = absl::InlinedVector<KernelColumn, 16>;
+KernelColumns kernelColumns(const PoolGeometry& g, int64_t dilation) {
+  KernelColumns columns;
   int64_t next = 0;  // the first kernel column not listed yet
   for (int64_t ow = g.out_w - 1; ow >= 0; --ow) {
     const int64_t start = ow * g.stride_w - g.pad_w;  // the window's first input column
@@ -172,7 +175,7 @@ std::vector<KernelColumn> kernelColumns(const PoolGeometry& g, int64_t dilation)
 // `indices` (-1 for a window that holds no input element).
 template <class T, bool kWithIndices>
 void maxPool(const PoolGeometry& g, const T* input, T* out, int64_t* indices) {
-  const std::vector<KernelColumn> columns = kernelColumns(g, g.dilation_w);
+  const KernelColumns columns = kernelColumns(g, g.dilation_w);
   const T lowest = std::numeric_limits<T>::has_infinity ? static_cast<T>(-std::numeric_limits<T>::infinity())
                                                         : std::numeric_limits<T>::lowest();
   for (int64_t p = 0; p < g.planes(); ++p) {
@@ -268,7 +271,7 @@ template <class T>
 void avgPool(const PoolGeometry& g, const T* input, T* out, bool count_include_pad,
              std::optional<int64_t> divisor_override) {
   using Acc = std::conditional_t<is_floating_v<T>, compute_type_t<T>, uint64_t>;
-  const std::vector<KernelColumn> kernel_columns = kernelColumns(g, 1);
+  const KernelColumns kernel_columns = kernelColumns(g, 1);
   std::vector<WindowExtent> columns(static_cast<size_t>(g.out_w));
   for (int64_t ow = 0; ow < g.out_w; ++ow) columns[ow] = windowExtent(ow, g.stride_w, g.pad_w, g.kernel_w, g.width);
   std::vector<Acc> sums(static_cast<size_t>(g.out_w));

@@ -135,11 +135,10 @@ void foldInto(const Tensor& acc_keepdim, const Tensor& input) {
 }
 
 // The accumulator tensor (result shape, contiguous, dtype acc_dtype): `out` itself when it
-// already is one and does not share memory with the input, else a fresh buffer.
-inline Tensor accumulatorFor(const Tensor& out, const Tensor& input, ScalarType acc_dtype) {
-  if (out.scalar_type() == acc_dtype && out.is_contiguous() && !sameMemory(out, input)) return out;
-  return sy::empty(out.sizes(), acc_dtype);
-}
+// already is one and does not share memory with the input, else a buffer of this thread's (See
+// Note [A reduction's accumulator is reused, not allocated] in reduction_ops.cpp) or a fresh one.
+// Its values are unspecified: the caller fills it.
+Tensor accumulatorFor(const Tensor& out, const Tensor& input, ScalarType acc_dtype);
 
 template <class Acc>
 void fillContiguous(const Tensor& t, Acc value) {

@@ -109,6 +109,37 @@ void checkMeanDtype(const char* op, const Tensor& self, std::optional<ScalarType
            " dtype must be either a floating point or complex dtype. Got: ", requested);
 }
 
+// Note [A reduction's accumulator is reused, not allocated]
+// sum and mean of Float add in a Double accumulator the size of the result, and any of a Byte self
+// in a Bool one: a fresh tensor each call was three allocations (the tensor, its storage, its
+// bytes) in every execute of a program that takes a mean (mean_eq_where), where ExecuTorch's rule
+// is that a method allocates nothing while it executes. Each thread keeps one accumulator of
+// kAccumulatorElements per dtype, given to a reduction whose result fits, with the result's sizes,
+// only while nothing else holds it or its storage (a reduction inside another's fold, or the views
+// a kernel made of it, would); a larger result, or a reused one in use, gets a fresh tensor. The
+// elementwise kernels reuse their Scalar operands the same way (see Note [A Scalar operand is
+// wrapped without allocating] in elementwise.cpp).
+constexpr int64_t kAccumulatorElements = 4096;
+
+}  // namespace
+
+Tensor accumulatorFor(const Tensor& out, const Tensor& input, ScalarType acc_dtype) {
+  if (out.scalar_type() == acc_dtype && out.is_contiguous() && !sameMemory(out, input)) return out;
+  const int index = static_cast<int>(acc_dtype);
+  if (index >= 0 && index < kNumScalarTypes && out.numel() <= kAccumulatorElements) {
+    thread_local std::array<Tensor, kNumScalarTypes> kept;
+    Tensor& acc = kept[static_cast<size_t>(index)];
+    if (!acc.defined()) acc = sy::empty({kAccumulatorElements}, acc_dtype);
+    if (acc.use_count() == 1 && acc.storage().use_count() == 1) {
+      acc.unsafeGetTensorImpl()->set_sizes_and_strides(out.sizes(), contiguousStrides(out.sizes()), 0);
+      return acc;
+    }
+  }
+  return sy::empty(out.sizes(), acc_dtype);
+}
+
+namespace {
+
 // Note [Complex sums add in ComplexDouble]
 // ExecuTorch's portable sum.IntList_out takes ComplexHalf, ComplexFloat and ComplexDouble, with out
 // of self's dtype. PyTorch's sum converts self to the result's dtype first, so a real self sums into
