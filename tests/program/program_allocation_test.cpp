@@ -86,9 +86,8 @@ TEST(ProgramAllocations, ExecuteAllocatesNothingForAViewCopy) {
 }
 
 TEST(ProgramAllocations, ExecuteAllocatesNothingForExecuTorchsPrograms) {
-  // mean_eq_where's mean still makes a view of its accumulator per call (one allocation).
-  for (const char* file : {"add.pte", "module_linear.pte", "add_constant_segment.pte", "add_root.pte", "softmax.pte",
-                           "maxpool2d.pte"}) {
+  for (const char* file : {"add.pte", "module_linear.pte", "add_constant_segment.pte", "add_root.pte", "mean_eq_where.pte",
+                           "softmax.pte", "maxpool2d.pte"}) {
     SY_REFERENCE_PROGRAM_OR_SKIP(path, file);
     absl::StatusOr<Program> program = Program::load(path);
     ASSERT_TRUE(program.ok()) << program.status();

@@ -208,7 +208,15 @@ Tensor& sumInto(const KernelContext& ctx, SumKind kind, const Tensor& self, std:
   const Tensor input = convertedTo(op, "self", source, read_directly ? source.scalar_type() : result);
 
   const Tensor acc = accumulatorFor(out, input, acc_dtype);
-  const Tensor acc_keepdim = viewWithSizes(acc, shape.keepdim_sizes);
+  // An accumulator of the kernel's own takes the keepdim sizes itself for the fold, and the result's
+  // back for the copy, rather than a view being made of it (See Note [A reduction's accumulator is
+  // reused, not allocated]); `out` as the accumulator gets a view.
+  const bool own_accumulator = !acc.is_same(out);
+  const Tensor acc_keepdim = own_accumulator ? acc : viewWithSizes(acc, shape.keepdim_sizes);
+  const auto resizeAccumulator = [&](IntArrayRef sizes) {
+    if (own_accumulator) acc.unsafeGetTensorImpl()->set_sizes_and_strides(sizes, contiguousStrides(sizes), 0);
+  };
+  resizeAccumulator(shape.keepdim_sizes);
   if (floating) {
     dispatchDtype<kWideFloatingDtypes>(input.scalar_type(), op, "self", [&](auto tag) {
       using In = typename decltype(tag)::type;
@@ -238,6 +246,7 @@ Tensor& sumInto(const KernelContext& ctx, SumKind kind, const Tensor& self, std:
       }
     });
   }
+  resizeAccumulator(shape.result_sizes);
   if (!acc.is_same(out)) copyIntoCPU(op, out, acc, "out", "result");
   return out;
 }
