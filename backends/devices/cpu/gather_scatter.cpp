@@ -127,7 +127,8 @@ void gatherInto(const char* op, const Tensor& self, int64_t dim, const Tensor& i
 void scatterValueInto(const char* op, int64_t dim, const Tensor& index, const Scalar& value, const Tensor& dst) {
   if (index.numel() == 0) return;
   const SizesVector dst_strides = stridesAsOneD(dst);
-  const Tensor converted = scalarTensor(value, dst.scalar_type());
+  // The value converted as a Scalar operand is (a per-thread 0-dim tensor: no allocation per call).
+  const Tensor converted = wrappedScalarOperand(value, dst.scalar_type());
   dispatchDtype<kRealHBBF16Dtypes>(dst.scalar_type(), op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T v = *static_cast<const T*>(converted.data_ptr());

@@ -117,6 +117,28 @@ bool copiedBytesOf(const Tensor& self, IntArrayRef shape, const Tensor& out) {
   return true;
 }
 
+// self's sizes without the dims of `dims` that have size 1: squeeze's shape, which keeps the
+// element order, so a contiguous self's squeeze copy is its bytes (copiedBytesOf). A dim out of
+// range or named twice gives the shape [-1], which no out has: the general path raises its error.
+SizesVector squeezedShape(const Tensor& self, IntArrayRef dims) {
+  const int64_t ndim = self.dim();
+  SizesVector shape;
+  uint64_t named = 0, dropped = 0;  // bit d: dim d is named; dim d goes
+  for (int64_t d : dims) {
+    const int64_t wrapped = d < 0 ? d + std::max<int64_t>(ndim, 1) : d;
+    // Out of range, or named twice: the general path's error.
+    if (wrapped < 0 || wrapped >= std::max<int64_t>(ndim, 1) || wrapped >= 64 || ((named >> wrapped) & 1u) != 0) {
+      return SizesVector{-1};
+    }
+    named |= uint64_t{1} << wrapped;
+    if (ndim > 0 && self.sizes()[static_cast<size_t>(wrapped)] == 1) dropped |= uint64_t{1} << wrapped;
+  }
+  for (int64_t d = 0; d < ndim; ++d) {
+    if (((dropped >> d) & 1u) == 0) shape.push_back(self.sizes()[static_cast<size_t>(d)]);
+  }
+  return shape;
+}
+
 }  // namespace
 
 namespace native {
@@ -160,10 +182,12 @@ Tensor& expand_copy_out_cpu(const Tensor& self, IntArrayRef size, bool implicit,
 }
 
 Tensor& squeeze_copy_dims_out_cpu(const Tensor& self, IntArrayRef dim, Tensor& out, const KernelContext& ctx) {
+  if (self.defined() && copiedBytesOf(self, squeezedShape(self, dim), out)) return out;
   return copyOfView(ctx, self, out, [&] { return squeeze_dims(self, dim, views::kSqueezeDims); });
 }
 
 Tensor& squeeze_copy_dim_out_cpu(const Tensor& self, int64_t dim, Tensor& out, const KernelContext& ctx) {
+  if (self.defined() && copiedBytesOf(self, squeezedShape(self, IntArrayRef(&dim, 1)), out)) return out;
   return copyOfView(ctx, self, out, [&] { return squeeze_dim(self, dim, views::kSqueezeDim); });
 }
 

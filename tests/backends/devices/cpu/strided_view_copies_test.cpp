@@ -18,6 +18,22 @@ using sy::testing::errorMessageOf;
 using sy::testing::iota;
 using sy::testing::valuesOf;
 
+// A contiguous self's squeeze copy is its bytes; a dim out of range or named twice is still the
+// view's error, whatever out is (an out of one element must not take three elements' bytes).
+TEST(SqueezeCopy, AContiguousSelfIsCopiedAsBytesAndBadDimsStillRaise) {
+  const Tensor self = iota({2, 1, 3});
+  Tensor out = sy::empty({2, 3});
+  ops::squeeze_copy_out(out, self, std::vector<int64_t>{1});
+  EXPECT_THAT(valuesOf<float>(out), ElementsAre(0, 1, 2, 3, 4, 5));
+  ops::squeeze_copy_out(out, self, int64_t{-2});
+  EXPECT_THAT(valuesOf<float>(out), ElementsAre(0, 1, 2, 3, 4, 5));
+  Tensor one = sy::empty({1, 1, 1, 1});
+  EXPECT_THAT(errorMessageOf([&] { ops::squeeze_copy_out(one, iota({3}), std::vector<int64_t>{5}); }),
+              HasSubstr("aten::squeeze_copy"));
+  EXPECT_THAT(errorMessageOf([&] { ops::squeeze_copy_out(out, self, std::vector<int64_t>{1, 1}); }),
+              HasSubstr("aten::squeeze_copy"));
+}
+
 TEST(DiagonalCopy, CopiesTheDiagonalAboveOrBelowTheMainOne) {
   EXPECT_THAT(valuesOf<float>(ops::diagonal_copy(iota({3, 4}))), ElementsAre(0, 5, 10));
   EXPECT_THAT(valuesOf<float>(ops::diagonal_copy(iota({3, 4}), 1)), ElementsAre(1, 6, 11));
