@@ -62,8 +62,8 @@ def ramp_inputs(switchyard, program, path):
         count = 1
         for size in value["sizes"]:
             count *= size
-        numbers = [json.loads(v.replace("inf", "Infinity")) if value["dtype"] not in ("Bool",) else v == "1"
-                   for v in input_values(value["dtype"], count)]
+        # input_values gives numbers as text: JSON numbers as they are, Bool's "0"/"1" as false/true.
+        numbers = [v == "1" if value["dtype"] == "Bool" else json.loads(v) for v in input_values(value["dtype"], count)]
         entries.append({"dtype": value["dtype"], "sizes": value["sizes"], "data": numbers})
     with open(path, "w") as f:
         json.dump(entries, f)

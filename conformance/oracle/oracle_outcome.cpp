@@ -12,50 +12,62 @@ namespace sy::oracle {
 
 namespace {
 
-// The elements of a CPU tensor of any strides, in row-major order, as doubles (for the floating
-// comparison) and as int64 (exact, for integers and Bool).
+// Calls fn(element) for each element of a CPU tensor of any strides, in row-major order, with the
+// element's C++ type C (one of the real types, or a complex type when kComplex).
+template <bool kComplex, class Fn>
+void forEachElementOf(const Tensor& t, Fn&& fn) {
+  if (t.numel() == 0) return;
+  const int64_t ndim = t.dim();
+  std::vector<int64_t> index(ndim, 0);
+  std::array<int64_t, 1> offset{0};
+  const auto walk = [&](auto tag) {
+    using C = typename decltype(tag)::type;
+    const C* data = static_cast<const C*>(t.data_ptr());
+    for (int64_t n = 0; n < t.numel(); ++n) {
+      fn(data[offset[0]]);
+      advanceOdometer(index.data(), t.sizes().data(), ndim - 1, offset, [&](int64_t d, size_t) { return t.stride(d); });
+    }
+  };
+  if constexpr (kComplex) {
+    switch (t.scalar_type()) {
+      case ScalarType::ComplexHalf: return walk(TypeTag<Complex<Half>>{});
+      case ScalarType::ComplexFloat: return walk(TypeTag<Complex<float>>{});
+      default: return walk(TypeTag<Complex<double>>{});
+    }
+  } else {
+    visitScalarType(t.scalar_type(), walk);
+  }
+}
+
+// The elements as doubles (for the floating comparison) or as int64 (exact, for integers and Bool).
 template <class Out>
 std::vector<Out> elementsOf(const Tensor& t) {
   std::vector<Out> out;
   out.reserve(static_cast<size_t>(t.numel()));
-  if (t.numel() == 0) return out;
-  const int64_t ndim = t.dim();
-  std::vector<int64_t> index(ndim, 0);
-  std::array<int64_t, 1> offset{0};
-  visitScalarType(t.scalar_type(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const T* data = static_cast<const T*>(t.data_ptr());
-    for (int64_t n = 0; n < t.numel(); ++n) {
-      out.push_back(static_cast<Out>(data[offset[0]]));
-      advanceOdometer(index.data(), t.sizes().data(), ndim - 1, offset, [&](int64_t d, size_t) { return t.stride(d); });
-    }
+  forEachElementOf<false>(t, [&](auto v) { out.push_back(static_cast<Out>(v)); });
+  return out;
+}
+
+// The real and imaginary parts of a complex tensor's elements, interleaved.
+std::vector<double> complexPartsOf(const Tensor& t) {
+  std::vector<double> out;
+  out.reserve(2 * static_cast<size_t>(t.numel()));
+  forEachElementOf<true>(t, [&](auto z) {
+    out.push_back(static_cast<double>(z.real()));
+    out.push_back(static_cast<double>(z.imag()));
   });
   return out;
 }
 
-// The real and imaginary parts of a complex CPU tensor's elements, in row-major order, interleaved.
-std::vector<double> complexPartsOf(const Tensor& t) {
-  std::vector<double> out;
-  out.reserve(2 * static_cast<size_t>(t.numel()));
-  if (t.numel() == 0) return out;
-  const int64_t ndim = t.dim();
-  std::vector<int64_t> index(ndim, 0);
-  std::array<int64_t, 1> offset{0};
-  const auto read = [&](auto zero) {
-    using C = decltype(zero);
-    const C* data = static_cast<const C*>(t.data_ptr());
-    for (int64_t n = 0; n < t.numel(); ++n) {
-      out.push_back(static_cast<double>(data[offset[0]].real()));
-      out.push_back(static_cast<double>(data[offset[0]].imag()));
-      advanceOdometer(index.data(), t.sizes().data(), ndim - 1, offset, [&](int64_t d, size_t) { return t.stride(d); });
-    }
-  };
-  switch (t.scalar_type()) {
-    case ScalarType::ComplexHalf: read(Complex<Half>()); break;
-    case ScalarType::ComplexFloat: read(Complex<float>()); break;
-    default: read(Complex<double>()); break;
-  }
-  return out;
+// The entry's tolerance for `dtype` (none: exact).
+Tolerance toleranceOf(const Comparison& comparison, ScalarType dtype) {
+  const auto found = comparison.tolerances.find(dtype);
+  return found != comparison.tolerances.end() ? found->second : Tolerance{};
+}
+
+// |x - y| <= atol + rtol * |y|, or both NaN.
+bool closeEnough(double x, double y, const Tolerance& tol) {
+  return (std::isnan(x) && std::isnan(y)) || x == y || std::abs(x - y) <= tol.atol + tol.rtol * std::abs(y);
 }
 
 std::string indexOf(int64_t flat, IntArrayRef sizes) {
@@ -110,10 +122,7 @@ std::string compareValues(const IValue& got, const IValue& want, const Compariso
   }
   if (got.isDouble() && want.isDouble()) {
     const double x = got.toDouble(), y = want.toDouble();
-    const auto found = comparison.tolerances.find(ScalarType::Double);
-    const Tolerance tol = found != comparison.tolerances.end() ? found->second : Tolerance{};
-    if ((std::isnan(x) && std::isnan(y)) || x == y || std::abs(x - y) <= tol.atol + tol.rtol * std::abs(y)) return "";
-    return str(x, ", expected ", y);
+    return closeEnough(x, y, toleranceOf(comparison, ScalarType::Double)) ? "" : str(x, ", expected ", y);
   }
   const std::string a = printed(got), b = printed(want);
   if (got.tag() != want.tag()) return str(got.typeName(), " ", a, ", expected ", want.typeName(), " ", b);
@@ -175,12 +184,11 @@ std::string compareTensors(const Tensor& got, const Tensor& want, const Comparis
   if (!comparison.values) return "";
   if (isComplexType(dtype)) {
     // Part by part, each with the tolerance the entry gives the complex dtype (its default otherwise).
-    const auto found = comparison.tolerances.find(dtype);
-    const Tolerance tol = found != comparison.tolerances.end() ? found->second : Tolerance{};
+    const Tolerance tol = toleranceOf(comparison, dtype);
     const std::vector<double> a = complexPartsOf(got), b = complexPartsOf(want);
     for (size_t i = 0; i < a.size(); ++i) {
       const double x = a[i], y = b[i];
-      if (!((std::isnan(x) && std::isnan(y)) || x == y || std::abs(x - y) <= tol.atol + tol.rtol * std::abs(y))) {
+      if (!closeEnough(x, y, tol)) {
         const int64_t element = static_cast<int64_t>(i / 2);
         return str("element ", element, " ", indexOf(element, got.sizes()), i % 2 == 0 ? " real" : " imaginary",
                    " part is ", x, ", expected ", y, " (", toString(dtype), " tolerance: rtol ", tol.rtol, ", atol ",
@@ -204,13 +212,11 @@ std::string compareTensors(const Tensor& got, const Tensor& want, const Comparis
     }
     return "";
   }
-  const auto found = comparison.tolerances.find(dtype);
-  const Tolerance tol = found != comparison.tolerances.end() ? found->second : Tolerance{};
+  const Tolerance tol = toleranceOf(comparison, dtype);
   const std::vector<double> a = elementsOf<double>(got), b = elementsOf<double>(want);
   for (size_t i = 0; i < a.size(); ++i) {
     const double x = a[i], y = b[i];
-    const bool agree = (std::isnan(x) && std::isnan(y)) || x == y || std::abs(x - y) <= tol.atol + tol.rtol * std::abs(y);
-    if (!agree) {
+    if (!closeEnough(x, y, tol)) {
       return str("element ", i, " ", indexOf(static_cast<int64_t>(i), got.sizes()), " is ", x, ", expected ", y, " (",
                  toString(dtype), " tolerance: rtol ", tol.rtol, ", atol ", tol.atol, ")");
     }
