@@ -16,10 +16,15 @@ SizesVector Tensor::dim_order() const {
   IntArrayRef tensor_strides = strides();
   SizesVector order(tensor_strides.size());
   std::iota(order.begin(), order.end(), int64_t{0});
-  // stable_sort keeps equal strides (size-1 or broadcast dims) in index order, so the result is
-  // deterministic and a contiguous tensor always reports {0, ..., n-1}.
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int64_t a, int64_t b) { return tensor_strides[a] > tensor_strides[b]; });
+  // A stable insertion sort (a tensor has few dims; std::stable_sort would allocate its buffer)
+  // keeps equal strides (size-1 or broadcast dims) in index order, so the result is deterministic
+  // and a contiguous tensor always reports {0, ..., n-1}.
+  for (size_t i = 1; i < order.size(); ++i) {
+    const int64_t d = order[i];
+    size_t j = i;
+    for (; j > 0 && tensor_strides[order[j - 1]] < tensor_strides[d]; --j) order[j] = order[j - 1];
+    order[j] = d;
+  }
   return order;
 }
 

@@ -104,6 +104,32 @@ TEST(ProgramAllocations, ExecuteAllocatesNothingForExecuTorchsPrograms) {
   }
 }
 
+// ExecuTorch's training step (a linear layer's forward, its gradients by hand: permutes, gathers,
+// scatters, log_softmax, the products) on the portable and optimized kernels: nothing per step.
+TEST(ProgramAllocations, ExecuteAllocatesNothingForTheXorTrainingStep) {
+  SY_REFERENCE_PROGRAM_OR_SKIP(path, "xor_training.pte");
+  SY_REFERENCE_PROGRAM_OR_SKIP(data_path, "xor.ptd");
+  absl::StatusOr<Program> program = Program::load(path);
+  absl::StatusOr<std::shared_ptr<const DataFile>> data = DataFile::load(data_path);
+  ASSERT_TRUE(program.ok()) << program.status();
+  ASSERT_TRUE(data.ok()) << data.status();
+  MethodOptions options;
+  options.data_files = {*data};
+  absl::StatusOr<Method> m = program->load_method("forward", options);
+  ASSERT_TRUE(m.ok()) << m.status();
+  const Tensor x = tensor(std::vector<float>{1, 0}, {1, 2});
+  const Tensor label = tensor(std::vector<int64_t>{1}, {1});
+  const auto step = [&] {
+    if (!m->set_input(0, x).ok() || !m->set_input(1, label).ok() || !m->execute().ok()) std::abort();
+  };
+  step();
+  step();  // the first steps fill this thread's scratch slots and TensorImpl blocks
+  EXPECT_EQ(allocationsDuring([&] {
+              for (int i = 0; i < 10; ++i) step();
+            }),
+            0);
+}
+
 // A bounded dynamic program (See Note [A method's tensors change sizes within the memory planned
 // for them]): inputs of changing sizes and outputs resized by their kernels, all within the memory
 // planned for the bound.

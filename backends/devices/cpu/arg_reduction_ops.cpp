@@ -53,12 +53,12 @@ void argReductionKernel(const T* in, int64_t outer, int64_t extent, int64_t inne
   }
   // The running extrema live in `values` when the caller wants them, else in a row of our own (not
   // std::vector: vector<bool> has no T elements to compare).
-  std::unique_ptr<T[]> own;
-  if (values == nullptr) own.reset(new T[static_cast<size_t>(inner)]);
+  Tensor holder;
+  T* own = values == nullptr ? scratchArray<T>("arg reduction", inner, holder) : nullptr;
   for (int64_t o = 0; o < outer; ++o) {
     const T* block = in + o * extent * inner;
     int64_t* block_indices = indices + o * inner;
-    T* best = values != nullptr ? values + o * inner : own.get();
+    T* best = values != nullptr ? values + o * inner : own;
     for (int64_t j = 0; j < inner; ++j) {
       best[j] = loadElement(block + j);
       block_indices[j] = 0;
@@ -132,9 +132,9 @@ void argReductionInto(const char* op, const Tensor& self, std::optional<int64_t>
   if (indices.numel() == 0) return;
   const Tensor input = nn_detail::contiguousCopyIfNeeded(op, "self", source);
   direct = direct && !sameMemory(indices, input) && (values == nullptr || !sameMemory(*values, input));
-  const Tensor indices_dst = direct ? indices : sy::empty(indices.sizes(), ScalarType::Long);
+  const Tensor indices_dst = direct ? indices : scratchTensor(op, indices.sizes(), ScalarType::Long);
   Tensor values_dst;
-  if (values != nullptr) values_dst = direct ? *values : sy::empty(values->sizes(), self.scalar_type());
+  if (values != nullptr) values_dst = direct ? *values : scratchTensor(op, values->sizes(), self.scalar_type());
   dispatchDtype<kRealHBBF16Dtypes>(input.scalar_type(), op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
     argReductionKernel<T, kMax>(static_cast<const T*>(input.data_ptr()), shape.outer, shape.extent, shape.inner,

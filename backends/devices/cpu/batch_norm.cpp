@@ -166,8 +166,8 @@ std::tuple<Tensor&, Tensor&, Tensor&> batchNormInto(const char* op, OutputForm f
   }
   // The statistics are written directly when they have input's dtype (through their stride), else
   // into a temporary converted into them after.
-  const Tensor mean_target = save_mean.scalar_type() == dtype ? save_mean : sy::empty({stats_size}, dtype);
-  const Tensor invstd_target = save_invstd.scalar_type() == dtype ? save_invstd : sy::empty({stats_size}, dtype);
+  const Tensor mean_target = save_mean.scalar_type() == dtype ? save_mean : scratchTensor(op, {stats_size}, dtype);
+  const Tensor invstd_target = save_invstd.scalar_type() == dtype ? save_invstd : scratchTensor(op, {stats_size}, dtype);
   const Tensor dense_input = nn_detail::contiguousCopyIfNeeded(op, "input", input);
   nn_detail::computeIntoDenseOutput(
       op, out, dtype, {&input, p.weight, p.bias, p.running_mean, p.running_var}, [&](const Tensor& dst) {

@@ -85,16 +85,16 @@ Tensor& cumsum_out_cpu(const Tensor& self, int64_t dim, std::optional<ScalarType
   const int64_t extent = input.dim() == 0 ? 1 : input.size(d);
   // Written in place when out is contiguous and separate from the (converted) input.
   const bool direct = out.is_contiguous() && !sameMemory(out, input);
-  const Tensor dst = direct ? out : sy::empty(out.sizes(), result);
+  const Tensor dst = direct ? out : scratchTensor(op, out.sizes(), result);
   dispatchDtype<cumsum_out_cpu_dtypes>(result, op, "out", [&](auto tag) {
     using T = typename decltype(tag)::type;
     using Acc = std::conditional_t<is_floating_v<T>, double, uint64_t>;
     // The running sums: on the stack for up to 16 columns (a cumsum along the last dim has one).
     Acc small[16];
-    std::unique_ptr<Acc[]> large;
-    if (inner > 16) large.reset(new Acc[static_cast<size_t>(inner)]);
+    Tensor holder;
+    Acc* large = inner > 16 ? scratchArray<Acc>(op, inner, holder) : nullptr;
     cumsumKernel<T, Acc>(static_cast<const T*>(input.data_ptr()), static_cast<T*>(dst.data_ptr()), outer, extent,
-                         inner, large ? large.get() : small);
+                         inner, large != nullptr ? large : small);
   });
   if (!direct) copyIntoCPU(op, out, dst, "out", "result");
   return out;

@@ -1,4 +1,5 @@
 #include "switchyard/backends/devices/cpu/elementwise.h"
+#include "switchyard/backends/devices/cpu/scratch_tensor.h"
 
 #include "switchyard/ops/creation_ops.h"
 
@@ -182,7 +183,7 @@ void shapeOutput(const char* op, const Tensor& out, IntArrayRef shape, OutputRol
 
 Tensor convertedTo(const char* op, const char* argument, const Tensor& t, ScalarType dtype) {
   if (t.scalar_type() == dtype) return t;
-  Tensor converted = sy::empty(t.sizes(), dtype);
+  Tensor converted = scratchTensor(op, t.sizes(), dtype);
   copyIntoCPU(op, converted, t, "converted", argument);
   return converted;
 }

@@ -39,6 +39,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "switchyard/backends/devices/cpu/dtype_dispatch.h"
+#include "switchyard/backends/devices/cpu/scratch_tensor.h"
 #include "switchyard/ivalue/load_element.h"
 #include "switchyard/core/macros.h"
 #include "switchyard/dispatcher/kernel_context.h"
@@ -172,7 +173,8 @@ Tensor unaffectedByResizeOf(const Tensor& out, const Tensor& input);
 // ---- Conversions and staging -------------------------------------------------------------------
 
 // `t` (the operator's argument named `argument`) itself when it already has `dtype`, else a
-// contiguous converted copy.
+// contiguous converted copy in scratch memory (See Note [Kernel scratch is reused, not allocated]
+// in scratch_tensor.h), to be read during the kernel's call only.
 Tensor convertedTo(const char* op, const char* argument, const Tensor& t, ScalarType dtype);
 
 // A 0-dim CPU tensor of `dtype` holding `value` converted to it: a Scalar operand, ready to be
@@ -213,7 +215,7 @@ void computeIntoOutput(const char* op, const Tensor& out, ScalarType compute_dty
     compute(out);
     return;
   }
-  Tensor staged = sy::empty(out.sizes(), compute_dtype);
+  Tensor staged = scratchTensor(op, out.sizes(), compute_dtype);
   compute(staged);
   copyIntoCPU(op, out, staged, "out", "result");
 }

@@ -45,7 +45,7 @@ void forEachIndex(const char* op, const Tensor& index, int64_t dim, int64_t limi
                   IntArrayRef src_strides, Visit&& visit) {
   const int64_t ndim = dimAsOneD(index);
   const int64_t* index_data = index.data_ptr<int64_t>();
-  std::vector<int64_t> coords(static_cast<size_t>(ndim), 0);
+  absl::InlinedVector<int64_t, 8> coords(static_cast<size_t>(ndim), 0);
   int64_t index_offset = 0;
   int64_t position = 0;
   int64_t src_position = 0;
@@ -198,7 +198,7 @@ Tensor& scatterSourceOut(const KernelContext& ctx, const Tensor& self, int64_t d
     scatterSourceInto<kAdd>(op, d, positions, values, out);
     return out;
   }
-  Tensor staged = sy::empty(self.sizes(), self.scalar_type());
+  Tensor staged = scratchTensor(op, self.sizes(), self.scalar_type());
   copyIntoCPU(op, staged, source, "result", "self");
   scatterSourceInto<kAdd>(op, d, positions, values, staged);
   copyIntoCPU(op, out, staged, "out", "result");
@@ -227,7 +227,7 @@ Tensor& gather_out_cpu(const Tensor& self, int64_t dim, const Tensor& index, boo
     gatherInto(op, source, d, positions, out);
     return out;
   }
-  Tensor staged = sy::empty(index.sizes(), self.scalar_type());
+  Tensor staged = scratchTensor(op, index.sizes(), self.scalar_type());
   gatherInto(op, source, d, positions, staged);
   copyIntoCPU(op, out, staged, "out", "result");
   return out;
@@ -249,7 +249,7 @@ Tensor& scatter_value_out_cpu(const Tensor& self, int64_t dim, const Tensor& ind
     scatterValueInto(op, d, positions, value, out);
     return out;
   }
-  Tensor staged = sy::empty(self.sizes(), self.scalar_type());
+  Tensor staged = scratchTensor(op, self.sizes(), self.scalar_type());
   copyIntoCPU(op, staged, source, "result", "self");
   scatterValueInto(op, d, positions, value, staged);
   copyIntoCPU(op, out, staged, "out", "result");

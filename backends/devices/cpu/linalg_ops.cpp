@@ -117,7 +117,7 @@ U scalarAs(const Scalar& s) {
 }
 
 Tensor contiguousCopy(const char* op, const char* name, const Tensor& t) {
-  Tensor copy = sy::empty(t.sizes(), t.scalar_type());
+  Tensor copy = scratchTensor(op, t.sizes(), t.scalar_type());
   copyIntoCPU(op, copy, t, "contiguous", name);
   return copy;
 }
@@ -129,7 +129,7 @@ Tensor contiguousCopy(const char* op, const char* name, const Tensor& t) {
 // (core/complex.h); ComplexHalf computes on ComplexFloat copies and rounds once.
 void complexProductInto(const char* op, const Tensor& dst, const Tensor& a, const Tensor& b) {
   if (dst.scalar_type() == ScalarType::ComplexHalf) {
-    const Tensor wide = sy::empty(dst.sizes(), ScalarType::ComplexFloat);
+    const Tensor wide = scratchTensor(op, dst.sizes(), ScalarType::ComplexFloat);
     complexProductInto(op, wide, convertedTo(op, "self", a, ScalarType::ComplexFloat),
                        convertedTo(op, "mat2", b, ScalarType::ComplexFloat));
     copyIntoCPU(op, dst, wide, "out", "result");
@@ -174,7 +174,7 @@ void productInto(const char* op, const Tensor& dst, const Tensor* self, const Te
   }
   if (isReducedFloatingType(dst.scalar_type())) {
     // See Note [Accumulating kernels compute reduced floats on Float copies] in elementwise.h.
-    const Tensor wide = sy::empty(dst.sizes(), ScalarType::Float);
+    const Tensor wide = scratchTensor(op, dst.sizes(), ScalarType::Float);
     const Tensor wide_self = self != nullptr ? convertedTo(op, "self", *self, ScalarType::Float) : Tensor();
     productInto(op, wide, self != nullptr ? &wide_self : nullptr, convertedTo(op, "mat1", mat1, ScalarType::Float),
                 convertedTo(op, "mat2", mat2, ScalarType::Float), beta, alpha);
@@ -292,7 +292,7 @@ Tensor& productOut(const char* op, const Tensor* self, const Tensor& mat1, const
   if (out.numel() == 0) return out;
   const bool direct = out.is_contiguous() && !sameMemory(out, m1) && !sameMemory(out, m2) &&
                       (self == nullptr || !partiallyOverlaps(out, s));
-  const Tensor dst = direct ? out : sy::empty(result_sizes, out.scalar_type());
+  const Tensor dst = direct ? out : scratchTensor(op, result_sizes, out.scalar_type());
   productInto(op, dst, self ? &s : nullptr, m1, m2, beta, alpha);
   if (!direct) copyIntoCPU(op, out, dst, "out", "result");
   return out;

@@ -68,7 +68,7 @@ void forEachBroadcastPair(const Tensor& a, const Tensor& b, IntArrayRef shape, V
 Tensor maskResultBuffer(const Tensor& out, std::initializer_list<const Tensor*> inputs) {
   bool direct = out.is_contiguous();
   for (const Tensor* input : inputs) direct = direct && !sameMemory(out, *input);
-  return direct ? out : sy::empty(out.sizes(), out.scalar_type());
+  return direct ? out : scratchTensor("masked result", out.sizes(), out.scalar_type());
 }
 
 }  // namespace

@@ -126,7 +126,7 @@ void runLayerNorm(const char* op, const LayerNormShape& shape, const Tensor& inp
   auto writable = [&](const Tensor& out) {
     bool direct = out.scalar_type() == dtype && out.is_contiguous();
     for (const Tensor* in : {&input, weight, bias}) direct = direct && (in == nullptr || !sameMemory(out, *in));
-    return direct ? out : sy::empty(out.sizes(), dtype);
+    return direct ? out : scratchTensor(op, out.sizes(), dtype);
   };
   const Tensor y = writable(out0), means = writable(out1), rstds = writable(out2);
 

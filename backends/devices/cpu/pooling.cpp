@@ -233,7 +233,7 @@ void maxPoolWithIndicesInto(const char* op, const PoolGeometry& g, const Tensor&
   const Tensor input = nn_detail::contiguousCopyIfNeeded(op, "self", self);
   const bool indices_direct = indices.is_contiguous() && !sameMemory(indices, self) &&
                               !sameMemory(indices, out);
-  const Tensor index_dst = indices_direct ? indices : sy::empty(indices.sizes(), ScalarType::Long);
+  const Tensor index_dst = indices_direct ? indices : scratchTensor(op, indices.sizes(), ScalarType::Long);
   nn_detail::computeIntoDenseOutput(op, out, self.scalar_type(), {&self, &indices}, [&](const Tensor& dst) {
     dispatchDtype<kPoolDtypes>(self.scalar_type(), op, "self", [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -272,15 +272,16 @@ void avgPool(const PoolGeometry& g, const T* input, T* out, bool count_include_p
              std::optional<int64_t> divisor_override) {
   using Acc = std::conditional_t<is_floating_v<T>, compute_type_t<T>, uint64_t>;
   const KernelColumns kernel_columns = kernelColumns(g, 1);
-  std::vector<WindowExtent> columns(static_cast<size_t>(g.out_w));
+  Tensor columns_holder, sums_holder;
+  WindowExtent* const columns = scratchArray<WindowExtent>("avg_pool2d", g.out_w, columns_holder);
   for (int64_t ow = 0; ow < g.out_w; ++ow) columns[ow] = windowExtent(ow, g.stride_w, g.pad_w, g.kernel_w, g.width);
-  std::vector<Acc> sums(static_cast<size_t>(g.out_w));
+  Acc* const sums_row = scratchArray<Acc>("avg_pool2d", g.out_w, sums_holder);
 
   for (int64_t p = 0; p < g.planes(); ++p) {
     const T* plane = input + p * g.height * g.width;
     T* out_plane = out + p * g.out_h * g.out_w;
     for (int64_t oh = 0; oh < g.out_h; ++oh) {
-      Acc* __restrict sum = sums.data();
+      Acc* __restrict sum = sums_row;
       std::fill(sum, sum + g.out_w, Acc(0));
       const auto [kh_first, kh_last] = kernelRows(g, oh, 1);
       for (int64_t kh = kh_first; kh < kh_last; ++kh) {

@@ -113,29 +113,15 @@ void checkMeanDtype(const char* op, const Tensor& self, std::optional<ScalarType
 // sum and mean of Float add in a Double accumulator the size of the result, and any of a Byte self
 // in a Bool one: a fresh tensor each call was three allocations (the tensor, its storage, its
 // bytes) in every execute of a program that takes a mean (mean_eq_where), where ExecuTorch's rule
-// is that a method allocates nothing while it executes. Each thread keeps one accumulator of
-// kAccumulatorElements per dtype, given to a reduction whose result fits, with the result's sizes,
-// only while nothing else holds it or its storage (a reduction inside another's fold, or the views
-// a kernel made of it, would); a larger result, or a reused one in use, gets a fresh tensor. The
-// elementwise kernels reuse their Scalar operands the same way (see Note [A Scalar operand is
-// wrapped without allocating] in elementwise.cpp).
-constexpr int64_t kAccumulatorElements = 4096;
+// is that a method allocates nothing while it executes. The accumulator is out itself when out
+// has the accumulator's dtype, else this thread's scratch (see Note [Kernel scratch is reused,
+// not allocated] in scratch_tensor.h), given the result's sizes.
 
 }  // namespace
 
 Tensor accumulatorFor(const Tensor& out, const Tensor& input, ScalarType acc_dtype) {
   if (out.scalar_type() == acc_dtype && out.is_contiguous() && !sameMemory(out, input)) return out;
-  const int index = static_cast<int>(acc_dtype);
-  if (index >= 0 && index < kNumScalarTypes && out.numel() <= kAccumulatorElements) {
-    thread_local std::array<Tensor, kNumScalarTypes> kept;
-    Tensor& acc = kept[static_cast<size_t>(index)];
-    if (!acc.defined()) acc = sy::empty({kAccumulatorElements}, acc_dtype);
-    if (acc.use_count() == 1 && acc.storage().use_count() == 1) {
-      acc.unsafeGetTensorImpl()->set_sizes_and_strides(out.sizes(), contiguousStrides(out.sizes()), 0);
-      return acc;
-    }
-  }
-  return sy::empty(out.sizes(), acc_dtype);
+  return scratchTensor("accumulator", out.sizes(), acc_dtype);
 }
 
 namespace {
@@ -316,8 +302,8 @@ void varianceInto(const KernelContext& ctx, const Tensor& self, std::optional<In
     checkNoInternalOverlap(op, *out, "out");
   }
   if (var_out.numel() == 0) return;
-  const Tensor mean = sy::empty(shape.result_sizes, ScalarType::Double);
-  const Tensor squares = sy::empty(shape.result_sizes, ScalarType::Double);
+  const Tensor mean = scratchTensor(op, shape.result_sizes, ScalarType::Double);
+  const Tensor squares = scratchTensor(op, shape.result_sizes, ScalarType::Double);
   const Tensor mean_keepdim = viewWithSizes(mean, shape.keepdim_sizes);
   const Tensor squares_keepdim = viewWithSizes(squares, shape.keepdim_sizes);
   fillContiguous<double>(mean, 0.0);

@@ -77,13 +77,14 @@ void softmaxKernel(const T* in, T* out, int64_t outer, int64_t extent, int64_t i
     for (int64_t o = 0; o < outer; ++o) softmaxRow<kVariant, T>(in + o * extent, out + o * extent, extent);
     return;
   }
-  std::vector<T> maxima(static_cast<size_t>(inner));
-  std::vector<double> sums(static_cast<size_t>(inner));
+  Tensor maxima_holder, sums_holder;
+  T* const maxima = scratchArray<T>("softmax", inner, maxima_holder);
+  double* const sums = scratchArray<double>("softmax", inner, sums_holder);
   for (int64_t o = 0; o < outer; ++o) {
     const T* x = in + o * extent * inner;
     T* y = out + o * extent * inner;
-    std::fill(maxima.begin(), maxima.end(), -std::numeric_limits<T>::infinity());
-    std::fill(sums.begin(), sums.end(), 0.0);
+    std::fill(maxima, maxima + inner, -std::numeric_limits<T>::infinity());
+    std::fill(sums, sums + inner, 0.0);
     for (int64_t r = 0; r < extent; ++r) {
       for (int64_t j = 0; j < inner; ++j) maxima[j] = nanAwareMax(maxima[j], x[r * inner + j]);
     }
@@ -150,7 +151,7 @@ Tensor& softmaxInto(const KernelContext& ctx, const Tensor& self, int64_t dim, b
   const int64_t extent = input.dim() == 0 ? 1 : input.size(d);
   // Written in place when out is contiguous and is either separate from self or self exactly.
   const bool direct = out.is_contiguous() && out.scalar_type() == compute && !partiallyOverlaps(out, input);
-  const Tensor dst = direct ? out : sy::empty(self.sizes(), compute);
+  const Tensor dst = direct ? out : scratchTensor(op, self.sizes(), compute);
   dispatchDtype<kFullFloatingDtypes>(compute, op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
     softmaxKernel<kVariant, T>(static_cast<const T*>(input.data_ptr()), static_cast<T*>(dst.data_ptr()), outer, extent,

@@ -34,7 +34,7 @@ Tensor& copyOfStridedView(const KernelContext& ctx, const Tensor& self, IntArray
   const char* op = ctx.op;
   Tensor view = viewOf(self, sizes, strides, storage_offset);
   if (out.defined() && sameMemory(out, self) && view.numel() != 0) {
-    Tensor staged = sy::empty(sizes, self.scalar_type());
+    Tensor staged = scratchTensor(op, sizes, self.scalar_type());
     copyIntoCPU(op, staged, view, "copy", "self");
     view = staged;
   }

@@ -150,7 +150,7 @@ Tensor& writeUpsampled(const char* op, const KernelContext& ctx, const Tensor& i
     fill(dense, out);
     return out;
   }
-  Tensor result = sy::empty(sizes, input.scalar_type());
+  Tensor result = scratchTensor(op, sizes, input.scalar_type());
   fill(dense, result);
   resizeOutput(out, sizes);
   checkNoInternalOverlap(op, out);
