@@ -416,7 +416,8 @@ std::string undeclaredDtype(const FunctionSchema& schema, const std::vector<IVal
 std::string Report::summary() const {
   return str(op, ": ", compared, " calls agree, ", refused_by_both, " refused by both", switchyard_refuses > 0 ? str(", ", switchyard_refuses, " refused by Switchyard as documented") : "",
              by_reference > 0 ? str(", ", by_reference, " against the reference") : "",
-             skipped > 0 ? str(", ", skipped, " skipped as documented") : "");
+             skipped > 0 ? str(", ", skipped, " skipped as documented") : "",
+             allocation_free > 0 ? str("; ", allocation_free, " repeated out calls allocate nothing") : "");
 }
 
 uint64_t oracleSeed() {
@@ -431,7 +432,24 @@ OperatorName parseOperatorName(const std::string& op) {
   return {op.substr(0, dot), op.substr(dot + 1)};
 }
 
-Report runCase(const OpCase& entry, const std::string& op, uint64_t seed) {
+// Note [An out kernel allocates nothing]
+// ExecuTorch's rule: while a method executes nothing is allocated, so an out kernel writes into
+// the memory it is given and keeps its scratch on the stack or in a per-thread buffer it reuses.
+// The oracle checks it for every out variant on every call it compares: once the outs have the
+// sizes PyTorch gave them, the same call made again (after one call that warms the per-thread
+// buffers) must allocate nothing. The operators that do not hold to it yet are listed, with why, in
+// outKernelsThatAllocate() (cases/cases.h).
+namespace {
+long allocationsOfARepeatedCall(const OperatorHandle& handle, const std::vector<IValue>& arguments,
+                                const AllocationCounter& count_allocations) {
+  Stack warm(arguments.begin(), arguments.end());
+  handle.callBoxed(&warm);
+  Stack stack(arguments.begin(), arguments.end());
+  return count_allocations([&] { handle.callBoxed(&stack); });
+}
+}  // namespace
+
+Report runCase(const OpCase& entry, const std::string& op, uint64_t seed, const AllocationCounter& count_allocations) {
   Report report;
   report.op = op;
   const std::string title = entry.label().empty() ? op : str(op, " (case \"", entry.label(), "\")");
@@ -521,6 +539,15 @@ Report runCase(const OpCase& entry, const std::string& op, uint64_t seed) {
         break;  // no sizes to take the outs from
       }
       ++(by_reference ? report.by_reference : report.compared);
+      if (variant == 1 && count_allocations) {
+        const long allocations = allocationsOfARepeatedCall(*handle, runner.materialize(call, nullptr), count_allocations);
+        if (allocations != 0) {
+          report.failure = str(title, ": allocates ", allocations, " time(s) on a call whose outs already have their sizes (See Note [An out kernel allocates nothing])",
+                               description.describe());
+          return report;
+        }
+        ++report.allocation_free;
+      }
       for (size_t i = 0; i < schema.arguments().size(); ++i) {
         if (schema.arguments()[i].is_out() && want.arguments[i].isTensor()) {
           const auto sizes = want.arguments[i].toTensor().sizes();

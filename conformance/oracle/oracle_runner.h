@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "switchyard/conformance/oracle/oracle_case.h"
@@ -20,6 +21,7 @@ struct Report {
   int switchyard_refuses = 0;  // documented: Switchyard raises where PyTorch computes
   int by_reference = 0;        // compared against the entry's reference instead of PyTorch
   int skipped = 0;             // documented as not comparable
+  int allocation_free = 0;     // out calls repeated on sized outs that allocated nothing
   std::string failure;         // the first disagreement; empty when ok
   bool ok() const { return failure.empty(); }
   std::string summary() const;
@@ -29,7 +31,13 @@ struct Report {
 // inputs), else a fixed one, so a run is reproducible.
 uint64_t oracleSeed();
 
-Report runCase(const OpCase& entry, const std::string& op, uint64_t seed = oracleSeed());
+// Counts the heap allocations `fn` makes (the test binary's allocation_counter.h); given to
+// runCase, it checks that an out variant allocates nothing once its outs have their sizes (See
+// Note [An out kernel allocates nothing]).
+using AllocationCounter = std::function<long(const std::function<void()>& fn)>;
+
+Report runCase(const OpCase& entry, const std::string& op, uint64_t seed = oracleSeed(),
+               const AllocationCounter& count_allocations = nullptr);
 
 // "aten::add.out" -> {"aten::add", "out"}.
 OperatorName parseOperatorName(const std::string& op);
