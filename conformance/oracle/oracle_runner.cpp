@@ -435,10 +435,11 @@ OperatorName parseOperatorName(const std::string& op) {
 // Note [An out kernel allocates nothing]
 // ExecuTorch's rule: while a method executes nothing is allocated, so an out kernel writes into
 // the memory it is given and keeps its scratch on the stack or in a per-thread buffer it reuses.
-// The oracle checks it for every out variant on every call it compares: once the outs have the
-// sizes PyTorch gave them, the same call made again (after one call that warms the per-thread
-// buffers) must allocate nothing. The operators that do not hold to it yet are listed, with why, in
-// outKernelsThatAllocate() (cases/cases.h).
+// The oracle checks it for every out variant on every call it compares (dtypes converted, inputs
+// transposed or strided, outs aliasing inputs): once the outs have the sizes PyTorch gave them, the
+// same call made again, after one call that warms the per-thread buffers, must allocate nothing.
+// The count is of operator new, which every tensor's storage, every TensorImpl and every container
+// goes through (storage bytes come with their StorageImpl).
 namespace {
 long allocationsOfARepeatedCall(const OperatorHandle& handle, const std::vector<IValue>& arguments,
                                 const AllocationCounter& count_allocations) {

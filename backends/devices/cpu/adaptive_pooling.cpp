@@ -9,7 +9,6 @@
 // not divide H, and (out_h > H) repeat rows. out_h = out_w = 1 is global average pooling. The
 // input needs non-zero C, H and W; the batch may be empty. Integral inputs are an error (PyTorch
 // has no integral adaptive average pooling).
-#include <vector>
 
 #include "switchyard/backends/devices/cpu/nn_kernels.h"
 #include "switchyard/dispatcher/library.h"
@@ -43,9 +42,10 @@ struct AdaptiveGeometry {
 };
 
 // The windows of one dimension. checkAdaptivePool2d has checked that out * in fits in int64_t, so
-// neither product below overflows; (o + 1) * in >= 1 makes the end a ceiling division.
-std::vector<AdaptiveWindow> adaptiveWindows(int64_t in, int64_t out) {
-  std::vector<AdaptiveWindow> windows(static_cast<size_t>(out));
+// neither product below overflows; (o + 1) * in >= 1 makes the end a ceiling division. They live in
+// scratch memory while `holder` keeps it.
+const AdaptiveWindow* adaptiveWindows(int64_t in, int64_t out, Tensor& holder) {
+  AdaptiveWindow* windows = scratchArray<AdaptiveWindow>("adaptive_avg_pool2d", out, holder);
   for (int64_t o = 0; o < out; ++o) windows[o] = {o * in / out, ((o + 1) * in - 1) / out + 1};
   return windows;
 }
@@ -76,8 +76,9 @@ AdaptiveGeometry checkAdaptivePool2d(const char* op, const Tensor& self, IntArra
 
 template <class T>
 void adaptiveAvgPool(const AdaptiveGeometry& g, const T* input, T* out) {
-  const std::vector<AdaptiveWindow> rows = adaptiveWindows(g.height, g.out_h);
-  const std::vector<AdaptiveWindow> columns = adaptiveWindows(g.width, g.out_w);
+  Tensor rows_holder, columns_holder;
+  const AdaptiveWindow* rows = adaptiveWindows(g.height, g.out_h, rows_holder);
+  const AdaptiveWindow* columns = adaptiveWindows(g.width, g.out_w, columns_holder);
   for (int64_t p = 0; p < g.planes(); ++p) {
     const T* plane = input + p * g.height * g.width;
     T* out_plane = out + p * g.out_h * g.out_w;

@@ -36,7 +36,7 @@ absl::InlinedVector<Tensor, 4> maskCoordinates(const Tensor& mask) {
   int64_t count = 0;
   forEachIndexOffset(mask, [&](int64_t offset) { count += mask.data_ptr<bool>()[offset] ? 1 : 0; });
   absl::InlinedVector<Tensor, 4> columns;
-  for (int64_t d = 0; d < mask.dim(); ++d) columns.push_back(sy::empty({count}, ScalarType::Long));
+  for (int64_t d = 0; d < mask.dim(); ++d) columns.push_back(scratchTensor("index", {count}, ScalarType::Long));
   SizesVector coords(static_cast<size_t>(mask.dim()), 0);
   int64_t written = 0;
   forEachIndexOffset(mask, [&](int64_t offset) {

@@ -219,7 +219,9 @@ void convolve(const ConvGeometry& g, const T* input, const T* weight, const T* b
   // Tiles of output positions whose unfolded patches take about 256 KiB.
   constexpr int64_t kTileBytes = int64_t{1} << 18;
   const int64_t tile = std::clamp<int64_t>(kTileBytes / std::max<int64_t>(1, depth * int64_t(sizeof(T))), 32, 1024);
-  std::vector<T> columns(g.readsInputDirectly() ? 0 : static_cast<size_t>(depth * std::min(tile, positions)));
+  Tensor columns_holder;
+  T* const columns =
+      g.readsInputDirectly() ? nullptr : scratchArray<T>("convolution", depth * std::min(tile, positions), columns_holder);
 
   for (int64_t n = 0; n < g.batch; ++n) {
     for (int64_t grp = 0; grp < g.groups; ++grp) {
@@ -233,8 +235,8 @@ void convolve(const ConvGeometry& g, const T* input, const T* weight, const T* b
           multiplyTile(group_weight, out_rows, depth, group_input + first, positions, group_bias, group_out + first,
                        positions, count);
         } else {
-          unfoldPatches(g, group_input, first, count, columns.data());
-          multiplyTile(group_weight, out_rows, depth, columns.data(), count, group_bias, group_out + first, positions,
+          unfoldPatches(g, group_input, first, count, columns);
+          multiplyTile(group_weight, out_rows, depth, columns, count, group_bias, group_out + first, positions,
                        count);
         }
       }

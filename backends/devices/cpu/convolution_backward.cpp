@@ -14,6 +14,7 @@
 // [out_channels]. The floating dtypes; transposed convolutions too, with output_padding (See Note
 // [A transposed convolution's gradients are a convolution's]). The sums are taken in double and
 // rounded once, so they do not depend on the order a faster kernel would add in.
+#include <algorithm>
 #include <array>
 #include <tuple>
 #include <vector>
@@ -28,12 +29,19 @@ namespace sy::cpu {
 namespace {
 
 struct Gradients {
-  Tensor input, weight, bias;  // Double, contiguous
+  Tensor input, weight, bias;  // Double, contiguous, in scratch memory (read by this call only)
 };
 
+// A Double scratch tensor of zeros, for a gradient to accumulate into.
+Tensor zeroGradient(const char* op, IntArrayRef sizes) {
+  Tensor t = scratchTensor(op, sizes, ScalarType::Double);
+  std::fill_n(static_cast<double*>(t.data_ptr()), t.numel(), 0.0);
+  return t;
+}
+
 // grad_output summed over the batch and the positions, per output channel.
-Tensor biasGradient(const ConvNdGeometry& g, const Tensor& grad_output) {
-  Tensor bias = sy::zeros({g.out_channels}, ScalarType::Double);
+Tensor biasGradient(const char* op, const ConvNdGeometry& g, const Tensor& grad_output) {
+  Tensor bias = zeroGradient(op, {g.out_channels});
   const double* go = static_cast<const double*>(grad_output.data_ptr());
   double* gb = static_cast<double*>(bias.data_ptr());
   const int64_t volume = g.outVolume();
@@ -48,10 +56,9 @@ Tensor biasGradient(const ConvNdGeometry& g, const Tensor& grad_output) {
 
 // Adds, for every (sample, output channel, output position, kernel tap) whose input position lies
 // inside the input, the products into the input and weight gradients.
-Gradients convolutionGradients(const ConvNdGeometry& g, const Tensor& grad_output, const Tensor& input,
+Gradients convolutionGradients(const char* op, const ConvNdGeometry& g, const Tensor& grad_output, const Tensor& input,
                                const Tensor& weight) {
-  Gradients r{sy::zeros(input.sizes(), ScalarType::Double), sy::zeros(weight.sizes(), ScalarType::Double),
-              biasGradient(g, grad_output)};
+  Gradients r{zeroGradient(op, input.sizes()), zeroGradient(op, weight.sizes()), biasGradient(op, g, grad_output)};
   const double* go = static_cast<const double*>(grad_output.data_ptr());
   const double* x = static_cast<const double*>(input.data_ptr());
   const double* w = static_cast<const double*>(weight.data_ptr());
@@ -113,9 +120,10 @@ Gradients transposedConvolutionGradients(const char* op, const ConvNdGeometry& g
            formatSizes(grad_output.sizes()), " to ", formatSizes(adjoint.outputSizes()), ", not to the input's ",
            formatSizes(input.sizes()));
   Gradients r;
-  r.input = ops::convolution(grad_output, weight, std::nullopt, stride, padding, dilation, false, {}, groups);
-  r.weight = convolutionGradients(adjoint, input, grad_output, weight).weight;
-  r.bias = biasGradient(g, grad_output);
+  r.input = scratchTensor(op, input.sizes(), ScalarType::Double);
+  ops::convolution_out(r.input, grad_output, weight, std::nullopt, stride, padding, dilation, false, {}, groups);
+  r.weight = convolutionGradients(op, adjoint, input, grad_output, weight).weight;
+  r.bias = biasGradient(op, g, grad_output);
   return r;
 }
 
@@ -160,12 +168,12 @@ std::tuple<Tensor&, Tensor&, Tensor&> convolution_backward_out_cpu(
              ") but got ", outs[i]->scalar_type());
   }
   // Double copies first: an out= may be one of the inputs, and is resized only after they are read.
-  const Tensor go = convertedTo(op, "grad_output", grad_output, ScalarType::Double).contiguous();
-  const Tensor x = convertedTo(op, "input", input, ScalarType::Double).contiguous();
-  const Tensor w = convertedTo(op, "weight", weight, ScalarType::Double).contiguous();
+  const Tensor go = contiguousCopyIfNeeded(op, "grad_output", grad_output, ScalarType::Double);
+  const Tensor x = contiguousCopyIfNeeded(op, "input", input, ScalarType::Double);
+  const Tensor w = contiguousCopyIfNeeded(op, "weight", weight, ScalarType::Double);
   const Gradients gradients =
       transposed ? transposedConvolutionGradients(op, g, go, x, w, stride, padding, dilation, groups)
-                 : convolutionGradients(g, go, x, w);
+                 : convolutionGradients(op, g, go, x, w);
   const Tensor* results[3] = {&gradients.input, &gradients.weight, &gradients.bias};
   for (int i = 0; i < 3; ++i) {
     if (output_mask[i]) writeGradient(ctx, names[i], *results[i], dtype, *outs[i]);

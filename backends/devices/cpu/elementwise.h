@@ -190,6 +190,18 @@ Tensor wrappedScalarOperand(const Scalar& value, ScalarType dtype);
 void copyIntoCPU(const char* op, const Tensor& dst, const Tensor& src, const char* dst_name = "self",
                  const char* src_name = "src");
 
+// `t` itself when it is contiguous (and of `dtype`, when given), else a contiguous copy (converted to
+// `dtype`) in scratch memory, read during the call only: kernels that index their inputs as dense
+// row-major arrays make any view (transposed, sliced, expanded) dense once up front with it.
+inline Tensor contiguousCopyIfNeeded(const char* op, const char* argument, const Tensor& t,
+                                     ScalarType dtype = ScalarType::Undefined) {
+  if (dtype == ScalarType::Undefined) dtype = t.scalar_type();
+  if (t.is_contiguous() && t.scalar_type() == dtype) return t;
+  Tensor dense = scratchTensor(op, t.sizes(), dtype);
+  copyIntoCPU(op, dense, t, "contiguous copy", argument);
+  return dense;
+}
+
 // True when `a` and `b` live in one allocation. Compared by the memory itself, not by the Storage
 // object: a backend's host views (accel::hostView) are separate Storage objects over one device
 // buffer, and views of one buffer must be seen to overlap whatever objects hold them.

@@ -35,7 +35,7 @@ bool indexOverlapsInputs(const Tensor& t, const Tensor& self, const Tensor* valu
 
 // A contiguous copy of `t`, for an input that the kernel's writes would otherwise change under it.
 Tensor denseCopyOf(const char* op, const Tensor& t) {
-  Tensor copy = sy::empty(t.sizes(), t.scalar_type());
+  Tensor copy = scratchTensor(op, t.sizes(), t.scalar_type());
   copyIntoCPU(op, copy, t, "copy", "input");
   return copy;
 }
@@ -122,7 +122,7 @@ Tensor& index_Tensor_out_cpu(const Tensor& self, OptionalTensorListRef indices, 
     checkNoInternalOverlap(op, out);
   }
   // A staged result leaves `out` untouched until the end, so self and the indices keep their geometry.
-  const Tensor dst = staged ? sy::empty(plan.resultSizes(), self.scalar_type()) : out;
+  const Tensor dst = staged ? scratchTensor(op, plan.resultSizes(), self.scalar_type()) : out;
   const size_t item = self.element_size();
   const char* src = static_cast<const char*>(self.data_ptr());
   char* write = static_cast<char*>(dst.data_ptr());

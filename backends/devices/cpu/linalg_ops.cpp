@@ -301,9 +301,10 @@ Tensor& productOut(const char* op, const Tensor* self, const Tensor& mat1, const
 // ---- linear ------------------------------------------------------------------------------------
 
 // input as a [rows, in_features] matrix: a view when its leading dims merge into one (each steps
-// over the next as a whole; size-1 dims have no say), else a contiguous copy made through the
-// dispatcher.
-Tensor asMatrix(const Tensor& input) {
+// over the next as a whole; size-1 dims have no say), else a contiguous copy: made through the
+// dispatcher for the functional form (so autograd sees it), in scratch memory for linear.out, whose
+// call (`out_op`) is the copy's only reader.
+Tensor asMatrix(const Tensor& input, const char* out_op = nullptr) {
   const int64_t in_features = input.size(-1);
   int64_t rows = 1, row_stride = -1, merged_extent = -1;
   bool mergeable = true;
@@ -317,6 +318,7 @@ Tensor asMatrix(const Tensor& input) {
     }
     merged_extent = input.stride(d) * input.size(d);
   }
+  if (!mergeable && out_op != nullptr && input.is_cpu()) return asMatrix(contiguousCopyIfNeeded(out_op, "input", input));
   if (!mergeable) {
     Tensor copy = ops::empty(input.sizes(), TensorOptions(input.scalar_type()).device(input.device()));
     ops::copy_(copy, input);
@@ -429,7 +431,7 @@ Tensor& linear_out_composite(const Tensor& input, const Tensor& weight, const st
   int64_t rows = 1;
   for (size_t d = 0; d + 1 < out_sizes.size(); ++d) rows *= out_sizes[d];
   Tensor out2d = viewOf(out, {rows, out_features}, {out_features, 1}, out.storage_offset());
-  const Tensor input2d = asMatrix(input);
+  const Tensor input2d = asMatrix(input, op);
   const Tensor weight_t = transposedView(weight);
   const bool fused_bias = bias != nullptr && bias->dim() <= 1;
   if (fused_bias) {

@@ -84,7 +84,8 @@ Tensor& masked_fill_scalar_out_cpu(const Tensor& self, const Tensor& mask, const
   checkBoolMask(op, mask);
   // The value in self's dtype, converted as PyTorch's masked_fill converts it (Scalar::to: a value
   // the dtype cannot hold is an error, even when nothing is filled).
-  const Tensor fill = sy::full({}, value, self.scalar_type());
+  const Tensor fill = scratchTensor(op, {}, self.scalar_type());
+  fillCPU(fill, value);
   const SizesVector shape = broadcastShapes(op, {{"self", self.sizes()}, {"mask", mask.sizes()}});
   if (ctx.form == OutputForm::Functional) out = ops::empty(shape, TensorOptions(self.scalar_type()).device(kCPU));
   checkOnCPU(op, "out", out);

@@ -40,17 +40,7 @@ Tensor& convolutionNdOut(const char* op, OutputForm form, const Tensor& input, c
 
 namespace nn_detail {
 
-// `t` itself when it is contiguous (and of `dtype`, when given), else a contiguous copy (converted to
-// `dtype`) in scratch memory, read during the call only. The nn kernels index their inputs as
-// dense row-major arrays, so any view (transposed, sliced, expanded) is made dense once up front.
-inline Tensor contiguousCopyIfNeeded(const char* op, const char* argument, const Tensor& t,
-                                     ScalarType dtype = ScalarType::Undefined) {
-  if (dtype == ScalarType::Undefined) dtype = t.scalar_type();
-  if (t.is_contiguous() && t.scalar_type() == dtype) return t;
-  Tensor dense = scratchTensor(op, t.sizes(), dtype);
-  copyIntoCPU(op, dense, t, "contiguous copy", argument);
-  return dense;
-}
+using ::sy::cpu::contiguousCopyIfNeeded;  // elementwise.h
 
 // The optional tensor argument when it is present and defined (PyTorch treats an undefined
 // Tensor like None).
@@ -73,7 +63,7 @@ void computeIntoDenseOutput(const char* op, const Tensor& out, ScalarType comput
     compute(out);
     return;
   }
-  Tensor staged = sy::empty(out.sizes(), compute_dtype);
+  Tensor staged = scratchTensor(op, out.sizes(), compute_dtype);
   compute(staged);
   copyIntoCPU(op, out, staged, "out", "result");
 }

@@ -169,6 +169,13 @@ Tensor convertedForComposite(const Tensor& self, std::optional<ScalarType> dtype
   return converted;
 }
 
+// The same for an out= form, which no gradient flows through: on the CPU the converted copy is
+// scratch, read by the one call it is made for (See Note [Kernel scratch is reused, not allocated]).
+Tensor convertedForOut(const char* op, const Tensor& self, std::optional<ScalarType> dtype) {
+  if (!dtype.has_value() || !self.is_cpu()) return convertedForComposite(self, dtype);
+  return convertedTo(op, "self", self, *dtype);
+}
+
 }  // namespace
 
 // The kernels backends/devices/cpu/reduction_ops.yaml binds.
@@ -188,13 +195,13 @@ Tensor softmax_int_composite(const Tensor& self, int64_t dim, std::optional<Scal
   return ops::_softmax(convertedForComposite(self, dtype), dim, /*half_to_float=*/false);
 }
 Tensor& softmax_int_out_composite(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype, Tensor& out) {
-  return ops::_softmax_out(out, convertedForComposite(self, dtype), dim, /*half_to_float=*/false);
+  return ops::_softmax_out(out, convertedForOut("softmax.int_out", self, dtype), dim, /*half_to_float=*/false);
 }
 Tensor log_softmax_int_composite(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
   return ops::_log_softmax(convertedForComposite(self, dtype), dim, /*half_to_float=*/false);
 }
 Tensor& log_softmax_int_out_composite(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype, Tensor& out) {
-  return ops::_log_softmax_out(out, convertedForComposite(self, dtype), dim, /*half_to_float=*/false);
+  return ops::_log_softmax_out(out, convertedForOut("log_softmax.int_out", self, dtype), dim, /*half_to_float=*/false);
 }
 
 }  // namespace sy::cpu

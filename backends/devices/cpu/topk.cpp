@@ -18,7 +18,6 @@
 #include <cstdint>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 #include "switchyard/backends/devices/cpu/dtype_dispatch.h"
 #include "switchyard/backends/devices/cpu/elementwise.h"
@@ -40,22 +39,30 @@ void prepareTopkOut(const char* op, const char* name, const Tensor& out, ScalarT
   checkNoInternalOverlap(op, out, name);
 }
 
+// An element of a row being ranked: its value and its index along dim (plain data, so a long row
+// can live in scratch memory).
+template <class T>
+struct Ranked {
+  T value;
+  int64_t index;
+};
+
 // True when element a (value, index) comes before element b in topk's total order. See Note [topk
 // orders ties by index, sorted or not].
 template <class T>
-bool topkBefore(const std::pair<T, int64_t>& a, const std::pair<T, int64_t>& b, bool largest) {
+bool topkBefore(const Ranked<T>& a, const Ranked<T>& b, bool largest) {
   if constexpr (is_floating_v<T>) {
-    const bool a_nan = std::isnan(static_cast<compute_type_t<T>>(a.first));
-    const bool b_nan = std::isnan(static_cast<compute_type_t<T>>(b.first));
+    const bool a_nan = std::isnan(static_cast<compute_type_t<T>>(a.value));
+    const bool b_nan = std::isnan(static_cast<compute_type_t<T>>(b.value));
     if (a_nan != b_nan) return largest ? a_nan : b_nan;
-    if (a_nan) return a.second < b.second;
+    if (a_nan) return a.index < b.index;
   }
-  if (a.first != b.first) return largest ? a.first > b.first : a.first < b.first;
-  return a.second < b.second;
+  if (a.value != b.value) return largest ? a.value > b.value : a.value < b.value;
+  return a.index < b.index;
 }
 
-// Rows of up to this many elements are ranked in a buffer on the stack; longer ones in one heap
-// buffer per call.
+// Rows of up to this many elements are ranked in a buffer on the stack; longer ones in scratch
+// memory (See Note [Kernel scratch is reused, not allocated]).
 constexpr int64_t kTopkInlineRow = 64;
 
 template <class T>
@@ -66,13 +73,9 @@ void topkRows(const Tensor& self, int64_t dim, int64_t k, bool largest, const Te
   const int64_t self_step = ndim == 0 ? 0 : self.stride(dim);
   const int64_t values_step = ndim == 0 ? 0 : values.stride(dim);
   const int64_t indices_step = ndim == 0 ? 0 : indices.stride(dim);
-  std::pair<T, int64_t> inline_row[kTopkInlineRow];
-  std::vector<std::pair<T, int64_t>> heap_row;
-  std::pair<T, int64_t>* row = inline_row;
-  if (extent > kTopkInlineRow) {
-    heap_row.resize(static_cast<size_t>(extent));
-    row = heap_row.data();
-  }
+  Ranked<T> inline_row[kTopkInlineRow];
+  Tensor long_row;
+  Ranked<T>* row = extent > kTopkInlineRow ? scratchArray<Ranked<T>>("topk", extent, long_row) : inline_row;
   const T* in = static_cast<const T*>(self.data_ptr());
   T* out_values = static_cast<T*>(values.data_ptr());
   int64_t* out_indices = static_cast<int64_t*>(indices.data_ptr());
@@ -85,8 +88,8 @@ void topkRows(const Tensor& self, int64_t dim, int64_t k, bool largest, const Te
     std::partial_sort(row, row + k, row + extent,
                       [largest](const auto& a, const auto& b) { return topkBefore<T>(a, b, largest); });
     for (int64_t j = 0; j < k; ++j) {
-      out_values[values_base + j * values_step] = row[j].first;
-      out_indices[indices_base + j * indices_step] = row[j].second;
+      out_values[values_base + j * values_step] = row[j].value;
+      out_indices[indices_base + j * indices_step] = row[j].index;
     }
     for (int64_t d = ndim - 1; d >= 0; --d) {
       if (d == dim) continue;

@@ -43,7 +43,7 @@ Tensor& view_as_real_copy_out_cpu(const Tensor& self, Tensor& out, const KernelC
   }
   // A complex element is its real and imaginary parts, in that order: the contiguous complex copy
   // has the bytes of the contiguous real result.
-  const Tensor pairs = self.contiguous();
+  const Tensor pairs = contiguousCopyIfNeeded(op, "self", self);
   resizeOutput(out, sizes);
   checkNoInternalOverlap(op, out, "out");
   if (out.numel() == 0) return out;
@@ -51,7 +51,7 @@ Tensor& view_as_real_copy_out_cpu(const Tensor& self, Tensor& out, const KernelC
   if (out.is_contiguous()) {
     std::memmove(out.data_ptr(), pairs.data_ptr(), bytes);
   } else {
-    const Tensor staged = sy::empty(sizes, real);
+    const Tensor staged = scratchTensor(op, sizes, real);
     std::memcpy(staged.data_ptr(), pairs.data_ptr(), bytes);
     copyIntoCPU(op, out, staged, "out", "self");
   }

@@ -152,7 +152,7 @@ namespace native {
 Tensor& view_copy_out_cpu(const Tensor& self, IntArrayRef size, Tensor& out, const KernelContext& ctx) {
   const char* op = ctx.op;
   if (self.defined() && out.defined() && self.device().is_cpu() && out.device().is_cpu() &&
-      self.scalar_type() == out.scalar_type() && self.is_contiguous() && !sameMemory(out, self)) {
+      self.scalar_type() == out.scalar_type() && !sameMemory(out, self)) {
     SizesVector shape;
     try {
       shape = inferSize(views::kView.op, size, self.numel());
@@ -160,7 +160,14 @@ Tensor& view_copy_out_cpu(const Tensor& self, IntArrayRef size, Tensor& out, con
       ::sy::detail::throwError(e.kind(), str(op, ": ", e.what()));
     }
     resizeOutput(out, shape);
-    if (copiedBytesOf(self, shape, out)) return out;
+    if (self.is_contiguous() && copiedBytesOf(self, shape, out)) return out;
+    // A self no view can give the shape (a transposed one) is read in row-major order, which is
+    // the order of a contiguous out's elements: out read with self's sizes takes it directly.
+    if (out.is_contiguous()) {
+      copyIntoCPU(op, viewOf(out, self.sizes(), contiguousStrides(self.sizes()), out.storage_offset()), self, "out",
+                  "self");
+      return out;
+    }
   }
   // A self no view can give the shape (a transposed one) is copied in row-major order all the same,
   // as PyTorch's view_copy does (it falls back to reshape); size errors are still view's.

@@ -52,10 +52,7 @@ double parameterAt(const Tensor& t, int64_t i) {
 }
 
 Tensor contiguousOperand(const char* op, const char* argument, const Tensor& t) {
-  if (SY_LIKELY(t.is_contiguous())) return t;
-  Tensor copy = sy::empty(t.sizes(), t.scalar_type());
-  cpu::copyIntoCPU(op, copy, t, "copy", argument);
-  return copy;
+  return cpu::contiguousCopyIfNeeded(op, argument, t);
 }
 
 void checkQuantizeInput(const char* op, const Tensor& input, ScalarType dtype, int64_t quant_min, int64_t quant_max) {

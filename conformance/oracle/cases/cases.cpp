@@ -62,29 +62,6 @@ const std::vector<OpCase>& allCases() {
   return cases;
 }
 
-const std::vector<Exclusion>& outKernelsThatAllocate() {
-  static const std::vector<Exclusion> allocating = [] {
-    std::vector<Exclusion> out;
-    const auto add = [&](std::initializer_list<const char*> ops, const char* why) {
-      for (const char* op : ops) out.push_back({op, why});
-    };
-    add({"aten::convolution.out", "aten::convolution_backward.out"},
-        "the unfolded patches and the converted or transposed weights are fresh tensors per call");
-    add({"aten::_adaptive_avg_pool2d.out", "aten::adaptive_avg_pool2d.out"},
-        "a non-contiguous or differently typed input is copied into a fresh tensor");
-    add({"aten::index.Tensor_out", "aten::index_put.out"},
-        "the broadcast index tensors (AdvancedIndex) are fresh tensors per call");
-    add({"aten::linear.out", "aten::softmax.int_out", "aten::log_softmax.int_out", "aten::view_copy.out",
-         "aten::view_as_real_copy.out"},
-        "a composite or a non-contiguous self takes an intermediate through ops::empty");
-    add({"aten::masked_fill.Scalar_out"}, "the fill value is a fresh 0-dim tensor (sy::full), for its checked conversion");
-    add({"aten::topk.values"}, "its per-row heap is a std::vector");
-    add({"quantized_decomposed::quantize_per_tensor.out"}, "a non-contiguous input is copied into a fresh tensor");
-    return out;
-  }();
-  return allocating;
-}
-
 const std::vector<Exclusion>& exclusions() {
   static const std::vector<Exclusion> excluded{
       {"higher_order::executorch_call_delegate",
