@@ -1,7 +1,6 @@
 #include "switchyard/ivalue/tensor_impl.h"
 
 #include <algorithm>
-#include <new>
 
 #include "switchyard/ivalue/checked_size.h"
 #include "switchyard/core/error.h"
@@ -17,56 +16,6 @@ TensorImpl::TensorImpl(Storage storage, ScalarType dtype, Device device)
 TensorImpl::TensorImpl(DispatchKeySet key_set, ScalarType dtype, Device device)
     : key_set_(key_set), dtype_(dtype), device_(device), sizes_{0}, strides_{1} {
   refreshNumelAndContiguity();
-}
-
-// Note [A TensorImpl's memory is reused by its thread]
-// Kernels make views of their operands for the length of a call (a permute_copy's permuted view, a
-// reduction's keepdim view of its out, the row views a matrix product takes), and each view is a
-// TensorImpl on the shared storage: one heap allocation per view, in kernels that must allocate
-// nothing while a method executes (ExecuTorch's rule), and about a hundred instructions of a small
-// call. So the memory of a destroyed TensorImpl goes to a short per-thread list, and the thread's
-// next TensorImpl takes it from there: the object is destroyed and constructed as always (its
-// storage is released when it dies, not held by a cache), only the block is kept. A block freed
-// on another thread than the one that made it joins that other thread's list; blocks are
-// interchangeable. Subclasses of another size go to the heap, and so does everything under
-// AddressSanitizer, which must keep seeing a use of a destroyed TensorImpl. The list is freed when
-// its thread exits; a TensorImpl destroyed after that (a static's, at exit) goes to the heap.
-namespace {
-
-#if defined(__SANITIZE_ADDRESS__)
-constexpr int kReusedBlocks = 0;
-#else
-constexpr int kReusedBlocks = 32;
-#endif
-
-struct ReusedBlocks {
-  void* blocks[kReusedBlocks > 0 ? kReusedBlocks : 1];
-  int count = 0;
-  ~ReusedBlocks();
-};
-thread_local bool t_blocks_gone = false;  // trivially destructible: readable during thread exit
-thread_local ReusedBlocks t_blocks;
-
-ReusedBlocks::~ReusedBlocks() {
-  t_blocks_gone = true;
-  while (count > 0) ::operator delete(blocks[--count]);
-}
-
-}  // namespace
-
-void* TensorImpl::operator new(size_t size) {
-  if (kReusedBlocks > 0 && size == sizeof(TensorImpl) && !t_blocks_gone && t_blocks.count > 0) {
-    return t_blocks.blocks[--t_blocks.count];
-  }
-  return ::operator new(size);
-}
-
-void TensorImpl::operator delete(void* p, size_t size) noexcept {
-  if (kReusedBlocks > 0 && size == sizeof(TensorImpl) && !t_blocks_gone && t_blocks.count < kReusedBlocks) {
-    t_blocks.blocks[t_blocks.count++] = p;
-    return;
-  }
-  ::operator delete(p);
 }
 
 UndefinedTensorImpl UndefinedTensorImpl::instance_;

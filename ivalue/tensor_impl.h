@@ -43,10 +43,6 @@ class TensorImpl : public IntrusiveTarget {
   TensorImpl(DispatchKeySet key_set, ScalarType dtype, Device device);
   ~TensorImpl() override = default;
 
-  // See Note [A TensorImpl's memory is reused by its thread].
-  static void* operator new(size_t size);
-  static void operator delete(void* p, size_t size) noexcept;
-
   // The dispatcher reads this on every call; it is the first field after the refcount.
   DispatchKeySet key_set() const { return key_set_; }
   void set_key_set(DispatchKeySet ks) { key_set_ = ks; }

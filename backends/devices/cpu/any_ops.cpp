@@ -51,9 +51,10 @@ Tensor& anyInto(const KernelContext& ctx, const Tensor& self, std::optional<IntA
   const Tensor acc = accumulatorFor(out, input, ScalarType::Bool);
   fillContiguous<bool>(acc, false);
   if (input.numel() != 0) {
-    const Tensor acc_keepdim = viewWithSizes(acc, shape.keepdim_sizes);
+    // See Note [A reduction folds into its accumulator reshaped, not into a view].
+    const KeepdimSizes keep(acc, shape.keepdim_sizes);
     dispatchDtype<kRealHBBF16Dtypes>(input.scalar_type(), op, "self", [&](auto tag) {
-      foldInto<AnyFold, typename decltype(tag)::type, bool>(acc_keepdim, input);
+      foldInto<AnyFold, typename decltype(tag)::type, bool>(acc, input);
     });
   }
   if (!acc.is_same(out)) copyIntoCPU(op, out, acc, "out", "result");

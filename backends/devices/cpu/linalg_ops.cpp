@@ -318,7 +318,9 @@ Tensor asMatrix(const Tensor& input, const char* out_op = nullptr) {
     }
     merged_extent = input.stride(d) * input.size(d);
   }
-  if (!mergeable && out_op != nullptr && input.is_cpu()) return asMatrix(contiguousCopyIfNeeded(out_op, "input", input));
+  if (!mergeable && out_op != nullptr && input.is_cpu()) {
+    return asMatrix(contiguousCopyIfNeeded(out_op, "input", input));
+  }
   if (!mergeable) {
     Tensor copy = ops::empty(input.sizes(), TensorOptions(input.scalar_type()).device(input.device()));
     ops::copy_(copy, input);

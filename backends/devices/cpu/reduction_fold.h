@@ -69,11 +69,31 @@ void checkKnownDtype(const char* op, const char* argument, ScalarType dtype) {
 
 
 
-// A view of the contiguous tensor `t` with other sizes of the same element count (inserting or
-// dropping size-1 dims).
-inline Tensor viewWithSizes(const Tensor& t, IntArrayRef sizes) {
-  return viewOf(t, sizes, contiguousStrides(sizes), t.storage_offset());
-}
+// Note [A reduction folds into its accumulator reshaped, not into a view]
+// The folds read the accumulator with the keepdim sizes (the reduced dims kept as 1), while it has
+// the result's: a view with those sizes was one TensorImpl allocated per call, in out kernels that
+// must allocate nothing (ExecuTorch's rule for a method's execute). The accumulator is contiguous
+// (out itself, or the kernel's scratch) and the two size lists have one element count, so for the
+// fold it takes the keepdim sizes itself and gets its own back when the guard goes, even when an
+// error leaves the fold early.
+//
+//   { const KeepdimSizes keep(acc, shape.keepdim_sizes); foldInto<...>(acc, input); }
+class KeepdimSizes {
+ public:
+  KeepdimSizes(const Tensor& acc, IntArrayRef keepdim) : acc_(acc), sizes_(acc.sizes().begin(), acc.sizes().end()) {
+    set(keepdim);
+  }
+  ~KeepdimSizes() { set(sizes_); }
+  KeepdimSizes(const KeepdimSizes&) = delete;
+  KeepdimSizes& operator=(const KeepdimSizes&) = delete;
+
+ private:
+  void set(IntArrayRef sizes) const {
+    acc_.unsafeGetTensorImpl()->set_sizes_and_strides(sizes, contiguousStrides(sizes), acc_.storage_offset());
+  }
+  const Tensor& acc_;
+  SizesVector sizes_;
+};
 
 // ---- Folds -------------------------------------------------------------------------------------
 

@@ -141,13 +141,16 @@ Tensor& complexSumInto(const char* op, const Tensor& self, std::optional<IntArra
   if (out.numel() == 0) return out;
   const Tensor input = convertedTo(op, "self", source, result);
   const Tensor acc = accumulatorFor(out, input, ScalarType::ComplexDouble);
-  const Tensor acc_keepdim = viewWithSizes(acc, shape.keepdim_sizes);
   using Acc = Complex<double>;
   fillContiguous<Acc>(acc, Acc());
-  switch (input.scalar_type()) {
-    case ScalarType::ComplexHalf: foldInto<SumFold<Acc>, Complex<Half>, Acc>(acc_keepdim, input); break;
-    case ScalarType::ComplexFloat: foldInto<SumFold<Acc>, Complex<float>, Acc>(acc_keepdim, input); break;
-    default: foldInto<SumFold<Acc>, Acc, Acc>(acc_keepdim, input); break;
+  {
+    // See Note [A reduction folds into its accumulator reshaped, not into a view].
+    const KeepdimSizes keep(acc, shape.keepdim_sizes);
+    switch (input.scalar_type()) {
+      case ScalarType::ComplexHalf: foldInto<SumFold<Acc>, Complex<Half>, Acc>(acc, input); break;
+      case ScalarType::ComplexFloat: foldInto<SumFold<Acc>, Complex<float>, Acc>(acc, input); break;
+      default: foldInto<SumFold<Acc>, Acc, Acc>(acc, input); break;
+    }
   }
   if (!acc.is_same(out)) copyIntoCPU(op, out, acc, "out", "result");
   return out;
@@ -194,15 +197,10 @@ Tensor& sumInto(const KernelContext& ctx, SumKind kind, const Tensor& self, std:
   const Tensor input = convertedTo(op, "self", source, read_directly ? source.scalar_type() : result);
 
   const Tensor acc = accumulatorFor(out, input, acc_dtype);
-  // An accumulator of the kernel's own takes the keepdim sizes itself for the fold, and the result's
-  // back for the copy, rather than a view being made of it (See Note [A reduction's accumulator is
-  // reused, not allocated]); `out` as the accumulator gets a view.
-  const bool own_accumulator = !acc.is_same(out);
-  const Tensor acc_keepdim = own_accumulator ? acc : viewWithSizes(acc, shape.keepdim_sizes);
-  const auto resizeAccumulator = [&](IntArrayRef sizes) {
-    if (own_accumulator) acc.unsafeGetTensorImpl()->set_sizes_and_strides(sizes, contiguousStrides(sizes), 0);
-  };
-  resizeAccumulator(shape.keepdim_sizes);
+  // See Note [A reduction folds into its accumulator reshaped, not into a view].
+  std::optional<KeepdimSizes> keep;
+  keep.emplace(acc, shape.keepdim_sizes);
+  const Tensor& acc_keepdim = acc;
   if (floating) {
     dispatchDtype<kWideFloatingDtypes>(input.scalar_type(), op, "self", [&](auto tag) {
       using In = typename decltype(tag)::type;
@@ -232,7 +230,7 @@ Tensor& sumInto(const KernelContext& ctx, SumKind kind, const Tensor& self, std:
       }
     });
   }
-  resizeAccumulator(shape.result_sizes);
+  keep.reset();
   if (!acc.is_same(out)) copyIntoCPU(op, out, acc, "out", "result");
   return out;
 }
@@ -264,12 +262,15 @@ Tensor& extremumInto(const KernelContext& ctx, const Tensor& self, IntArrayRef d
   checkNoInternalOverlap(op, out, "out");
   if (out.numel() == 0) return out;
   const Tensor acc = accumulatorFor(out, input, input.scalar_type());
-  const Tensor acc_keepdim = viewWithSizes(acc, shape.keepdim_sizes);
-  dispatchDtype<kRealHBBF16Dtypes>(input.scalar_type(), op, "self", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    fillContiguous<T>(acc, ExtremumFold<T, kMax>::identity());
-    foldInto<ExtremumFold<T, kMax>, T, T>(acc_keepdim, input);
-  });
+  {
+    // See Note [A reduction folds into its accumulator reshaped, not into a view].
+    const KeepdimSizes keep(acc, shape.keepdim_sizes);
+    dispatchDtype<kRealHBBF16Dtypes>(input.scalar_type(), op, "self", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      fillContiguous<T>(acc, ExtremumFold<T, kMax>::identity());
+      foldInto<ExtremumFold<T, kMax>, T, T>(acc, input);
+    });
+  }
   if (!acc.is_same(out)) copyIntoCPU(op, out, acc, "out", "result");
   return out;
 }
@@ -304,8 +305,12 @@ void varianceInto(const KernelContext& ctx, const Tensor& self, std::optional<In
   if (var_out.numel() == 0) return;
   const Tensor mean = scratchTensor(op, shape.result_sizes, ScalarType::Double);
   const Tensor squares = scratchTensor(op, shape.result_sizes, ScalarType::Double);
-  const Tensor mean_keepdim = viewWithSizes(mean, shape.keepdim_sizes);
-  const Tensor squares_keepdim = viewWithSizes(squares, shape.keepdim_sizes);
+  // See Note [A reduction folds into its accumulator reshaped, not into a view].
+  std::optional<KeepdimSizes> keep_mean, keep_squares;
+  keep_mean.emplace(mean, shape.keepdim_sizes);
+  keep_squares.emplace(squares, shape.keepdim_sizes);
+  const Tensor& mean_keepdim = mean;
+  const Tensor& squares_keepdim = squares;
   fillContiguous<double>(mean, 0.0);
   fillContiguous<double>(squares, 0.0);
   const double count = static_cast<double>(shape.reduced_numel);
@@ -323,6 +328,8 @@ void varianceInto(const KernelContext& ctx, const Tensor& self, std::optional<In
       }
     });
   });
+  keep_mean.reset();
+  keep_squares.reset();
   const double divisor = std::max(0.0, count - correction);
   double* sq = static_cast<double*>(squares.data_ptr());
   for (int64_t i = 0; i < squares.numel(); ++i) sq[i] /= divisor;
