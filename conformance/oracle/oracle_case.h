@@ -38,8 +38,7 @@
 //   Operators PyTorch 1.13 lacks need `.reference(fn)`, which computes the expected outcome itself
 //   (often by calling PyTorch operators through torchCall).
 // - An out variant must allocate nothing once its outs have their sizes: checked on every call it
-//   compares (See Note [An out kernel allocates nothing] in oracle_runner.cpp), but for those
-//   listed, with what they allocate, in outKernelsThatAllocate() (cases.h).
+//   compares (See Note [An out kernel allocates nothing] in oracle_runner.cpp).
 // A failure names the operator, the case, the dtypes, shapes, layout, the call's seed and the first
 // differing element. `switchyard_oracle_tests --gtest_filter='*aten_add_out*'` runs one operator.
 #pragma once

@@ -439,8 +439,7 @@ OperatorName parseOperatorName(const std::string& op) {
 // transposed or strided, outs aliasing inputs): once the outs have the sizes PyTorch gave them, the
 // same call made again, after one call that warms the per-thread buffers, must allocate nothing.
 // The count is of operator new, which every tensor's storage, every TensorImpl and every container
-// goes through (storage bytes come with their StorageImpl). The out variants that do not hold to it
-// yet (a view made per call) are listed, with what they allocate, in outKernelsThatAllocate().
+// goes through (storage bytes come with their StorageImpl).
 namespace {
 long allocationsOfARepeatedCall(const OperatorHandle& handle, const std::vector<IValue>& arguments,
                                 const AllocationCounter& count_allocations) {

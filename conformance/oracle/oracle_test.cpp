@@ -62,17 +62,9 @@ void PrintTo(const OpUnderTest& op, std::ostream* os) { *os << op.op; }
 
 class Oracle : public ::testing::TestWithParam<OpUnderTest> {};
 
-bool listedAsAllocating(const std::string& op) {
-  for (const Exclusion& e : outKernelsThatAllocate()) {
-    if (e.op == op) return true;
-  }
-  return false;
-}
-
 TEST_P(Oracle, AgreesWithPyTorch) {
-  AllocationCounter counter = [](const std::function<void()>& fn) { return testing::allocationsDuring(fn); };
-  if (listedAsAllocating(GetParam().op)) counter = nullptr;
-  const Report report = runCase(*GetParam().entry, GetParam().op, oracleSeed(), counter);
+  const Report report = runCase(*GetParam().entry, GetParam().op, oracleSeed(),
+                                [](const std::function<void()>& fn) { return testing::allocationsDuring(fn); });
   std::cout << report.summary() << "\n";
   EXPECT_TRUE(report.ok()) << report.failure;
 }
@@ -133,16 +125,6 @@ TEST(OracleCoverage, EveryRegisteredOperatorHasACaseOrAnExclusion) {
   }
   EXPECT_TRUE(missing.empty()) << "operators without an oracle case (add one: see oracle_case.h): "
                                << ::testing::PrintToString(missing);
-}
-
-TEST(OracleAllocations, EachOutKernelListedAsAllocatingIsARegisteredOutVariant) {
-  for (const Exclusion& e : outKernelsThatAllocate()) {
-    const std::optional<OperatorHandle> handle = Dispatcher::singleton().findSchema(parseOperatorName(e.op));
-    ASSERT_TRUE(handle.has_value()) << e.op << " is listed in outKernelsThatAllocate() but not registered";
-    bool has_out = false;
-    for (const Argument& a : handle->schema().arguments()) has_out = has_out || a.is_out();
-    EXPECT_TRUE(has_out) << e.op << " is listed in outKernelsThatAllocate() but has no out argument";
-  }
 }
 
 }  // namespace

@@ -101,6 +101,7 @@ void writeDenseCat(const Tensor& dst, TensorList tensors, int64_t dim) {
 // Writes the concatenation into `dst`, which has the planned shape and shares no memory with the
 // inputs. Any strides and dtypes.
 void writeCat(const char* op, const Tensor& dst, TensorList tensors, int64_t dim) {
+  const BorrowedViews borrow;  // See Note [A kernel's own views are borrowed]
   if (dst.numel() == 0) return;
   bool dense = dst.is_contiguous();
   for (const Tensor& t : tensors) {

@@ -38,6 +38,7 @@
 #include <utility>
 
 #include "absl/container/inlined_vector.h"
+#include "switchyard/backends/devices/cpu/borrowed_view.h"
 #include "switchyard/backends/devices/cpu/dtype_dispatch.h"
 #include "switchyard/backends/devices/cpu/scratch_tensor.h"
 #include "switchyard/ivalue/load_element.h"
@@ -236,6 +237,11 @@ void computeIntoOutput(const char* op, const Tensor& out, ScalarType compute_dty
 // the reshapes and transposes they make of their own operands). It carries only the backend key
 // of t's device.
 inline Tensor viewOf(const Tensor& t, IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset) {
+  // See Note [A kernel's own views are borrowed].
+  if (std::optional<Tensor> borrowed =
+          borrowedView(t, sizes, strides, storage_offset, tensorKeySetFor(t.device().type()))) {
+    return *std::move(borrowed);
+  }
   auto impl = make_intrusive<TensorImpl>(t.storage(), t.scalar_type(), t.device());
   impl->set_sizes_and_strides(sizes, strides, storage_offset);
   return Tensor(std::move(impl));

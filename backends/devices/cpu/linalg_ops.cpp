@@ -410,6 +410,7 @@ Tensor linear_composite(const Tensor& input, const Tensor& weight, const std::op
 
 Tensor& linear_out_composite(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias_opt,
                              Tensor& out, const KernelContext& ctx) {
+  const BorrowedViews borrow;  // See Note [A kernel's own views are borrowed]
   const char* op = ctx.op;
   const Tensor* bias = definedOrNull(bias_opt);
   const SizesVector out_sizes = checkLinearArguments(op, input, weight, bias);

@@ -40,6 +40,7 @@ template <class MakeView>
 Tensor& scatterIntoView(const KernelContext& ctx, const Tensor& self, const Tensor& src, Tensor& out,
                         MakeView&& make_view) {
   const char* op = ctx.op;
+  const BorrowedViews borrow;  // See Note [A kernel's own views are borrowed]
   checkOnCPU(op, "self", self);
   checkOnCPU(op, "src", src);
   const Tensor view = scatteredViewOf(op, self, make_view);
@@ -54,7 +55,7 @@ Tensor& scatterIntoView(const KernelContext& ctx, const Tensor& self, const Tens
   SY_CHECK(out.scalar_type() == self.scalar_type(), op, ": expected 'out' to have self's dtype ", self.scalar_type(),
            " but got ", out.scalar_type(), " (this operator copies; it does not convert)");
   if (sameMemory(out, self) || sameMemory(out, src)) {
-    const Tensor staged = sy::empty(self.sizes(), self.scalar_type());
+    const Tensor staged = scratchTensor(op, self.sizes(), self.scalar_type());
     writeScattered(op, staged, self, src, make_view);
     resizeOutput(out, self.sizes());
     copyIntoCPU(op, out, staged, "out", "result");

@@ -74,6 +74,7 @@ bool sharesMemoryWithSelf(const Tensor& self, TensorList out) {
 
 // Resizes each out to its piece's shape and copies the piece into it.
 void writeSplitPieces(const char* op, const Tensor& self, int64_t dim, const SplitPieces& pieces, TensorList out) {
+  const BorrowedViews borrow;  // See Note [A kernel's own views are borrowed]
   // Self copied aside when an out shares its memory, so that writing one piece cannot change the next.
   const Tensor source = sharesMemoryWithSelf(self, out) ? sy::empty(self.sizes(), self.scalar_type()) : self;
   if (!source.is_same(self)) copyIntoCPU(op, source, self, "copy", "self");

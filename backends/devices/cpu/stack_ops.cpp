@@ -44,6 +44,7 @@ StackPlan planStack(const char* op, TensorList tensors, int64_t dim) {
 
 // Writes the stacked tensors into `dst`, which has the planned shape and shares no memory with them.
 void writeStack(const char* op, const Tensor& dst, TensorList tensors, int64_t dim) {
+  const BorrowedViews borrow;  // See Note [A kernel's own views are borrowed]
   if (dst.numel() == 0) return;
   bool dense = dst.is_contiguous();
   for (const Tensor& t : tensors) dense = dense && t.is_contiguous() && t.scalar_type() == dst.scalar_type();

@@ -31,6 +31,7 @@ namespace {
 // first, since resizing out may move the storage the view reads.
 Tensor& copyOfStridedView(const KernelContext& ctx, const Tensor& self, IntArrayRef sizes, IntArrayRef strides,
                           int64_t storage_offset, Tensor& out) {
+  const BorrowedViews borrow;  // See Note [A kernel's own views are borrowed]
   const char* op = ctx.op;
   Tensor view = viewOf(self, sizes, strides, storage_offset);
   if (out.defined() && sameMemory(out, self) && view.numel() != 0) {

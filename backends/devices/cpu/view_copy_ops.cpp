@@ -31,6 +31,7 @@ namespace {
 // it into `out`.
 template <class MakeView>
 Tensor& copyOfView(const KernelContext& ctx, const Tensor& self, Tensor& out, MakeView&& make_view) {
+  const BorrowedViews borrow;  // See Note [A kernel's own views are borrowed]
   const char* op = ctx.op;
   checkOnCPU(op, "self", self);
   checkOnCPU(op, "out", out);
@@ -164,6 +165,7 @@ Tensor& view_copy_out_cpu(const Tensor& self, IntArrayRef size, Tensor& out, con
     // A self no view can give the shape (a transposed one) is read in row-major order, which is
     // the order of a contiguous out's elements: out read with self's sizes takes it directly.
     if (out.is_contiguous()) {
+      const BorrowedViews borrow;  // See Note [A kernel's own views are borrowed]
       copyIntoCPU(op, viewOf(out, self.sizes(), contiguousStrides(self.sizes()), out.storage_offset()), self, "out",
                   "self");
       return out;

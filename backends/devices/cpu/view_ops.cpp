@@ -20,6 +20,7 @@
 #include <string>
 #include <utility>
 
+#include "switchyard/backends/devices/cpu/borrowed_view.h"
 #include "switchyard/backends/devices/cpu/shape_kernels.h"
 #include "switchyard/ivalue/checked_size.h"
 #include "switchyard/ivalue/wrap_dim.h"
@@ -42,6 +43,10 @@ void checkDefined(const char* op, const Tensor& self) {
 }
 
 Tensor makeView(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset) {
+  // See Note [A kernel's own views are borrowed].
+  if (std::optional<Tensor> borrowed = borrowedView(base, sizes, strides, storage_offset, base.key_set() - kAutogradKeys)) {
+    return *std::move(borrowed);
+  }
   auto impl = make_intrusive<TensorImpl>(base.storage(), base.scalar_type(), base.device());
   impl->set_key_set(base.key_set() - kAutogradKeys);
   impl->set_sizes_and_strides(sizes, strides, storage_offset);

@@ -62,30 +62,6 @@ const std::vector<OpCase>& allCases() {
   return cases;
 }
 
-const std::vector<Exclusion>& outKernelsThatAllocate() {
-  static const std::vector<Exclusion> allocating = [] {
-    std::vector<Exclusion> out;
-    const auto add = [&](std::initializer_list<const char*> ops, const char* why) {
-      for (const char* op : ops) out.push_back({op, why});
-    };
-    // Each makes the view it copies (one TensorImpl) on the general path: a contiguous self into
-    // an out of the view's shape takes the dense copies, which allocate nothing (tested in
-    // tests/program/program_allocation_test.cpp).
-    add({"aten::as_strided_copy.out", "aten::diagonal_copy.out", "aten::expand_copy.out", "aten::narrow_copy.out",
-         "aten::permute_copy.out", "aten::select_copy.int_out", "aten::slice_copy.Tensor_out",
-         "aten::squeeze_copy.dim_out", "aten::squeeze_copy.dims_out", "aten::t_copy.out", "aten::transpose_copy.int_out",
-         "aten::unfold_copy.out", "aten::unsqueeze_copy.out", "aten::view_copy.out"},
-        "the view it copies is a TensorImpl made per call");
-    add({"aten::select_scatter.out", "aten::slice_scatter.out"}, "the view of out it writes src into is a TensorImpl made per call");
-    add({"aten::cat.out", "aten::stack.out", "aten::split_copy.Tensor_out", "aten::split_with_sizes_copy.out",
-         "aten::unbind_copy.int_out"},
-        "each piece is copied through a view (a TensorImpl) made per call");
-    add({"aten::linear.out"}, "the input as a matrix and the transposed weight are views made per call");
-    return out;
-  }();
-  return allocating;
-}
-
 const std::vector<Exclusion>& exclusions() {
   static const std::vector<Exclusion> excluded{
       {"higher_order::executorch_call_delegate",

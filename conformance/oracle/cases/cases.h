@@ -48,9 +48,5 @@ struct SchemaDifference {
 };
 const std::vector<SchemaDifference>& schemaDifferences();
 const std::vector<Exclusion>& exclusions();
-// The out variants that still allocate once their outs have their sizes, and what they allocate
-// (See Note [An out kernel allocates nothing] in oracle_runner.cpp): the oracle does not count
-// their allocations. The list only shrinks: every other out variant is checked on every call.
-const std::vector<Exclusion>& outKernelsThatAllocate();
 
 }  // namespace sy::oracle
