@@ -8,6 +8,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "allocation_counter.h"
 #include "switchyard/switchyard.h"
 #include "test_support.h"
 
@@ -127,6 +128,25 @@ TEST(NativeDropout, RefusesAProbabilityOutsideZeroToOneAndIntegralInputs) {
   Tensor mask = sy::empty({0}, ScalarType::Bool);
   EXPECT_THAT(errorMessageOf([&] { ops::native_dropout_out(doubles, mask, sy::ones({2}), 0.5, true); }),
               HasSubstr("expected 'out0' to have the dtype of 'input' (Float) but got Double"));
+}
+
+// The random out variants keep the rule the oracle checks for the others (See Note [An out kernel
+// allocates nothing] in conformance/oracle/oracle_runner.cpp): their outs sized, a repeated call
+// allocates nothing, in every floating dtype.
+TEST(RandomOps, OutVariantsAllocateNothingOnceTheirOutsHaveTheirSizes) {
+  const std::vector<int64_t> size{3, 5};
+  for (ScalarType dtype : {ScalarType::Half, ScalarType::Float, ScalarType::Double, ScalarType::BFloat16}) {
+    Tensor out = sy::empty(size, dtype);
+    Tensor mask = sy::empty(size, ScalarType::Bool);
+    const Tensor input = sy::ones(size, dtype);
+    const auto calls = [&] {
+      ops::rand_out(out, size);
+      ops::randn_out(out, size);
+      ops::native_dropout_out(out, mask, input, 0.5, true);
+    };
+    calls();
+    EXPECT_EQ(sy::testing::allocationsDuring(calls), 0) << dtype;
+  }
 }
 
 }  // namespace
