@@ -116,12 +116,6 @@ U scalarAs(const Scalar& s) {
   return static_cast<U>(s.toLong());  // wraps, like the products
 }
 
-Tensor contiguousCopy(const char* op, const char* name, const Tensor& t) {
-  Tensor copy = scratchTensor(op, t.sizes(), t.scalar_type());
-  copyIntoCPU(op, copy, t, "contiguous", name);
-  return copy;
-}
-
 // Note [Complex matrix products are bmm's alone]
 // ExecuTorch's portable bmm takes ComplexHalf, ComplexFloat and ComplexDouble (mm and addmm do
 // not), so Switchyard's does. Each element is a dot product added in order of k in the dtype's own
@@ -182,9 +176,9 @@ void productInto(const char* op, const Tensor& dst, const Tensor* self, const Te
     return;
   }
   Tensor a = mat1, b = mat2;
-  if (!rowsContiguous(b) && !columnsContiguous(b)) b = contiguousCopy(op, "mat2", b);
+  if (!rowsContiguous(b) && !columnsContiguous(b)) b = contiguousCopyIfNeeded(op, "mat2", b);
   const bool b_rows = rowsContiguous(b);
-  if (!b_rows && !rowsContiguous(a)) a = contiguousCopy(op, "mat1", a);
+  if (!b_rows && !rowsContiguous(a)) a = contiguousCopyIfNeeded(op, "mat1", a);
   const bool batched = dst.dim() == 3;
   const int64_t batches = batched ? dst.size(0) : 1;
   const int64_t M = a.size(-2), K = a.size(-1), N = b.size(-1);

@@ -200,16 +200,15 @@ Tensor& sumInto(const KernelContext& ctx, SumKind kind, const Tensor& self, std:
   // See Note [A reduction folds into its accumulator reshaped, not into a view].
   std::optional<KeepdimSizes> keep;
   keep.emplace(acc, shape.keepdim_sizes);
-  const Tensor& acc_keepdim = acc;
   if (floating) {
     dispatchDtype<kWideFloatingDtypes>(input.scalar_type(), op, "self", [&](auto tag) {
       using In = typename decltype(tag)::type;
       if (kind == SumKind::kProd) {
         fillContiguous<double>(acc, 1.0);
-        foldInto<ProdFold<double>, In, double>(acc_keepdim, input);
+        foldInto<ProdFold<double>, In, double>(acc, input);
       } else {
         fillContiguous<double>(acc, 0.0);
-        foldInto<SumFold<double>, In, double>(acc_keepdim, input);
+        foldInto<SumFold<double>, In, double>(acc, input);
       }
     });
     if (kind == SumKind::kMean) {
@@ -223,10 +222,10 @@ Tensor& sumInto(const KernelContext& ctx, SumKind kind, const Tensor& self, std:
       using In = typename decltype(tag)::type;
       if (kind == SumKind::kProd) {
         fillContiguous<uint64_t>(acc, 1);
-        foldInto<ProdFold<uint64_t>, In, uint64_t>(acc_keepdim, input);
+        foldInto<ProdFold<uint64_t>, In, uint64_t>(acc, input);
       } else {
         fillContiguous<uint64_t>(acc, 0);
-        foldInto<SumFold<uint64_t>, In, uint64_t>(acc_keepdim, input);
+        foldInto<SumFold<uint64_t>, In, uint64_t>(acc, input);
       }
     });
   }
@@ -309,17 +308,15 @@ void varianceInto(const KernelContext& ctx, const Tensor& self, std::optional<In
   std::optional<KeepdimSizes> keep_mean, keep_squares;
   keep_mean.emplace(mean, shape.keepdim_sizes);
   keep_squares.emplace(squares, shape.keepdim_sizes);
-  const Tensor& mean_keepdim = mean;
-  const Tensor& squares_keepdim = squares;
   fillContiguous<double>(mean, 0.0);
   fillContiguous<double>(squares, 0.0);
   const double count = static_cast<double>(shape.reduced_numel);
   dispatchDtype<kWideFloatingDtypes>(source.scalar_type(), op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    foldInto<SumFold<double>, T, double>(mean_keepdim, source);
+    foldInto<SumFold<double>, T, double>(mean, source);
     double* m = static_cast<double*>(mean.data_ptr());
     for (int64_t i = 0; i < mean.numel(); ++i) m[i] /= count;
-    const LoopGeometry geometry = makeLoopGeometry({&source, &mean_keepdim, &squares_keepdim});
+    const LoopGeometry geometry = makeLoopGeometry({&source, &mean, &squares});
     forEachRow<3>(geometry, [](const std::array<char*, 3>& data, const std::array<int64_t, 3>& strides, int64_t n) {
       for (int64_t i = 0; i < n; ++i) {
         const double x = static_cast<double>(loadElement(reinterpret_cast<const T*>(data[0] + i * strides[0])));
