@@ -11,9 +11,13 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <deque>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <system_error>
+#include <utility>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -26,9 +30,31 @@ struct Result {
   std::string err;
 };
 
-// A temporary file of this test process's own: ctest runs the tests in parallel processes.
+// The temporary paths this process handed out, removed (files and folders) when it exits, so a test
+// run leaves nothing behind in the temporary folder.
+class TempPaths {
+ public:
+  static TempPaths& instance() {
+    static TempPaths paths;
+    return paths;
+  }
+  const std::string& add(std::string path) {
+    paths_.push_back(std::move(path));
+    return paths_.back();
+  }
+  ~TempPaths() {
+    std::error_code ignored;
+    for (const std::string& path : paths_) std::filesystem::remove_all(path, ignored);
+  }
+
+ private:
+  std::deque<std::string> paths_;
+};
+
+// A temporary file or folder name of this test process's own (ctest runs the tests in parallel
+// processes), removed when the process exits.
 inline std::string tempPath(const std::string& name) {
-  return ::testing::TempDir() + "/switchyard_cli_" + std::to_string(getpid()) + "_" + name;
+  return TempPaths::instance().add(::testing::TempDir() + "/switchyard_cli_" + std::to_string(getpid()) + "_" + name);
 }
 
 // Runs `switchyard ARGS`; stderr is captured through a temporary file. With `seconds`, a run that
