@@ -2,7 +2,7 @@
 // it as its last parameter, and its generated registration passes it:
 //
 //   Tensor& expm1_out(const Tensor& self, Tensor& out, const sy::KernelContext& ctx) {
-//     return floatingUnary(ctx, self, out, [](auto x) { return std::expm1(x); });
+//     return floatingUnary<expm1_out_dtypes>(ctx, self, out, [](auto x) { return std::expm1(x); });
 //   }
 //
 // `ctx.op` is the name of the operator the caller called ("aten::expm1_" when the in-place form runs

@@ -9,7 +9,7 @@ namespace sytest_new::native {
 
 // README: begin
 sy::Tensor& expm1_out(const sy::Tensor& self, sy::Tensor& out, const sy::KernelContext& ctx) {
-  return sy::cpu::floatingUnary(ctx, self, out, [](auto x) { return std::expm1(x); });
+  return sy::cpu::floatingUnary<expm1_out_dtypes>(ctx, self, out, [](auto x) { return std::expm1(x); });
 }
 // README: end
 

@@ -312,7 +312,7 @@ Tensor& clampTensorInto(const KernelContext& ctx, const ClampTensorPlan& plan, c
 namespace native {
 
 Tensor& sigmoid_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return floatingUnary(ctx, self, out, Sigmoid{});
+  return floatingUnary<sigmoid_out_cpu_dtypes>(ctx, self, out, Sigmoid{});
 }
 
 Tensor& relu_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {

@@ -30,12 +30,17 @@ struct AnyFold {
   }
 };
 
+// The three any overloads share their loop, so their entries declare one set of dtypes.
+constexpr unsigned kAnyDtypes = native::any_out_cpu_dtypes;
+static_assert(native::any_all_out_cpu_dtypes == kAnyDtypes && native::any_dims_out_cpu_dtypes == kAnyDtypes,
+              "any.all_out, any.out and any.dims_out declare the same dtypes: in reduction_ops.yaml");
+
 // any in the form `ctx` names: the functional form allocates `out` (Bool) first.
 Tensor& anyInto(const KernelContext& ctx, const Tensor& self, std::optional<IntArrayRef> dims, bool keepdim,
                 bool empty_list_reduces_all, Tensor& out) {
   const char* op = ctx.op;
   checkOnCPU(op, "self", self);
-  checkKnownDtype<kRealHBBF16Dtypes>(op, "self", self.scalar_type());
+  checkKnownDtype<kAnyDtypes>(op, "self", self.scalar_type());
   const ReductionShape shape = reductionShape(op, self, dims, keepdim, empty_list_reduces_all);
   const bool byte = self.scalar_type() == ScalarType::Byte;
   if (ctx.form == OutputForm::Functional) {
@@ -53,7 +58,7 @@ Tensor& anyInto(const KernelContext& ctx, const Tensor& self, std::optional<IntA
   if (input.numel() != 0) {
     // See Note [A reduction folds into its accumulator reshaped, not into a view].
     const KeepdimSizes keep(acc, shape.keepdim_sizes);
-    dispatchDtype<kRealHBBF16Dtypes>(input.scalar_type(), op, "self", [&](auto tag) {
+    dispatchDtype<kAnyDtypes>(input.scalar_type(), op, "self", [&](auto tag) {
       foldInto<AnyFold, typename decltype(tag)::type, bool>(acc, input);
     });
   }

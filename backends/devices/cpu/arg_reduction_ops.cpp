@@ -115,13 +115,19 @@ bool prepareArgReductionOut(const char* op, const char* name, const Tensor& out,
   return out.is_contiguous();
 }
 
+// argmax, argmin, max.dim and min.dim share their loop, so their entries declare one set of dtypes.
+constexpr unsigned kArgReductionDtypes = native::argmax_out_cpu_dtypes;
+static_assert(native::argmin_out_cpu_dtypes == kArgReductionDtypes && native::max_dim_max_cpu_dtypes == kArgReductionDtypes &&
+                  native::min_dim_min_cpu_dtypes == kArgReductionDtypes,
+              "argmax.out, argmin.out, max.dim_max and min.dim_min declare the same dtypes: in reduction_ops.yaml");
+
 // argmax/argmin (values undefined) or max/min along a dim into `indices` (and `values`): the whole
 // out= operation once the outs are allocated or checked by the caller's form.
 template <bool kMax>
 void argReductionInto(const char* op, const Tensor& self, std::optional<int64_t> dim, bool keepdim, Tensor* values,
                       Tensor& indices, const char* indices_name) {
   checkOnCPU(op, "self", self);
-  checkKnownDtype<kRealHBBF16Dtypes>(op, "self", self.scalar_type());
+  checkKnownDtype<kArgReductionDtypes>(op, "self", self.scalar_type());
   const ArgReductionShape shape = argReductionShape(op, self, dim, keepdim);
   Tensor source = unaffectedByResizeOf(indices, self);
   if (values != nullptr) source = unaffectedByResizeOf(*values, source);
@@ -135,7 +141,7 @@ void argReductionInto(const char* op, const Tensor& self, std::optional<int64_t>
   const Tensor indices_dst = direct ? indices : scratchTensor(op, indices.sizes(), ScalarType::Long);
   Tensor values_dst;
   if (values != nullptr) values_dst = direct ? *values : scratchTensor(op, values->sizes(), self.scalar_type());
-  dispatchDtype<kRealHBBF16Dtypes>(input.scalar_type(), op, "self", [&](auto tag) {
+  dispatchDtype<kArgReductionDtypes>(input.scalar_type(), op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
     argReductionKernel<T, kMax>(static_cast<const T*>(input.data_ptr()), shape.outer, shape.extent, shape.inner,
                                 static_cast<int64_t*>(indices_dst.data_ptr()),

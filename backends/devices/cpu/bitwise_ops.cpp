@@ -68,8 +68,6 @@ struct RightShift {
   }
 };
 
-constexpr unsigned kBitwiseDtypes = kBoolDtype | kWideIntegralDtypes;
-
 // The element loop, shared by the Tensor and Scalar forms (See Note [Element loops do not depend on
 // the form of other] in elementwise.h).
 template <class Combine, unsigned kAllowed>
@@ -81,7 +79,9 @@ void combineElements(const char* op, const BinaryInputs& inputs, Tensor& out, Sc
                           });
 }
 
-template <class Combine, unsigned kAllowed = kBitwiseDtypes, class Other>
+// One bitwise kernel, computing in the operands' result dtype, which must be one of `kAllowed` (the
+// kernel's generated `<kernel>_dtypes`).
+template <class Combine, unsigned kAllowed, class Other>
 Tensor& bitwise(const KernelContext& ctx, const Tensor& self, const Other& other, Tensor& out) {
   const char* op = ctx.op;
   const BinaryOperands operands = binaryOperands(op, self, other);
@@ -101,10 +101,10 @@ namespace native {
 
 #define SY_DEFINE_BITWISE_KERNELS(name, Combine)                                                                  \
   Tensor& name##_tensor_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) { \
-    return bitwise<Combine>(ctx, self, other, out);                                                               \
+    return bitwise<Combine, name##_tensor_out_cpu_dtypes>(ctx, self, other, out);                                 \
   }                                                                                                               \
   Tensor& name##_scalar_out_cpu(const Tensor& self, const Scalar& other, Tensor& out, const KernelContext& ctx) { \
-    return bitwise<Combine>(ctx, self, other, out);                                                               \
+    return bitwise<Combine, name##_scalar_out_cpu_dtypes>(ctx, self, other, out);                                 \
   }
 
 SY_DEFINE_BITWISE_KERNELS(bitwise_and, And)
@@ -114,11 +114,11 @@ SY_DEFINE_BITWISE_KERNELS(bitwise_xor, Xor)
 
 #define SY_DEFINE_SHIFT_KERNELS(name, Shift)                                                                     \
   Tensor& name##_tensor_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) { \
-    return bitwise<Shift, kWideIntegralDtypes>(ctx, self, other, out);                                            \
+    return bitwise<Shift, name##_tensor_out_cpu_dtypes>(ctx, self, other, out);                                   \
   }                                                                                                              \
   Tensor& name##_tensor_scalar_out_cpu(const Tensor& self, const Scalar& other, Tensor& out,                    \
                                       const KernelContext& ctx) {                                               \
-    return bitwise<Shift, kWideIntegralDtypes>(ctx, self, other, out);                                            \
+    return bitwise<Shift, name##_tensor_scalar_out_cpu_dtypes>(ctx, self, other, out);                            \
   }
 
 SY_DEFINE_SHIFT_KERNELS(bitwise_left_shift, LeftShift)

@@ -56,19 +56,21 @@ struct LogicalXor {
 };
 
 // The element loop of one comparison, shared by its Tensor and Scalar forms (See Note [Element
-// loops do not depend on the form of other] in elementwise.h).
-template <class Compare>
+// loops do not depend on the form of other] in elementwise.h), for the operands' common dtypes in
+// `Dtypes` (the kernel's generated `<kernel>_dtypes`).
+template <class Compare, unsigned Dtypes>
 void compareElements(const char* op, const BinaryInputs& inputs, Tensor& out, ScalarType common) {
-  runBinaryLoop<kRealHBBF16Dtypes>(op, inputs.self(), inputs.other(), out, common, ScalarType::Bool,
+  runBinaryLoop<Dtypes>(op, inputs.self(), inputs.other(), out, common, ScalarType::Bool,
                                    [](const LoopGeometry& geometry, auto tag) {
                                      using T = typename decltype(tag)::type;
                                      runElementwise<bool, T, T>(geometry, [](T a, T b) { return Compare{}(a, b); });
                                    });
 }
 
-// A comparison in the form `ctx` names, with a Tensor or a Scalar `other`: `out` is the fresh Bool
-// result (functional), the caller's out= or self (in place).
-template <class Compare, class Other>
+// A comparison in the form `ctx` names, with a Tensor or a Scalar `other`, whose operands' common
+// dtype is one of `Dtypes`: `out` is the fresh Bool result (functional), the caller's out= or self
+// (in place).
+template <class Compare, unsigned Dtypes, class Other>
 Tensor& compare(const KernelContext& ctx, const Tensor& self, const Other& other, Tensor& out) {
   const char* op = ctx.op;
   const BinaryOperands operands = binaryOperands(op, self, other);
@@ -79,7 +81,7 @@ Tensor& compare(const KernelContext& ctx, const Tensor& self, const Other& other
   if (SY_LIKELY(layout != DenseBinaryLayout::None)) {
     const int64_t n = out.numel();
     if (n == 0) return out;
-    dispatchDtype<kRealHBBF16Dtypes>(operands.result, op, "self", [&](auto tag) {
+    dispatchDtype<Dtypes>(operands.result, op, "self", [&](auto tag) {
       using T = typename decltype(tag)::type;
       runDenseBinary<T>(layout, static_cast<bool*>(out.unsafeGetTensorImpl()->data()),
                         static_cast<const T*>(self.unsafeGetTensorImpl()->data()),
@@ -91,7 +93,7 @@ Tensor& compare(const KernelContext& ctx, const Tensor& self, const Other& other
   // Bool converts to every dtype, so out= needs no cast check.
   const BinaryInputs inputs =
       prepareBinaryOutput(op, self, operands.other, out, ScalarType::Bool, role, /*check_cast=*/false);
-  compareElements<Compare>(op, inputs, out, operands.result);
+  compareElements<Compare, Dtypes>(op, inputs, out, operands.result);
   return out;
 }
 
@@ -104,10 +106,10 @@ namespace native {
 // Two kernels per comparison, differing only in the element function.
 #define SY_DEFINE_COMPARISON_KERNELS(name, Compare)                                                               \
   Tensor& name##_tensor_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) { \
-    return compare<Compare>(ctx, self, other, out);                                                               \
+    return compare<Compare, name##_tensor_out_cpu_dtypes>(ctx, self, other, out);                                 \
   }                                                                                                               \
   Tensor& name##_scalar_out_cpu(const Tensor& self, const Scalar& other, Tensor& out, const KernelContext& ctx) { \
-    return compare<Compare>(ctx, self, other, out);                                                               \
+    return compare<Compare, name##_scalar_out_cpu_dtypes>(ctx, self, other, out);                                 \
   }
 
 SY_DEFINE_COMPARISON_KERNELS(eq, Equal)
@@ -119,13 +121,13 @@ SY_DEFINE_COMPARISON_KERNELS(ge, GreaterOrEqual)
 #undef SY_DEFINE_COMPARISON_KERNELS
 
 Tensor& logical_and_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) {
-  return compare<LogicalAnd>(ctx, self, other, out);
+  return compare<LogicalAnd, logical_and_out_cpu_dtypes>(ctx, self, other, out);
 }
 Tensor& logical_or_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) {
-  return compare<LogicalOr>(ctx, self, other, out);
+  return compare<LogicalOr, logical_or_out_cpu_dtypes>(ctx, self, other, out);
 }
 Tensor& logical_xor_out_cpu(const Tensor& self, const Tensor& other, Tensor& out, const KernelContext& ctx) {
-  return compare<LogicalXor>(ctx, self, other, out);
+  return compare<LogicalXor, logical_xor_out_cpu_dtypes>(ctx, self, other, out);
 }
 
 }  // namespace native

@@ -255,6 +255,7 @@ void runConvolution(const char* op, const ConvGeometry& g, const Tensor& input, 
   const Tensor dense_weight = nn_detail::contiguousCopyIfNeeded(op, "weight", weight, dtype);
   const Tensor dense_bias = bias != nullptr ? nn_detail::contiguousCopyIfNeeded(op, "bias", *bias, dtype) : Tensor();
   nn_detail::computeIntoDenseOutput(op, out, dtype, {&input, &weight, bias}, [&](const Tensor& dst) {
+    // dtype set: the compute dtype: Half and BFloat16 inputs compute on Float copies.
     dispatchDtype<kFullFloatingDtypes>(dtype, op, "input", [&](auto tag) {
       using T = typename decltype(tag)::type;
       convolve<T>(g, static_cast<const T*>(dense_input.data_ptr()), static_cast<const T*>(dense_weight.data_ptr()),

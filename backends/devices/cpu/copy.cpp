@@ -217,8 +217,10 @@ void copyElements(const char* op, const Tensor& dst, const Tensor& src, const ch
     // See Note [Conversions between the other real dtypes go through one wide value].
     return convertThrough<ThroughWideValues>(op, geometry, dst, src, dst_name, src_name);
   }
+  // dtype set: the conversions every copy kernel shares, between any two of these.
   SY_DISPATCH_ALL_TYPES(dst.scalar_type(), op, dst_name, [&](auto dst_tag) {
     using To = typename decltype(dst_tag)::type;
+    // dtype set: the conversions' source, any of these.
     SY_DISPATCH_ALL_TYPES(src.scalar_type(), op, src_name, [&](auto src_tag) {
       using From = typename decltype(src_tag)::type;
       runElementwise<To, From>(geometry, [](From x) { return static_cast<To>(x); });

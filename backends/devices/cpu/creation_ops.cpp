@@ -68,16 +68,20 @@ void fillWith(const Tensor& t, T value) {
   });
 }
 
-// The dtypes zeros, ones and full fill: every real dtype (a fill computes nothing, so Half,
-// BFloat16, the Float8 and the narrow and wide integer types need no arithmetic of their own).
-constexpr unsigned realDtypes() {
-  unsigned set = 0;
-  for (int t = 0; t < kNumScalarTypes; ++t) {
-    if (isRealType(static_cast<ScalarType>(t))) set |= 1u << t;
-  }
-  return set;
-}
-constexpr unsigned kFillableDtypes = realDtypes();
+// The dtypes zeros, ones, full, scalar_tensor, their *_like forms and fill fill: every real dtype
+// (a fill computes nothing, so Half, BFloat16, the Float8 and the narrow and wide integer types
+// need no arithmetic of their own). Their entries in creation_ops.yaml declare it, one set.
+constexpr unsigned kFillableDtypes = native::full_out_cpu_dtypes;
+static_assert(native::full_cpu_dtypes == kFillableDtypes && native::zeros_cpu_dtypes == kFillableDtypes &&
+                  native::zeros_out_cpu_dtypes == kFillableDtypes && native::ones_cpu_dtypes == kFillableDtypes &&
+                  native::ones_out_cpu_dtypes == kFillableDtypes && native::scalar_tensor_cpu_dtypes == kFillableDtypes &&
+                  native::scalar_tensor_out_cpu_dtypes == kFillableDtypes &&
+                  native::zeros_like_cpu_dtypes == kFillableDtypes && native::zeros_like_out_cpu_dtypes == kFillableDtypes &&
+                  native::ones_like_cpu_dtypes == kFillableDtypes && native::ones_like_out_cpu_dtypes == kFillableDtypes &&
+                  native::full_like_cpu_dtypes == kFillableDtypes && native::full_like_out_cpu_dtypes == kFillableDtypes &&
+                  native::fill_Scalar_out_cpu_dtypes == kFillableDtypes &&
+                  native::fill_Tensor_out_cpu_dtypes == kFillableDtypes,
+              "the filling kernels share fillChecked, so their entries in creation_ops.yaml declare the same dtypes");
 
 // Sets every element of the CPU tensor `t` (any strides) to `value`.
 void fillChecked(const char* op, const Tensor& t, const Scalar& value, const char* argument) {
@@ -121,6 +125,12 @@ ScalarType dtypeOfFillValue(const Scalar& value) {
 
 // ---- arange --------------------------------------------------------------------------------------
 
+// The arange overloads share their loops, so their entries declare one set (no Bool ranges).
+constexpr unsigned kArangeDtypes = native::arange_out_cpu_dtypes;
+static_assert(native::arange_cpu_dtypes == kArangeDtypes && native::arange_start_cpu_dtypes == kArangeDtypes &&
+                  native::arange_start_step_cpu_dtypes == kArangeDtypes && native::arange_start_out_cpu_dtypes == kArangeDtypes,
+              "the arange overloads declare the same dtypes: in creation_ops.yaml");
+
 bool integralBounds(const Scalar& start, const Scalar& end, const Scalar& step) {
   return start.isIntegral(true) && end.isIntegral(true) && step.isIntegral(true);
 }
@@ -129,7 +139,7 @@ bool integralBounds(const Scalar& start, const Scalar& end, const Scalar& step) 
 // `argument`), after PyTorch's checks.
 int64_t arangeLength(const char* op, const Scalar& start, const Scalar& end, const Scalar& step, ScalarType dtype,
                      const char* argument) {
-  dispatchDtype<kRealHBF16Dtypes>(dtype, op, argument, [](auto) {});  // no Bool ranges
+  dispatchDtype<kArangeDtypes>(dtype, op, argument, [](auto) {});
   if (isIntegralType(dtype, false)) {
     // PyTorch's integral arange works on the bounds and step truncated to int64.
     const int64_t first = start.toLong(), last = end.toLong(), stride = step.toLong();
@@ -200,7 +210,7 @@ void writeArange(const char* op, T* out, int64_t length, const Scalar& start, co
 // Fills `out` (numel == length, any strides) with arange's values in row-major order.
 void fillArange(const char* op, const Tensor& out, int64_t length, const Scalar& start, const Scalar& step) {
   const Tensor dense = out.is_contiguous() ? out : sy::empty(out.sizes(), out.scalar_type());
-  dispatchDtype<kRealHBF16Dtypes>(out.scalar_type(), op, "out", [&](auto tag) {
+  dispatchDtype<kArangeDtypes>(out.scalar_type(), op, "out", [&](auto tag) {
     using T = typename decltype(tag)::type;
     writeArange<T>(op, static_cast<T*>(dense.data_ptr()), length, start, step, out.scalar_type());
   });

@@ -54,6 +54,21 @@ enum DtypeSet : unsigned {
   kRealHBBF16Dtypes = kRealHBF16Dtypes | kBoolDtype,
 };
 
+// Note [A kernel's dtype switch reads its YAML]
+// The dtypes a kernel takes are its YAML entry's `dtypes:`, which the generator writes as
+// `<kernel>_dtypes` beside the kernel's declaration. A kernel's check of its input's dtype and its
+// switch over it name that constant, or one constant that the entries sharing a loop are tied to by
+// a static_assert ("max_pool2d, max_pool2d_with_indices and avg_pool2d declare the same dtypes"),
+// never a family written here. So an entry's `dtypes:` is the one place to change: narrowing it
+// compiles and accepts less, widening it compiles the loop for more, and a kernel written for fewer
+// dtypes than its entry names fails the build with its static_assert. The families above are for
+// what no entry declares: the dtype a kernel computes in after promotion or conversion (Half and
+// BFloat16 computing on Float copies), the dtypes of an argument other than the input (scales,
+// zero points, an out= that receives a converted result), and the shared drivers' own checks before
+// the kernel's; each such use says so in a `// dtype set:` comment on its line or the line above.
+// Kernels that only move elements (the view copies, cat, padding, index) have no dtype switch: they
+// copy by element size. tests/lint/check_kernel_dtype_sets.py holds this for every kernel file.
+
 namespace detail {
 // "argument 'self' has dtype Int, which this kernel does not support (supported: ...)", or, for a
 // dtype the kernel takes but `built` (the caller's build, See Note [A build compiles its kernels

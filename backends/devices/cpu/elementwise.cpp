@@ -209,6 +209,7 @@ T operandValue(const Scalar& value) {
 
 Tensor scalarTensor(const Scalar& value, ScalarType dtype) {
   Tensor t = sy::empty({}, dtype);
+  // dtype set: every dtype a Scalar operand is wrapped in.
   dispatchDtype<kRealHBBF16Dtypes>(dtype, "scalarTensor", "dtype", [&](auto tag) {
     using T = typename decltype(tag)::type;
     *static_cast<T*>(t.data_ptr()) = operandValue<T>(value);
@@ -234,6 +235,7 @@ Tensor wrappedScalarOperand(const Scalar& value, ScalarType dtype) {
     if (!t.defined()) t = fresh;
     return fresh;
   }
+  // dtype set: every dtype a Scalar operand is wrapped in.
   dispatchDtype<kRealHBBF16Dtypes>(dtype, "scalarTensor", "dtype", [&](auto tag) {
     using T = typename decltype(tag)::type;
     *static_cast<T*>(t.unsafeGetTensorImpl()->data()) = operandValue<T>(value);
@@ -337,7 +339,9 @@ LoopGeometry makeLoopGeometry(std::initializer_list<const Tensor*> operands) {
 void checkBinaryInputs(const char* op, const Tensor& self, const Tensor& other) {
   checkOnCPU(op, "self", self);
   checkOnCPU(op, "other", other);
+  // dtype set: the binary drivers' element loops; each kernel checks its declared set on the result dtype.
   checkDtypeSupported(op, "self", self.scalar_type(), kRealHBBF16Dtypes);
+  // dtype set: likewise.
   checkDtypeSupported(op, "other", other.scalar_type(), kRealHBBF16Dtypes);
 }
 
@@ -348,6 +352,7 @@ BinaryOperands binaryOperands(const char* op, const Tensor& self, const Tensor& 
 
 BinaryOperands binaryOperands(const char* op, const Tensor& self, const Scalar& other) {
   checkOnCPU(op, "self", self);
+  // dtype set: the binary drivers' element loops; each kernel checks its declared set on the result dtype.
   checkDtypeSupported(op, "self", self.scalar_type(), kRealHBBF16Dtypes);
   const ScalarType result = binaryResultType(self, other);
   return {wrappedScalarOperand(other, result), other.type(), result};
@@ -366,6 +371,7 @@ BinaryInputs::BinaryInputs(const char* op, const Tensor& out, IntArrayRef shape,
 BinaryInputs prepareBinaryOutput(const char* op, const Tensor& self, const Tensor& other, const Tensor& out,
                                  ScalarType result, OutputRole role, bool check_cast) {
   checkOnCPU(op, "out", out);
+  // dtype set: any dtype an out= of a binary kernel may have.
   checkDtypeSupported(op, "out", out.scalar_type(), kRealHBBF16Dtypes);
   if (check_cast) checkCanCastToOutput(op, result, out);
   return BinaryInputs(op, out, broadcastShapes(op, self.sizes(), other.sizes()), role, self, other);

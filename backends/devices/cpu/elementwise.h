@@ -104,6 +104,7 @@ SY_ALWAYS_INLINE inline void checkOnCPU(const char* op, const char* argument, co
 
 // Raises "aten::add.out: argument 'self' has dtype Undefined, which this kernel does not support
 // (supported: ...)" unless `dtype` is in the DtypeSet `allowed`.
+// dtype set: the default of a declaration.
 void checkDtypeSupported(const char* op, const char* argument, ScalarType dtype, unsigned allowed = kAllDtypes);
 
 // Raises "aten::add.out: result type Float can't be cast to the desired output type Long". The

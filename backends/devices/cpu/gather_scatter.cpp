@@ -113,7 +113,7 @@ bool writableInPlace(const Tensor& out, std::initializer_list<const Tensor*> inp
 void gatherInto(const char* op, const Tensor& self, int64_t dim, const Tensor& index, const Tensor& dst) {
   if (index.numel() == 0) return;
   const SizesVector self_strides = stridesAsOneD(self);
-  dispatchDtype<kRealHBBF16Dtypes>(self.scalar_type(), op, "self", [&](auto tag) {
+  dispatchDtype<native::gather_out_cpu_dtypes>(self.scalar_type(), op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* src = static_cast<const T*>(self.data_ptr());
     T* out = static_cast<T*>(dst.data_ptr());
@@ -129,7 +129,7 @@ void scatterValueInto(const char* op, int64_t dim, const Tensor& index, const Sc
   const SizesVector dst_strides = stridesAsOneD(dst);
   // The value converted as a Scalar operand is (a per-thread 0-dim tensor: no allocation per call).
   const Tensor converted = wrappedScalarOperand(value, dst.scalar_type());
-  dispatchDtype<kRealHBBF16Dtypes>(dst.scalar_type(), op, "self", [&](auto tag) {
+  dispatchDtype<native::scatter_value_out_cpu_dtypes>(dst.scalar_type(), op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T v = *static_cast<const T*>(converted.data_ptr());
     T* out = static_cast<T*>(dst.data_ptr());
@@ -153,13 +153,18 @@ void checkScatterSource(const char* op, const Tensor& self, const Tensor& index,
   }
 }
 
+// scatter.src_out and scatter_add.out share their loop, so their entries declare one set of dtypes.
+constexpr unsigned kScatterSourceDtypes = native::scatter_src_out_cpu_dtypes;
+static_assert(native::scatter_add_out_cpu_dtypes == kScatterSourceDtypes,
+              "scatter.src_out and scatter_add.out declare the same dtypes: in index_ops.yaml");
+
 // Writes (kAdd: adds) src's elements into `dst` where index sends them.
 template <bool kAdd>
 void scatterSourceInto(const char* op, int64_t dim, const Tensor& index, const Tensor& src, const Tensor& dst) {
   if (index.numel() == 0) return;
   const SizesVector dst_strides = stridesAsOneD(dst);
   const SizesVector src_strides = stridesAsOneD(src);
-  dispatchDtype<kRealHBBF16Dtypes>(dst.scalar_type(), op, "self", [&](auto tag) {
+  dispatchDtype<kScatterSourceDtypes>(dst.scalar_type(), op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* from = static_cast<const T*>(src.data_ptr());
     T* out = static_cast<T*>(dst.data_ptr());

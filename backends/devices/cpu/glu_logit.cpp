@@ -70,7 +70,7 @@ Tensor& glu_out_cpu(const Tensor& self, int64_t dim, Tensor& out, const KernelCo
 Tensor& logit_out_cpu(const Tensor& self, std::optional<double> eps, Tensor& out, const KernelContext& ctx) {
   if (eps.has_value() && *eps >= 0) {
     const double lo = *eps, hi = 1 - *eps;
-    return floatingUnary(ctx, self, out, [lo, hi](auto x) {
+    return floatingUnary<logit_out_cpu_dtypes>(ctx, self, out, [lo, hi](auto x) {
       using A = compute_type_t<decltype(x)>;
       const A v = static_cast<A>(x);
       // NaN stays NaN: the comparisons are false for it.
@@ -78,7 +78,7 @@ Tensor& logit_out_cpu(const Tensor& self, std::optional<double> eps, Tensor& out
       return std::log(z / (A(1) - z));
     });
   }
-  return floatingUnary(ctx, self, out, [](auto x) {
+  return floatingUnary<logit_out_cpu_dtypes>(ctx, self, out, [](auto x) {
     using A = compute_type_t<decltype(x)>;
     const A v = static_cast<A>(x);
     return std::log(v / (A(1) - v));

@@ -85,7 +85,7 @@ void putValues(const char* op, const AdvancedIndex& plan, const Tensor& values, 
     });
     return;
   }
-  dispatchDtype<kRealHBBF16Dtypes>(dst.scalar_type(), op, "self", [&](auto tag) {
+  dispatchDtype<native::index_put_out_cpu_dtypes>(dst.scalar_type(), op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* src = values.data_ptr<T>();
     T* out = dst.data_ptr<T>();

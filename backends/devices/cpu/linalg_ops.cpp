@@ -182,6 +182,7 @@ void productInto(const char* op, const Tensor& dst, const Tensor* self, const Te
   const bool batched = dst.dim() == 3;
   const int64_t batches = batched ? dst.size(0) : 1;
   const int64_t M = a.size(-2), K = a.size(-1), N = b.size(-1);
+  // dtype set: the compute dtype: Half and BFloat16 products compute on Float copies.
   dispatchDtype<kWideIntegralDtypes | kFullFloatingDtypes>(dst.scalar_type(), op, "self", [&](auto tag) {
     using U = typename WrappingTwin<typename decltype(tag)::type>::type;
     U* C = static_cast<U*>(dst.data_ptr());
@@ -231,15 +232,16 @@ bool broadcastsTo(IntArrayRef from, IntArrayRef to) {
   return true;
 }
 
-// Checks two matrix operands (dims 2, or 3 for bmm) and returns the result sizes.
-SizesVector checkProductOperands(const char* op, const char* name1, const Tensor& m1, const char* name2,
-                                 const Tensor& m2, int64_t dims) {
+// Checks two matrix operands (dims 2, or 3 for bmm) of one of the kernel's `declared` dtypes (its
+// generated `<kernel>_dtypes`) and returns the result sizes.
+SizesVector checkProductOperands(const char* op, unsigned declared, const char* name1, const Tensor& m1,
+                                 const char* name2, const Tensor& m2, int64_t dims) {
   checkOnCPU(op, name1, m1);
   checkOnCPU(op, name2, m2);
   checkDims(op, name1, m1, dims);
   checkDims(op, name2, m2, dims);
-  // See Note [Complex matrix products are bmm's alone].
-  if (dims != 3 || !isComplexType(m1.scalar_type())) dispatchDtype<kRealHBF16Dtypes>(m1.scalar_type(), op, name1, [](auto) {});
+  // See Note [Complex matrix products are bmm's alone]: bmm's entry declares the complex dtypes.
+  checkDtypeSupported(op, name1, m1.scalar_type(), declared);
   SY_CHECK(m1.scalar_type() == m2.scalar_type(), op, ": expected '", name1, "' and '", name2,
            "' to have the same dtype, but got ", m1.scalar_type(), " and ", m2.scalar_type());
   if (dims == 3) {
@@ -368,18 +370,18 @@ Tensor& productOutput(const KernelContext& ctx, const Tensor& like, IntArrayRef 
 namespace native {
 
 Tensor& mm_out_cpu(const Tensor& self, const Tensor& mat2, Tensor& out, const KernelContext& ctx) {
-  const SizesVector sizes = checkProductOperands(ctx.op, "self", self, "mat2", mat2, 2);
+  const SizesVector sizes = checkProductOperands(ctx.op, mm_out_cpu_dtypes, "self", self, "mat2", mat2, 2);
   return productOut(ctx.op, nullptr, self, mat2, 0, 1, sizes, productOutput(ctx, self, sizes, out));
 }
 
 Tensor& bmm_out_cpu(const Tensor& self, const Tensor& mat2, Tensor& out, const KernelContext& ctx) {
-  const SizesVector sizes = checkProductOperands(ctx.op, "self", self, "mat2", mat2, 3);
+  const SizesVector sizes = checkProductOperands(ctx.op, bmm_out_cpu_dtypes, "self", self, "mat2", mat2, 3);
   return productOut(ctx.op, nullptr, self, mat2, 0, 1, sizes, productOutput(ctx, self, sizes, out));
 }
 
 Tensor& addmm_out_cpu(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
                       const Scalar& alpha, Tensor& out, const KernelContext& ctx) {
-  const SizesVector sizes = checkProductOperands(ctx.op, "mat1", mat1, "mat2", mat2, 2);
+  const SizesVector sizes = checkProductOperands(ctx.op, addmm_out_cpu_dtypes, "mat1", mat1, "mat2", mat2, 2);
   checkAddmmSelf(ctx.op, self, mat1, beta, alpha, sizes);
   return productOut(ctx.op, &self, mat1, mat2, beta, alpha, sizes, productOutput(ctx, self, sizes, out));
 }

@@ -27,6 +27,7 @@ Tensor& predicate(const KernelContext& ctx, const Tensor& self, Tensor& out, Fn 
   if (ctx.form == OutputForm::Functional) out = unary::allocateResult(self, ScalarType::Bool);
   const char* out_name = ctx.form == OutputForm::InPlace ? "self" : "out";
   checkOnCPU(op, out_name, out);
+  // dtype set: any dtype an out= of a predicate may have.
   checkDtypeSupported(op, out_name, out.scalar_type(), kRealHBBF16Dtypes);
   checkNoInternalOverlap(op, out, out_name);
   const Tensor input = unaffectedByResizeOf(out, self);

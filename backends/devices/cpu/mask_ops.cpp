@@ -80,7 +80,7 @@ Tensor& masked_fill_scalar_out_cpu(const Tensor& self, const Tensor& mask, const
                                    const KernelContext& ctx) {
   const char* op = ctx.op;
   checkOnCPU(op, "self", self);
-  checkDtypeSupported(op, "self", self.scalar_type(), kRealHBBF16Dtypes);
+  checkDtypeSupported(op, "self", self.scalar_type(), masked_fill_scalar_out_cpu_dtypes);
   checkBoolMask(op, mask);
   // The value in self's dtype, converted as PyTorch's masked_fill converts it (Scalar::to: a value
   // the dtype cannot hold is an error, even when nothing is filled).
@@ -98,7 +98,7 @@ Tensor& masked_fill_scalar_out_cpu(const Tensor& self, const Tensor& mask, const
   if (out.numel() == 0) return out;
   computeIntoOutput(op, out, self.scalar_type(), {&pinned_self, &pinned_mask}, [&](const Tensor& dst) {
     const LoopGeometry geometry = makeLoopGeometry({&dst, &pinned_mask, &pinned_self, &fill});
-    dispatchDtype<kRealHBBF16Dtypes>(self.scalar_type(), op, "self", [&](auto tag) {
+    dispatchDtype<masked_fill_scalar_out_cpu_dtypes>(self.scalar_type(), op, "self", [&](auto tag) {
       using T = typename decltype(tag)::type;
       runElementwise<T, bool, T, T>(geometry, [](bool masked, T x, T v) { return masked ? v : x; });
     });
@@ -109,7 +109,7 @@ Tensor& masked_fill_scalar_out_cpu(const Tensor& self, const Tensor& mask, const
 Tensor& masked_select_out_cpu(const Tensor& self, const Tensor& mask, Tensor& out, const KernelContext& ctx) {
   const char* op = ctx.op;
   checkOnCPU(op, "self", self);
-  checkDtypeSupported(op, "self", self.scalar_type(), kRealHBBF16Dtypes);
+  checkDtypeSupported(op, "self", self.scalar_type(), masked_select_out_cpu_dtypes);
   checkBoolMask(op, mask);
   const SizesVector shape = broadcastShapes(op, {{"self", self.sizes()}, {"mask", mask.sizes()}});
   int64_t count = 0;
@@ -142,7 +142,7 @@ Tensor& masked_scatter_out_cpu(const Tensor& self, const Tensor& mask, const Ten
                                const KernelContext& ctx) {
   const char* op = ctx.op;
   checkOnCPU(op, "self", self);
-  checkDtypeSupported(op, "self", self.scalar_type(), kRealHBBF16Dtypes);
+  checkDtypeSupported(op, "self", self.scalar_type(), masked_scatter_out_cpu_dtypes);
   checkBoolMask(op, mask);
   checkOnCPU(op, "source", source);
   SY_CHECK(source.scalar_type() == self.scalar_type(), op, ": expected 'source' to have the dtype of 'self' (",
@@ -185,10 +185,10 @@ Tensor& masked_scatter_out_cpu(const Tensor& self, const Tensor& mask, const Ten
 Tensor& nonzero_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
   const char* op = ctx.op;
   checkOnCPU(op, "self", self);
-  checkDtypeSupported(op, "self", self.scalar_type(), kRealHBBF16Dtypes);
+  checkDtypeSupported(op, "self", self.scalar_type(), nonzero_out_cpu_dtypes);
   const int64_t ndim = self.dim();
   int64_t count = 0;
-  dispatchDtype<kRealHBBF16Dtypes>(self.scalar_type(), op, "self", [&](auto tag) {
+  dispatchDtype<nonzero_out_cpu_dtypes>(self.scalar_type(), op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
     forEachBroadcastPair(self, self, self.sizes(), [&](const char* element, const char*, const int64_t*) {
       count += loadElement(reinterpret_cast<const T*>(element)) != T(0) ? 1 : 0;
@@ -202,7 +202,7 @@ Tensor& nonzero_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ct
   if (out.numel() == 0) return out;
   const Tensor dst = maskResultBuffer(out, {&pinned_self});
   int64_t* write = static_cast<int64_t*>(dst.data_ptr());
-  dispatchDtype<kRealHBBF16Dtypes>(self.scalar_type(), op, "self", [&](auto tag) {
+  dispatchDtype<nonzero_out_cpu_dtypes>(self.scalar_type(), op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
     forEachBroadcastPair(pinned_self, pinned_self, pinned_self.sizes(),
                          [&](const char* element, const char*, const int64_t* index) {

@@ -131,6 +131,7 @@ void runLayerNorm(const char* op, const LayerNormShape& shape, const Tensor& inp
   const Tensor y = writable(out0), means = writable(out1), rstds = writable(out2);
 
   if (shape.rows > 0) {
+    // dtype set: the compute dtype: Half and BFloat16 inputs compute on Float copies.
     dispatchDtype<kFullFloatingDtypes>(dtype, op, "input", [&](auto tag) {
       using T = typename decltype(tag)::type;
       auto data = [](const Tensor& t) { return t.defined() ? static_cast<T*>(t.data_ptr()) : nullptr; };

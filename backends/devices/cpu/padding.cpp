@@ -41,7 +41,7 @@ Tensor& constant_pad_nd_out_cpu(const Tensor& self, IntArrayRef pad, const Scala
   }
   checkedNumel(op, sizes);
   uint64_t fill = 0;  // one element of self's dtype
-  dispatchDtype<kRealHBBF16Dtypes>(self.scalar_type(), op, "self", [&](auto tag) {
+  dispatchDtype<native::constant_pad_nd_out_cpu_dtypes>(self.scalar_type(), op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
     SY_CHECK_VALUE(value.fits<T>(), op, ": value ", value, " cannot be converted to type ", self.scalar_type(),
                    " without overflow");

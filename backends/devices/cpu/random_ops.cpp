@@ -34,7 +34,11 @@
 namespace sy::cpu {
 namespace {
 
-constexpr unsigned kRandomDtypes = kWideFloatingDtypes;
+// rand, randn and native_dropout share their samplers, so their entries declare one set of dtypes.
+constexpr unsigned kRandomDtypes = native::rand_out_cpu_dtypes;
+static_assert(native::rand_cpu_dtypes == kRandomDtypes && native::randn_cpu_dtypes == kRandomDtypes &&
+                  native::randn_out_cpu_dtypes == kRandomDtypes && native::native_dropout_out_cpu_dtypes == kRandomDtypes,
+              "rand, randn and native_dropout declare the same dtypes: in creation_ops.yaml and nn_ops.yaml");
 constexpr double kPi = 3.14159265358979323846;
 
 // The significand bits PyTorch's uniform sampler keeps for each dtype.

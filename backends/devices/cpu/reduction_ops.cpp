@@ -159,6 +159,8 @@ Tensor& complexSumInto(const char* op, const Tensor& self, std::optional<IntArra
 // The whole out= operation of sum and mean; `op` names the operator in errors.
 // sum or mean in the form `ctx` names: the functional form allocates `out` (one dispatched
 // aten::empty, of `dtype` or sum's default for self) and then computes into it as into an out=.
+// A real `self` must have one of `Dtypes`, the kernel's generated `<kernel>_dtypes`.
+template <unsigned Dtypes>
 Tensor& sumInto(const KernelContext& ctx, SumKind kind, const Tensor& self, std::optional<IntArrayRef> dims,
                 bool keepdim, std::optional<ScalarType> dtype, Tensor& out) {
   const char* op = ctx.op;
@@ -180,7 +182,7 @@ Tensor& sumInto(const KernelContext& ctx, SumKind kind, const Tensor& self, std:
   if (kind == SumKind::kSum && isComplexType(result)) return complexSumInto(op, self, dims, keepdim, out);
   // A complex self summed into a real dtype is its real parts' sum, as PyTorch converts it first.
   if (kind != SumKind::kSum || !isComplexType(self.scalar_type())) {
-    checkKnownDtype<kRealHBBF16Dtypes>(op, "self", self.scalar_type());
+    checkKnownDtype<Dtypes>(op, "self", self.scalar_type());
   }
   const ReductionShape shape = reductionShape(op, self, dims, keepdim);
   const Tensor source = unaffectedByResizeOf(out, self);
@@ -201,6 +203,7 @@ Tensor& sumInto(const KernelContext& ctx, SumKind kind, const Tensor& self, std:
   std::optional<KeepdimSizes> keep;
   keep.emplace(acc, shape.keepdim_sizes);
   if (floating) {
+    // dtype set: the dtype the input was converted to (the result's).
     dispatchDtype<kWideFloatingDtypes>(input.scalar_type(), op, "self", [&](auto tag) {
       using In = typename decltype(tag)::type;
       if (kind == SumKind::kProd) {
@@ -218,6 +221,7 @@ Tensor& sumInto(const KernelContext& ctx, SumKind kind, const Tensor& self, std:
       for (int64_t i = 0; i < acc.numel(); ++i) data[i] /= count;
     }
   } else {
+    // dtype set: the dtype the input was converted to (the result's).
     dispatchDtype<kBoolDtype | kWideIntegralDtypes>(input.scalar_type(), op, "self", [&](auto tag) {
       using In = typename decltype(tag)::type;
       if (kind == SumKind::kProd) {
@@ -240,7 +244,7 @@ Tensor& sumInto(const KernelContext& ctx, SumKind kind, const Tensor& self, std:
 
 // amax (kMax) or amin in the form `ctx` names, over `dims` (every dim when empty): the functional
 // form allocates `out` (self's dtype) once the reduction is known to have values.
-template <bool kMax>
+template <bool kMax, unsigned Dtypes>
 Tensor& extremumInto(const KernelContext& ctx, const Tensor& self, IntArrayRef dims, bool keepdim, Tensor& out) {
   const char* op = ctx.op;
   if (ctx.form == OutputForm::Functional) {
@@ -251,7 +255,7 @@ Tensor& extremumInto(const KernelContext& ctx, const Tensor& self, IntArrayRef d
   }
   checkOnCPU(op, "self", self);
   checkOnCPU(op, "out", out);
-  checkKnownDtype<kRealHBBF16Dtypes>(op, "self", self.scalar_type());
+  checkKnownDtype<Dtypes>(op, "self", self.scalar_type());
   SY_CHECK(out.scalar_type() == self.scalar_type(), op, ": expected 'out' to have the dtype of 'self' (",
            self.scalar_type(), ") but got ", out.scalar_type());
   const ReductionShape shape = reductionShape(op, self, dims, keepdim);
@@ -264,7 +268,7 @@ Tensor& extremumInto(const KernelContext& ctx, const Tensor& self, IntArrayRef d
   {
     // See Note [A reduction folds into its accumulator reshaped, not into a view].
     const KeepdimSizes keep(acc, shape.keepdim_sizes);
-    dispatchDtype<kRealHBBF16Dtypes>(input.scalar_type(), op, "self", [&](auto tag) {
+    dispatchDtype<Dtypes>(input.scalar_type(), op, "self", [&](auto tag) {
       using T = typename decltype(tag)::type;
       fillContiguous<T>(acc, ExtremumFold<T, kMax>::identity());
       foldInto<ExtremumFold<T, kMax>, T, T>(acc, input);
@@ -276,6 +280,12 @@ Tensor& extremumInto(const KernelContext& ctx, const Tensor& self, IntArrayRef d
 
 
 // ---- var and var_mean --------------------------------------------------------------------------
+
+// var and var_mean share their loop, so their entries declare one set of dtypes.
+constexpr unsigned kVarianceDtypes = native::var_out_cpu_dtypes;
+static_assert(native::var_correction_out_cpu_dtypes == kVarianceDtypes &&
+                  native::var_mean_correction_out_cpu_dtypes == kVarianceDtypes,
+              "var.out, var.correction_out and var_mean.correction_out declare the same dtypes: in reduction_ops.yaml");
 
 // The variance (and mean) of self over `dims` into `var_out` (and `mean_out`), both of self's
 // floating dtype: the mean folds first, then the squared deviations from it (two passes, both in
@@ -311,7 +321,7 @@ void varianceInto(const KernelContext& ctx, const Tensor& self, std::optional<In
   fillContiguous<double>(mean, 0.0);
   fillContiguous<double>(squares, 0.0);
   const double count = static_cast<double>(shape.reduced_numel);
-  dispatchDtype<kWideFloatingDtypes>(source.scalar_type(), op, "self", [&](auto tag) {
+  dispatchDtype<kVarianceDtypes>(source.scalar_type(), op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
     foldInto<SumFold<double>, T, double>(mean, source);
     double* m = static_cast<double*>(mean.data_ptr());
@@ -345,41 +355,41 @@ double varianceCorrection(const std::optional<Scalar>& correction) {
 namespace native {
 
 Tensor& sum_out_cpu(const Tensor& self, std::optional<ScalarType> dtype, Tensor& out, const KernelContext& ctx) {
-  return sumInto(ctx, SumKind::kSum, self, std::nullopt, false, dtype, out);
+  return sumInto<sum_out_cpu_dtypes>(ctx, SumKind::kSum, self, std::nullopt, false, dtype, out);
 }
 Tensor& sum_IntList_out_cpu(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim,
                             std::optional<ScalarType> dtype, Tensor& out, const KernelContext& ctx) {
-  return sumInto(ctx, SumKind::kSum, self, dim, keepdim, dtype, out);
+  return sumInto<sum_IntList_out_cpu_dtypes>(ctx, SumKind::kSum, self, dim, keepdim, dtype, out);
 }
 
 Tensor& mean_dtype_out_cpu(const Tensor& self, std::optional<ScalarType> dtype, Tensor& out, const KernelContext& ctx) {
-  return sumInto(ctx, SumKind::kMean, self, std::nullopt, false, dtype, out);
+  return sumInto<mean_dtype_out_cpu_dtypes>(ctx, SumKind::kMean, self, std::nullopt, false, dtype, out);
 }
 Tensor& mean_out_cpu(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim, std::optional<ScalarType> dtype,
                      Tensor& out, const KernelContext& ctx) {
-  return sumInto(ctx, SumKind::kMean, self, dim, keepdim, dtype, out);
+  return sumInto<mean_out_cpu_dtypes>(ctx, SumKind::kMean, self, dim, keepdim, dtype, out);
 }
 
 Tensor& prod_out_cpu(const Tensor& self, std::optional<ScalarType> dtype, Tensor& out, const KernelContext& ctx) {
-  return sumInto(ctx, SumKind::kProd, self, std::nullopt, false, dtype, out);
+  return sumInto<prod_out_cpu_dtypes>(ctx, SumKind::kProd, self, std::nullopt, false, dtype, out);
 }
 Tensor& prod_int_out_cpu(const Tensor& self, int64_t dim, bool keepdim, std::optional<ScalarType> dtype, Tensor& out,
                          const KernelContext& ctx) {
-  return sumInto(ctx, SumKind::kProd, self, IntArrayRef(&dim, 1), keepdim, dtype, out);
+  return sumInto<prod_int_out_cpu_dtypes>(ctx, SumKind::kProd, self, IntArrayRef(&dim, 1), keepdim, dtype, out);
 }
 
 Tensor& amax_out_cpu(const Tensor& self, IntArrayRef dim, bool keepdim, Tensor& out, const KernelContext& ctx) {
-  return extremumInto<true>(ctx, self, dim, keepdim, out);
+  return extremumInto<true, amax_out_cpu_dtypes>(ctx, self, dim, keepdim, out);
 }
 Tensor& amin_out_cpu(const Tensor& self, IntArrayRef dim, bool keepdim, Tensor& out, const KernelContext& ctx) {
-  return extremumInto<false>(ctx, self, dim, keepdim, out);
+  return extremumInto<false, amin_out_cpu_dtypes>(ctx, self, dim, keepdim, out);
 }
 // max() and min() of every element: amax and amin over every dim.
 Tensor& max_unary_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return extremumInto<true>(ctx, self, {}, false, out);
+  return extremumInto<true, max_unary_out_cpu_dtypes>(ctx, self, {}, false, out);
 }
 Tensor& min_unary_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return extremumInto<false>(ctx, self, {}, false, out);
+  return extremumInto<false, min_unary_out_cpu_dtypes>(ctx, self, {}, false, out);
 }
 
 

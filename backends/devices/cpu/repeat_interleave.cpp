@@ -23,10 +23,10 @@ Tensor& repeat_interleave_Tensor_out_cpu(const Tensor& repeats, std::optional<in
   checkOnCPU(op, "repeats", repeats);
   SY_CHECK(repeats.dim() == 1, op, ": repeat_interleave only accept 1D vector as repeat (got a ", repeats.dim(),
            "-D tensor)");
-  checkDtypeSupported(op, "repeats", repeats.scalar_type(), kIntegralDtypes);
+  checkDtypeSupported(op, "repeats", repeats.scalar_type(), native::repeat_interleave_Tensor_out_cpu_dtypes);
   const int64_t n = repeats.size(0);
   int64_t total = 0;
-  SY_DISPATCH_INTEGRAL_TYPES(repeats.scalar_type(), op, "repeats", [&](auto tag) {
+  dispatchDtype<native::repeat_interleave_Tensor_out_cpu_dtypes>(repeats.scalar_type(), op, "repeats", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* r = n == 0 ? nullptr : static_cast<const T*>(repeats.data_ptr());
     for (int64_t i = 0; i < n; ++i) {
@@ -50,7 +50,7 @@ Tensor& repeat_interleave_Tensor_out_cpu(const Tensor& repeats, std::optional<in
     resizeOutput(out, sizes);
     checkNoInternalOverlap(op, out, "out");
   }
-  SY_DISPATCH_INTEGRAL_TYPES(out.scalar_type(), op, "out", [&](auto tag) {
+  dispatchDtype<native::repeat_interleave_Tensor_out_cpu_dtypes>(out.scalar_type(), op, "out", [&](auto tag) {
     using T = typename decltype(tag)::type;
     if (total == 0) return;
     const T* r = static_cast<const T*>(source.data_ptr());

@@ -114,11 +114,16 @@ void softmaxKernel(const T* in, T* out, int64_t outer, int64_t extent, int64_t i
   }
 }
 
+// _softmax and _log_softmax share their loops, so their entries declare one set of dtypes.
+constexpr unsigned kSoftmaxDtypes = native::_softmax_out_cpu_dtypes;
+static_assert(native::_log_softmax_out_cpu_dtypes == kSoftmaxDtypes,
+              "_softmax.out and _log_softmax.out declare the same dtypes: in reduction_ops.yaml");
+
 void checkSoftmaxArguments(const char* op, const Tensor& self, bool half_to_float) {
   checkOnCPU(op, "self", self);
   SY_CHECK(!half_to_float, op, ": half_to_float=True (a Float result from a Half input) is not supported on the "
            "CPU, as in PyTorch; pass half_to_float=False");
-  dispatchDtype<kWideFloatingDtypes>(self.scalar_type(), op, "self", [](auto) {});
+  dispatchDtype<kSoftmaxDtypes>(self.scalar_type(), op, "self", [](auto) {});
 }
 
 // softmax or log_softmax in the form `ctx` names: the functional form allocates `out` (self's
@@ -152,6 +157,7 @@ Tensor& softmaxInto(const KernelContext& ctx, const Tensor& self, int64_t dim, b
   // Written in place when out is contiguous and is either separate from self or self exactly.
   const bool direct = out.is_contiguous() && out.scalar_type() == compute && !partiallyOverlaps(out, input);
   const Tensor dst = direct ? out : scratchTensor(op, self.sizes(), compute);
+  // dtype set: the compute dtype: Half and BFloat16 inputs compute on Float copies.
   dispatchDtype<kFullFloatingDtypes>(compute, op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
     softmaxKernel<kVariant, T>(static_cast<const T*>(input.data_ptr()), static_cast<T*>(dst.data_ptr()), outer, extent,

@@ -113,7 +113,7 @@ std::tuple<Tensor&, Tensor&> topk_values_cpu(const Tensor& self, int64_t k, int6
                                              Tensor& values, Tensor& indices, const KernelContext& ctx) {
   const char* op = ctx.op;
   checkOnCPU(op, "self", self);
-  checkDtypeSupported(op, "self", self.scalar_type(), kRealHBF16Dtypes);
+  checkDtypeSupported(op, "self", self.scalar_type(), native::topk_values_cpu_dtypes);
   const int64_t d = wrapDim(dim, self.dim(), op, "dim");
   const int64_t extent = self.dim() == 0 ? 1 : self.size(d);
   SY_CHECK_INDEX(k >= 0 && k <= extent, op, ": selected index k out of range (k is ", k, ", and dimension ", d,
@@ -135,7 +135,7 @@ std::tuple<Tensor&, Tensor&> topk_values_cpu(const Tensor& self, int64_t k, int6
   }
   (void)sorted;  // See Note [topk orders ties by index, sorted or not].
   if (values.numel() == 0) return {values, indices};
-  dispatchDtype<kRealHBF16Dtypes>(source.scalar_type(), op, "self", [&](auto tag) {
+  dispatchDtype<native::topk_values_cpu_dtypes>(source.scalar_type(), op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (!std::is_same_v<T, bool>) topkRows<T>(source, d, k, largest, values, indices);
   });

@@ -1,8 +1,8 @@
 // The CPU kernels of the elementwise unary operators and of the activations, and the driver they
 // share, which a new elementwise operator's kernel is written with:
 //
-//   Tensor& expm1_out(const Tensor& self, Tensor& out, const sy::KernelContext& ctx) {
-//     return sy::cpu::floatingUnary(ctx, self, out, [](auto x) { return std::expm1(x); });
+//   Tensor& expm1_out_cpu(const Tensor& self, Tensor& out, const sy::KernelContext& ctx) {
+//     return sy::cpu::floatingUnary<expm1_out_cpu_dtypes>(ctx, self, out, [](auto x) { return std::expm1(x); });
 //   }
 //
 // One kernel per operator: its out variant's, which the generator also registers as the
@@ -49,15 +49,18 @@ SY_ALWAYS_INLINE inline void checkDtypeIn(const char* op, const char* argument, 
   }
 }
 
-// `self` is a defined CPU tensor of one of the five element types (raises naming op and 'self').
+// `self` is a defined CPU tensor of a dtype in `Dtypes`, the kernel's declared set (raises naming
+// op and 'self'). The default is the widest set any unary kernel declares (REALHBBF16).
+template <unsigned Dtypes = kRealHBBF16Dtypes>
 SY_ALWAYS_INLINE inline void checkInput(const char* op, const Tensor& self) {
   checkOnCPU(op, "self", self);
-  checkDtypeIn<kRealHBBF16Dtypes>(op, "self", self.scalar_type());
+  checkDtypeIn<Dtypes>(op, "self", self.scalar_type());
 }
 
-// checkInput, then the floating result dtype of `self`.
+// checkInput<Dtypes>, then the floating result dtype of `self`.
+template <unsigned Dtypes>
 inline ScalarType checkedFloatingResult(const char* op, const Tensor& self) {
-  checkInput(op, self);
+  checkInput<Dtypes>(op, self);
   return floatingResultType(self.scalar_type());
 }
 
@@ -163,17 +166,19 @@ namespace unary {
 template <class Fn>
 __attribute__((noinline)) Tensor& reducedFloatingUnary(const KernelContext& ctx, const Tensor& self, ScalarType result,
                                                        Tensor& out, Fn fn) {
+  // dtype set: the result dtype, once checkedFloatingResult checked the input's.
   return unaryOp<kHalfDtype | kBFloat16Dtype>(ctx, self, result, out, applying(fn));
 }
 }  // namespace unary
 
-// A floating unary kernel, fn(x) per element (exp, log, sqrt, ...): floating inputs keep their
-// dtype, integral and Bool ones compute in Float (so in place they need a floating self); Half and
-// BFloat16 compute in float and round once.
-template <class Fn>
+// A floating unary kernel, fn(x) per element (exp, log, sqrt, ...), taking inputs of `Dtypes` (its
+// generated `<kernel>_dtypes`): floating inputs keep their dtype, integral and Bool ones compute in
+// Float (so in place they need a floating self); Half and BFloat16 compute in float and round once.
+template <unsigned Dtypes, class Fn>
 Tensor& floatingUnary(const KernelContext& ctx, const Tensor& self, Tensor& out, Fn fn) {
-  const ScalarType result = unary::checkedFloatingResult(ctx.op, self);
+  const ScalarType result = unary::checkedFloatingResult<Dtypes>(ctx.op, self);
   if (SY_UNLIKELY(isReducedFloatingType(result))) return unary::reducedFloatingUnary(ctx, self, result, out, fn);
+  // dtype set: the result dtype, once checkedFloatingResult checked the input's.
   return unary::unaryOp<kFloatingDtypes>(ctx, self, result, out, unary::applying(fn));
 }
 

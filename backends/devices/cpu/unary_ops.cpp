@@ -111,72 +111,72 @@ Tensor& neg_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
   return sameDtypeUnary<neg_out_cpu_dtypes>(ctx, self, out, Neg{});
 }
 Tensor& exp_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return floatingUnary(ctx, self, out, Exp{});
+  return floatingUnary<exp_out_cpu_dtypes>(ctx, self, out, Exp{});
 }
 Tensor& log_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return floatingUnary(ctx, self, out, Log{});
+  return floatingUnary<log_out_cpu_dtypes>(ctx, self, out, Log{});
 }
 Tensor& sqrt_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return floatingUnary(ctx, self, out, Sqrt{});
+  return floatingUnary<sqrt_out_cpu_dtypes>(ctx, self, out, Sqrt{});
 }
 Tensor& rsqrt_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return floatingUnary(ctx, self, out, Rsqrt{});
+  return floatingUnary<rsqrt_out_cpu_dtypes>(ctx, self, out, Rsqrt{});
 }
 Tensor& sin_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return floatingUnary(ctx, self, out, Sin{});
+  return floatingUnary<sin_out_cpu_dtypes>(ctx, self, out, Sin{});
 }
 Tensor& cos_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return floatingUnary(ctx, self, out, Cos{});
+  return floatingUnary<cos_out_cpu_dtypes>(ctx, self, out, Cos{});
 }
 Tensor& tanh_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return floatingUnary(ctx, self, out, Tanh{});
+  return floatingUnary<tanh_out_cpu_dtypes>(ctx, self, out, Tanh{});
 }
 Tensor& acos_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return floatingUnary(ctx, self, out, Acos{});
+  return floatingUnary<acos_out_cpu_dtypes>(ctx, self, out, Acos{});
 }
 
 // The other floating functions, each the <cmath> function of its name (reciprocal is 1 / x).
 Tensor& asin_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return floatingUnary(ctx, self, out, [](auto x) { return std::asin(x); });
+  return floatingUnary<asin_out_cpu_dtypes>(ctx, self, out, [](auto x) { return std::asin(x); });
 }
 Tensor& asinh_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return floatingUnary(ctx, self, out, [](auto x) { return std::asinh(x); });
+  return floatingUnary<asinh_out_cpu_dtypes>(ctx, self, out, [](auto x) { return std::asinh(x); });
 }
 Tensor& atan_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return floatingUnary(ctx, self, out, [](auto x) { return std::atan(x); });
+  return floatingUnary<atan_out_cpu_dtypes>(ctx, self, out, [](auto x) { return std::atan(x); });
 }
 Tensor& atanh_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return floatingUnary(ctx, self, out, [](auto x) { return std::atanh(x); });
+  return floatingUnary<atanh_out_cpu_dtypes>(ctx, self, out, [](auto x) { return std::atanh(x); });
 }
 Tensor& acosh_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return floatingUnary(ctx, self, out, [](auto x) { return std::acosh(x); });
+  return floatingUnary<acosh_out_cpu_dtypes>(ctx, self, out, [](auto x) { return std::acosh(x); });
 }
 Tensor& cosh_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return floatingUnary(ctx, self, out, [](auto x) { return std::cosh(x); });
+  return floatingUnary<cosh_out_cpu_dtypes>(ctx, self, out, [](auto x) { return std::cosh(x); });
 }
 Tensor& sinh_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return floatingUnary(ctx, self, out, [](auto x) { return std::sinh(x); });
+  return floatingUnary<sinh_out_cpu_dtypes>(ctx, self, out, [](auto x) { return std::sinh(x); });
 }
 Tensor& tan_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return floatingUnary(ctx, self, out, [](auto x) { return std::tan(x); });
+  return floatingUnary<tan_out_cpu_dtypes>(ctx, self, out, [](auto x) { return std::tan(x); });
 }
 Tensor& erf_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return floatingUnary(ctx, self, out, [](auto x) { return std::erf(x); });
+  return floatingUnary<erf_out_cpu_dtypes>(ctx, self, out, [](auto x) { return std::erf(x); });
 }
 Tensor& expm1_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return floatingUnary(ctx, self, out, [](auto x) { return std::expm1(x); });
+  return floatingUnary<expm1_out_cpu_dtypes>(ctx, self, out, [](auto x) { return std::expm1(x); });
 }
 Tensor& log10_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return floatingUnary(ctx, self, out, [](auto x) { return std::log10(x); });
+  return floatingUnary<log10_out_cpu_dtypes>(ctx, self, out, [](auto x) { return std::log10(x); });
 }
 Tensor& log1p_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return floatingUnary(ctx, self, out, [](auto x) { return std::log1p(x); });
+  return floatingUnary<log1p_out_cpu_dtypes>(ctx, self, out, [](auto x) { return std::log1p(x); });
 }
 Tensor& log2_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return floatingUnary(ctx, self, out, [](auto x) { return std::log2(x); });
+  return floatingUnary<log2_out_cpu_dtypes>(ctx, self, out, [](auto x) { return std::log2(x); });
 }
 Tensor& reciprocal_out_cpu(const Tensor& self, Tensor& out, const KernelContext& ctx) {
-  return floatingUnary(ctx, self, out, [](auto x) { return decltype(x){1} / x; });
+  return floatingUnary<reciprocal_out_cpu_dtypes>(ctx, self, out, [](auto x) { return decltype(x){1} / x; });
 }
 
 }  // namespace native

@@ -13,6 +13,12 @@
 namespace sy::cpu {
 namespace {
 
+// The four where overloads share their loops, so their YAML entries declare one set of dtypes.
+constexpr unsigned kWhereDtypes = native::where_self_out_cpu_dtypes;
+static_assert(native::where_scalar_self_cpu_dtypes == kWhereDtypes && native::where_scalar_other_cpu_dtypes == kWhereDtypes &&
+                  native::where_scalar_cpu_dtypes == kWhereDtypes,
+              "where.self_out, where.ScalarSelf, where.ScalarOther and where.Scalar declare the same dtypes: in binary_ops.yaml");
+
 void checkCondition(const char* op, const Tensor& condition) {
   checkOnCPU(op, "condition", condition);
   SY_CHECK(condition.scalar_type() == ScalarType::Bool, op,
@@ -21,7 +27,7 @@ void checkCondition(const char* op, const Tensor& condition) {
 
 void checkValues(const char* op, const char* argument, const Tensor& values) {
   checkOnCPU(op, argument, values);
-  checkDtypeSupported(op, argument, values.scalar_type(), kRealHBBF16Dtypes);
+  checkDtypeSupported(op, argument, values.scalar_type(), kWhereDtypes);
 }
 
 SizesVector whereShape(const char* op, const Tensor& condition, const Tensor& self, const Tensor& other) {
@@ -68,7 +74,7 @@ bool denseWhere(const char* op, const Tensor& condition, const Tensor& self, con
   if (steps[0] + steps[1] + steps[2] == 0) return false;
   const int64_t n = out.numel();
   if (n == 0) return true;
-  dispatchDtype<kRealHBBF16Dtypes>(result, op, "self", [&](auto tag) {
+  dispatchDtype<kWhereDtypes>(result, op, "self", [&](auto tag) {
     using T = typename decltype(tag)::type;
     denseSelect<T>(static_cast<const bool*>(condition.unsafeGetTensorImpl()->data()), steps[0],
                    static_cast<const T*>(self.unsafeGetTensorImpl()->data()), steps[1],
@@ -99,7 +105,7 @@ Tensor& selectInto(const KernelContext& ctx, const Tensor& condition, const Tens
   const Tensor b = convertedTo(op, "other", pinned_other, result);
   computeIntoOutput(op, out, result, {&pinned_condition, &a, &b}, [&](const Tensor& dst) {
     const LoopGeometry geometry = makeLoopGeometry({&dst, &pinned_condition, &a, &b});
-    dispatchDtype<kRealHBBF16Dtypes>(result, op, "self", [&](auto tag) {
+    dispatchDtype<kWhereDtypes>(result, op, "self", [&](auto tag) {
       using T = typename decltype(tag)::type;
       runElementwise<T, bool, T, T>(geometry, [](bool take_self, T x, T y) { return take_self ? x : y; });
     });

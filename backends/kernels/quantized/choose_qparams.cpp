@@ -75,10 +75,16 @@ void prepareQparamsOutputs(const char* op, const KernelContext& ctx, IntArrayRef
                  ": expected 'scale_out' and 'zero_point_out' to be contiguous");
 }
 
-Tensor qparamsFloatInput(const char* op, const Tensor& input) {
+// The parameters are computed from a float array: quantized.yaml may declare Float alone.
+static_assert(choose_qparams_tensor_out_dtypes == cpu::kFloatDtype &&
+                  choose_qparams_per_token_asymmetric_out_dtypes == cpu::kFloatDtype,
+              "choose_qparams reads a Float input; widen its loop before its entry in quantized.yaml");
+
+// `input`, contiguous, once it is known to be of one of the kernel's `declared` dtypes (its generated
+// `<kernel>_dtypes`), non-empty.
+Tensor qparamsFloatInput(const char* op, unsigned declared, const Tensor& input) {
   checkOnCPU(op, "input", input);
-  SY_CHECK_TYPE(input.scalar_type() == ScalarType::Float, op, ": expected 'input' to be a Float tensor, but got ",
-                input.scalar_type());
+  cpu::checkDtypeSupported(op, "input", input.scalar_type(), declared);
   SY_CHECK_VALUE(input.numel() > 0, op, ": 'input' is empty, so it has no range to quantize");
   return contiguousOperand(op, "input", input);
 }
@@ -97,7 +103,7 @@ std::tuple<Tensor&, Tensor&> choose_qparams_tensor_out(const Tensor& input, int6
   SY_CHECK_VALUE(quant_min <= 0 && 0 <= quant_max, op, ": the range [quant_min, quant_max] = [", quant_min, ", ",
                  quant_max, "] must include 0");
   SY_CHECK_VALUE(quant_min < quant_max, op, ": quant_min ", quant_min, " must be less than quant_max ", quant_max);
-  const Tensor x = qparamsFloatInput(op, input);
+  const Tensor x = qparamsFloatInput(op, choose_qparams_tensor_out_dtypes, input);
   const QparamsRange r = qparamsRangeOf(op, static_cast<const float*>(x.data_ptr()), x.numel());
   const int64_t one[] = {1};
   prepareQparamsOutputs(op, ctx, one, scale_out, zero_point_out);
@@ -119,7 +125,7 @@ std::tuple<Tensor&, Tensor&> choose_qparams_per_token_asymmetric_out(const Tenso
   const char* op = ctx.op;
   cpu::dispatchDtype<kQuantizedStorageDtypes>(dtype, op, "dtype", [](auto) {});
   SY_CHECK_INDEX(input.dim() > 0, op, ": 'input' must have at least one dimension (its rows are the tokens)");
-  const Tensor x = qparamsFloatInput(op, input);
+  const Tensor x = qparamsFloatInput(op, choose_qparams_per_token_asymmetric_out_dtypes, input);
   SizesVector sizes(input.sizes().begin(), input.sizes().end());
   sizes.back() = 1;
   prepareQparamsOutputs(op, ctx, sizes, scale_out, zero_point_out);

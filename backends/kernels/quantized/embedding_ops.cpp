@@ -50,20 +50,26 @@ int32_t embeddingTableValue(const Tensor& weight, int bits, int64_t row, int64_t
   return static_cast<int32_t>((b >> (2 * (j % 4))) & 0x03) - 2;
 }
 
-EmbeddingTable checkEmbeddingArguments(const char* op, int bits, const Tensor& weight, const Tensor& weight_scales,
+// The weights are read as bytes (8-bit: Byte or Char; packed 2- and 4-bit: Byte): quantized.yaml may
+// declare no more.
+static_assert((quantized_embedding_byte_out_dtypes & ~(cpu::kByteDtype | cpu::kCharDtype)) == 0 &&
+                  quantized_embedding_byte_dtype_out_dtypes == quantized_embedding_byte_out_dtypes &&
+                  (quantized_embedding_4bit_out_dtypes & ~cpu::kByteDtype) == 0 &&
+                  quantized_embedding_4bit_dtype_out_dtypes == quantized_embedding_4bit_out_dtypes &&
+                  (quantized_embedding_2bit_out_dtypes & ~cpu::kByteDtype) == 0 &&
+                  quantized_embedding_2bit_dtype_out_dtypes == quantized_embedding_2bit_out_dtypes,
+              "the quantized embeddings read Byte or Char weights; widen their loops before quantized.yaml");
+
+// Checks the arguments of an embedding of `bits`-bit weights, whose dtype must be one of the kernel's
+// `weight_dtypes` (its generated `<kernel>_dtypes`).
+EmbeddingTable checkEmbeddingArguments(const char* op, int bits, unsigned weight_dtypes, const Tensor& weight, const Tensor& weight_scales,
                                        const std::optional<Tensor>& weight_zero_points, int64_t quant_min,
                                        int64_t quant_max, const Tensor& indices) {
   checkOnCPU(op, "weight", weight);
   checkOnCPU(op, "weight_scales", weight_scales);
   checkOnCPU(op, "indices", indices);
   SY_CHECK_VALUE(weight.dim() == 2, op, ": expected 'weight' to be 2-D, but it has ", weight.dim(), " dimensions");
-  if (bits == 8) {
-    SY_CHECK_TYPE(weight.scalar_type() == ScalarType::Byte || weight.scalar_type() == ScalarType::Char, op,
-                  ": expected 'weight' to be a Byte or Char tensor, but got ", weight.scalar_type());
-  } else {
-    SY_CHECK_TYPE(weight.scalar_type() == ScalarType::Byte, op, ": expected 'weight' to be a Byte tensor of packed ",
-                  bits, "-bit values, but got ", weight.scalar_type());
-  }
+  cpu::checkDtypeSupported(op, "weight", weight.scalar_type(), weight_dtypes);
   EmbeddingTable t;
   t.rows = weight.size(0);
   t.dim = weight.size(1) * (8 / bits);
@@ -91,13 +97,14 @@ EmbeddingTable checkEmbeddingArguments(const char* op, int bits, const Tensor& w
   return t;
 }
 
-Tensor& quantizedEmbedding(int bits, const Tensor& weight, const Tensor& weight_scales,
+Tensor& quantizedEmbedding(int bits, unsigned weight_dtypes, const Tensor& weight, const Tensor& weight_scales,
                            const std::optional<Tensor>& weight_zero_points, int64_t quant_min, int64_t quant_max,
                            const Tensor& indices, std::optional<ScalarType> dtype, Tensor& out,
                            const KernelContext& ctx) {
   const char* op = ctx.op;
   const EmbeddingTable t =
-      checkEmbeddingArguments(op, bits, weight, weight_scales, weight_zero_points, quant_min, quant_max, indices);
+      checkEmbeddingArguments(op, bits, weight_dtypes, weight, weight_scales, weight_zero_points, quant_min, quant_max,
+                              indices);
   const Tensor w = contiguousOperand(op, "weight", weight);
   const Tensor scales = contiguousOperand(op, "weight_scales", weight_scales);
   const std::optional<Tensor> zero_points =
@@ -154,48 +161,48 @@ Tensor& quantized_embedding_byte_out(const Tensor& weight, const Tensor& weight_
                                      const std::optional<Tensor>& weight_zero_points, int64_t weight_quant_min,
                                      int64_t weight_quant_max, const Tensor& indices, Tensor& out,
                                      const KernelContext& ctx) {
-  return quantizedEmbedding(8, weight, weight_scales, weight_zero_points, weight_quant_min, weight_quant_max, indices,
-                            std::nullopt, out, ctx);
+  return quantizedEmbedding(8, quantized_embedding_byte_out_dtypes, weight, weight_scales, weight_zero_points,
+                            weight_quant_min, weight_quant_max, indices, std::nullopt, out, ctx);
 }
 
 Tensor& quantized_embedding_byte_dtype_out(const Tensor& weight, const Tensor& weight_scales,
                                            const std::optional<Tensor>& weight_zero_points, int64_t weight_quant_min,
                                            int64_t weight_quant_max, const Tensor& indices,
                                            std::optional<ScalarType> dtype, Tensor& out, const KernelContext& ctx) {
-  return quantizedEmbedding(8, weight, weight_scales, weight_zero_points, weight_quant_min, weight_quant_max, indices,
-                            dtype, out, ctx);
+  return quantizedEmbedding(8, quantized_embedding_byte_dtype_out_dtypes, weight, weight_scales, weight_zero_points,
+                            weight_quant_min, weight_quant_max, indices, dtype, out, ctx);
 }
 
 Tensor& quantized_embedding_4bit_out(const Tensor& weight, const Tensor& weight_scales,
                                      const std::optional<Tensor>& weight_zero_points, int64_t weight_quant_min,
                                      int64_t weight_quant_max, const Tensor& indices, Tensor& out,
                                      const KernelContext& ctx) {
-  return quantizedEmbedding(4, weight, weight_scales, weight_zero_points, weight_quant_min, weight_quant_max, indices,
-                            std::nullopt, out, ctx);
+  return quantizedEmbedding(4, quantized_embedding_4bit_out_dtypes, weight, weight_scales, weight_zero_points,
+                            weight_quant_min, weight_quant_max, indices, std::nullopt, out, ctx);
 }
 
 Tensor& quantized_embedding_4bit_dtype_out(const Tensor& weight, const Tensor& weight_scales,
                                            const std::optional<Tensor>& weight_zero_points, int64_t weight_quant_min,
                                            int64_t weight_quant_max, const Tensor& indices,
                                            std::optional<ScalarType> dtype, Tensor& out, const KernelContext& ctx) {
-  return quantizedEmbedding(4, weight, weight_scales, weight_zero_points, weight_quant_min, weight_quant_max, indices,
-                            dtype, out, ctx);
+  return quantizedEmbedding(4, quantized_embedding_4bit_dtype_out_dtypes, weight, weight_scales, weight_zero_points,
+                            weight_quant_min, weight_quant_max, indices, dtype, out, ctx);
 }
 
 Tensor& quantized_embedding_2bit_out(const Tensor& weight, const Tensor& weight_scales,
                                      const std::optional<Tensor>& weight_zero_points, int64_t weight_quant_min,
                                      int64_t weight_quant_max, const Tensor& indices, Tensor& out,
                                      const KernelContext& ctx) {
-  return quantizedEmbedding(2, weight, weight_scales, weight_zero_points, weight_quant_min, weight_quant_max, indices,
-                            std::nullopt, out, ctx);
+  return quantizedEmbedding(2, quantized_embedding_2bit_out_dtypes, weight, weight_scales, weight_zero_points,
+                            weight_quant_min, weight_quant_max, indices, std::nullopt, out, ctx);
 }
 
 Tensor& quantized_embedding_2bit_dtype_out(const Tensor& weight, const Tensor& weight_scales,
                                            const std::optional<Tensor>& weight_zero_points, int64_t weight_quant_min,
                                            int64_t weight_quant_max, const Tensor& indices,
                                            std::optional<ScalarType> dtype, Tensor& out, const KernelContext& ctx) {
-  return quantizedEmbedding(2, weight, weight_scales, weight_zero_points, weight_quant_min, weight_quant_max, indices,
-                            dtype, out, ctx);
+  return quantizedEmbedding(2, quantized_embedding_2bit_dtype_out_dtypes, weight, weight_scales, weight_zero_points,
+                            weight_quant_min, weight_quant_max, indices, dtype, out, ctx);
 }
 
 }  // namespace native

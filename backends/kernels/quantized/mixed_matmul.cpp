@@ -19,8 +19,10 @@ namespace {
 
 using cpu::checkOnCPU;
 
-constexpr unsigned kMixedInputDtypes =
-    1u << static_cast<int>(ScalarType::Float) | 1u << static_cast<int>(ScalarType::Half);
+// mixed_mm and mixed_linear share their loops, so their entries declare one set of input dtypes.
+constexpr unsigned kMixedInputDtypes = quantized_mixed_mm_out_dtypes;
+static_assert(quantized_mixed_linear_out_dtypes == kMixedInputDtypes,
+              "mixed_mm.out and mixed_linear.out declare the same dtypes: in quantized.yaml");
 
 struct MixedOperands {
   Tensor input, weight, scales;

@@ -57,12 +57,14 @@ ChannelLayout tokenLayoutOf(const Tensor& input) {
 void checkChannelParameters(const char* op, const Tensor& scales, const Tensor* zero_points, int64_t count,
                             const char* what) {
   checkOnCPU(op, "scales", scales);
+  // dtype set: a parameter's, not the input's.
   cpu::checkDtypeSupported(op, "scales", scales.scalar_type(), cpu::kFloatingDtypes);
   SY_CHECK_VALUE(scales.numel() == count, op, ": expected 'scales' to have ", count, " values (", what, "), but it has ",
                  scales.numel());
   SY_CHECK_VALUE(scales.dim() <= 1 || scales.is_contiguous(), op, ": expected 'scales' to be contiguous");
   if (zero_points == nullptr) return;
   checkOnCPU(op, "zero_points", *zero_points);
+  // dtype set: a parameter's, not the input's.
   cpu::checkDtypeSupported(op, "zero_points", zero_points->scalar_type(), cpu::kAllDtypes & ~cpu::kBoolDtype);
   SY_CHECK_VALUE(zero_points->numel() == count, op, ": expected 'zero_points' to have ", count, " values (", what,
                  "), but it has ", zero_points->numel());

@@ -20,16 +20,21 @@ namespace sy::quantized {
 
 using namespace native;
 
-// The dtypes of this library's tensors. A quantized value is stored as a plain integer tensor
-// (PyTorch's decomposed representation: the parameters travel as arguments), of the integral
-// dtypes or UInt16.
-enum QuantizedDtypeSet : unsigned {
-  kQuantizedStorageDtypes = cpu::kByteDtype | cpu::kCharDtype | cpu::kShortDtype | cpu::kIntDtype |
-                            1u << static_cast<int>(ScalarType::UInt16),
-  // What is quantized (and what dequantization produces): the floating dtypes, Half and BFloat16
-  // computing in float.
-  kQuantizedFloatDtypes = cpu::kFloatingDtypes,
-};
+// The dtypes of this library's tensors, as quantized.yaml declares them. A quantized value is
+// stored as a plain integer tensor (PyTorch's decomposed representation: the parameters travel as
+// arguments), of the integral dtypes or UInt16: what every dequantization and quantized add takes.
+// What is quantized (and what dequantization produces): Float and Double.
+inline constexpr unsigned kQuantizedStorageDtypes = dequantize_per_tensor_out_dtypes;
+inline constexpr unsigned kQuantizedFloatDtypes = quantize_per_tensor_out_dtypes;
+static_assert(dequantize_per_tensor_tensor_args_out_dtypes == kQuantizedStorageDtypes &&
+                  dequantize_per_channel_out_dtypes == kQuantizedStorageDtypes &&
+                  dequantize_per_token_out_dtypes == kQuantizedStorageDtypes &&
+                  quantized_add_out_dtypes == kQuantizedStorageDtypes,
+              "the dequantizations and quantized add share the storage dtypes: declare them alike in quantized.yaml");
+static_assert(quantize_per_tensor_tensor_args_out_dtypes == kQuantizedFloatDtypes &&
+                  quantize_per_channel_out_dtypes == kQuantizedFloatDtypes &&
+                  quantize_per_token_out_dtypes == kQuantizedFloatDtypes,
+              "the quantizations share their input dtypes: declare them alike in quantized.yaml");
 
 // Raises unless `dtype` is a quantized storage dtype and [quant_min, quant_max] lies within its
 // range ("quantized_decomposed::quantize_per_tensor.out: quant_max 300 is out of bounds for dtype
