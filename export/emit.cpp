@@ -374,12 +374,11 @@ absl::StatusOr<EmittedProgram> emitProgram(const std::vector<MethodToEmit>& meth
     named_data.push_back(pte::CreateNamedDataDirect(fb, key.c_str(), static_cast<uint32_t>(segments.size())));
     segments.push_back(*bytes);
   }
-  Offset<pte::SubsegmentOffsets> constant_segment = 0;
-  if (pool.offsets.size() > 1) {
-    constant_segment = pte::CreateSubsegmentOffsetsDirect(fb, static_cast<uint32_t>(segments.size()), &pool.offsets);
-    segments.push_back(pool.segment);
-    result.constant_bytes = pool.segment.size();
-  }
+  // See Note [A program always has its constant segment] in program_file.h.
+  const Offset<pte::SubsegmentOffsets> constant_segment =
+      pte::CreateSubsegmentOffsetsDirect(fb, static_cast<uint32_t>(segments.size()), &pool.offsets);
+  segments.push_back(pool.segment);
+  result.constant_bytes = pool.segment.size();
   std::vector<Offset<pte::DataSegment>> segment_table;
   const std::vector<uint64_t> offsets = segmentOffsets(segments);
   for (size_t i = 0; i < segments.size(); ++i) segment_table.push_back(pte::CreateDataSegment(fb, offsets[i], segments[i].size()));

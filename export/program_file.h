@@ -13,6 +13,15 @@
 // The emitter lists the delegates' processed blobs first, one segment each, then the named data
 // the delegates put aside (a segment per key, NamedData naming it), and the constant segment
 // last, so a delegate's segment index is known when its method is written.
+//
+// Note [A program always has its constant segment]
+// The constant segment is written even when no tensor has constant data: its offsets are then the
+// one placeholder entry ([0], for the constant index 0 that means "no data") and its segment is
+// empty, as ExecuTorch's exporter writes it. A runtime takes the offsets' presence as the sign that
+// the program keeps its constants in a segment; without them it falls back to the deprecated
+// `constant_buffer` path, which ExecuTorch's runtime as its CMake builds it (since 2026-05,
+// ET_ENABLE_DEPRECATED_CONSTANT_BUFFER=0) refuses: "PTE file relies on the constant_buffer path,
+// which is disabled in this build". So every emitted program has segments and the extended header.
 #pragma once
 
 #include <cstddef>

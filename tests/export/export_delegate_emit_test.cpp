@@ -95,7 +95,9 @@ TEST(ExportDelegates, StoresAModuleTwoMethodsShareOnce) {
   absl::StatusOr<EmittedProgram> file = emitProgram({{"forward", &program}, {"again", &program}});
   ASSERT_TRUE(file.ok()) << file.status();
   const pte::Program* root = pte::GetProgram(file->bytes.data());
-  EXPECT_EQ(root->segments()->size(), 2u);  // the two blobs (w went into the first: no program constants)
+  // The two blobs (w went into the first), then the empty constant segment: no program constants.
+  EXPECT_EQ(root->segments()->size(), 3u);
+  EXPECT_EQ(root->segments()->Get(2)->size(), 0u);
   EXPECT_EQ(root->execution_plan()->Get(1)->delegates()->Get(1)->processed()->index(), 1u);
   const Tensor x = AddSinReluMul::exampleInput(4);
   expectCloseTo(runProgram(file->bytes, "again", {x})[0], AddSinReluMul().forward(x));

@@ -141,6 +141,28 @@ TEST(ExportEmit, StoresConstantsInADataSegmentBehindTheExtendedHeader) {
   EXPECT_EQ(file->constant_bytes, 128u + 32 + 96 + 12);
 }
 
+// See Note [A program always has its constant segment]: a runtime built as ExecuTorch's CMake builds
+// it refuses a program whose constants are not in a segment, even a program that has none.
+TEST(ExportEmit, WritesTheConstantSegmentsPlaceholderEvenWithoutConstants) {
+  const ExportedProgram ep = capture(
+      [](const std::vector<Tensor>& in) { return std::vector<Tensor>{ops::add(in[0], in[1])}; },
+      {Mlp::exampleInput(), Mlp::exampleInput(2)}, {});
+  absl::StatusOr<EmittedProgram> file = emitProgram(ep);
+  ASSERT_TRUE(file.ok()) << file.status();
+  const pte::Program* root = pte::GetProgram(file->bytes.data());
+  ASSERT_NE(root->constant_segment(), nullptr);
+  ASSERT_NE(root->constant_segment()->offsets(), nullptr);
+  EXPECT_THAT(std::vector<uint64_t>(root->constant_segment()->offsets()->begin(), root->constant_segment()->offsets()->end()),
+              ::testing::ElementsAre(0u));
+  ASSERT_NE(root->segments(), nullptr);
+  ASSERT_LT(root->constant_segment()->segment_index(), root->segments()->size());
+  EXPECT_EQ(root->segments()->Get(root->constant_segment()->segment_index())->size(), 0u);
+  EXPECT_EQ(file->constant_bytes, 0u);
+  EXPECT_TRUE(root->constant_buffer() == nullptr || root->constant_buffer()->size() == 0);
+  const Tensor a = Mlp::exampleInput(5), b = Mlp::exampleInput(6);
+  expectCloseTo(runProgram(file->bytes, "forward", {a, b})[0], ops::add(a, b));
+}
+
 TEST(ExportEmit, WritesSeveralMethodsAndStoresASharedParameterOnce) {
   Mlp mlp;
   ExportedProgram forward = capture(mlp.model(), {Mlp::exampleInput()}, mlp.parameters());
