@@ -8,6 +8,7 @@
 #include "switchyard/backends/delegates/xnnpack/aot/sha256.h"
 #include "switchyard/backends/delegates/xnnpack/runtime/xnnpack_header.h"
 #include "switchyard/backends/delegates/xnnpack/schema/xnnpack_graph_generated.h"
+#include "switchyard/core/bfloat16.h"
 #include "switchyard/core/error.h"
 
 namespace sy::xnnpack {
@@ -86,12 +87,22 @@ class BlobWriter {
                      .Union();
         break;
       }
-      case QuantParams::Kind::PerChannelGroup:
+      case QuantParams::Kind::PerChannelGroup: {
+        // See Note [Block scales are bfloat16] in runtime/xnnpack_quant_reader.cpp: written as
+        // ExecuTorch's exporter writes them, rounded to nearest, in named data or the region.
         type = fb::XNNQuantParams::PerChannelGroupQuant;
-        params = fb::CreatePerChannelGroupQuant(b_, b_.CreateVector(q.scales), static_cast<int32_t>(q.channel_dim),
-                                                static_cast<int32_t>(q.group_size))
+        std::vector<uint8_t> bf16(q.scales.size() * 2);
+        for (size_t k = 0; k < q.scales.size(); ++k) {
+          const uint16_t bits = BFloat16(q.scales[k]).bits();
+          bf16[2 * k] = static_cast<uint8_t>(bits & 0xff), bf16[2 * k + 1] = static_cast<uint8_t>(bits >> 8);
+        }
+        const uint32_t scales = constant(bf16, "scale_");
+        params = fb::CreatePerChannelGroupQuant(b_, b_.CreateVector(std::vector<float>{}), static_cast<int32_t>(q.channel_dim),
+                                                static_cast<int32_t>(q.group_size), scales,
+                                                static_cast<uint32_t>(q.scales.size()))
                      .Union();
         break;
+      }
       default:
         type = fb::XNNQuantParams::PerTokenDynamicQuant;
         params = fb::CreatePerTokenDynamicQuant(b_, q.num_nonbatch_dims).Union();

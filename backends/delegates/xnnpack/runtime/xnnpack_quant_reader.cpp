@@ -13,7 +13,27 @@ absl::Status valueError(uint32_t i, const std::string& what) { return malformed(
 
 bool finitePositive(float s) { return std::isfinite(s) && s > 0; }
 
-// Scales from the quantization table's own vector, or from constant data when it names one.
+// Note [Block scales are bfloat16]
+// XNNPACK takes the scales of 4-bit blockwise weights (qbint4) as bfloat16, so ExecuTorch's exporter
+// writes them so, into constant data (scale_buffer_idx, num_scales). Blobs from before that carry
+// them as floats in the table's own `scale` vector, which ExecuTorch's runtime turns into bfloat16
+// by scaling by 1.00389105 and keeping the top 16 bits (a truncation made to round about as
+// nearest does). Switchyard reads them both ways into the same values as ExecuTorch, so an
+// old-style blob computes here what it computes there (a float scale kept as it was gave results
+// up to 7% apart near zero); its writer writes the bfloat16 form, rounded to nearest as PyTorch's
+// `to(torch.bfloat16)` does.
+float inlineBlockScale(float scale) {
+  const float adjusted = scale * 1.00389105f;
+  uint32_t bits = 0;
+  std::memcpy(&bits, &adjusted, 4);
+  bits &= 0xffff0000u;
+  float rounded = 0;
+  std::memcpy(&rounded, &bits, 4);
+  return rounded;
+}
+
+// Scales from the quantization table's own vector, or from constant data when it names one (as
+// bfloat16 when `bf16`: the block scales; See Note [Block scales are bfloat16]).
 absl::Status scales(const flatbuffers::Vector<float>* inline_scales, uint32_t buffer_index, uint32_t num_scales, bool bf16,
                     size_t expected, uint32_t value, const ConstantLookup& constant, uint64_t& scales_read,
                     std::vector<float>& out) {
@@ -23,6 +43,9 @@ absl::Status scales(const flatbuffers::Vector<float>* inline_scales, uint32_t bu
     }
     out.resize(expected);
     if (expected != 0) std::memcpy(out.data(), inline_scales->data(), expected * sizeof(float));
+    if (bf16) {
+      for (float& s : out) s = inlineBlockScale(s);
+    }
   } else {
     absl::StatusOr<absl::Span<const uint8_t>> data = constant(buffer_index);
     if (!data.ok()) return data.status();
@@ -89,8 +112,8 @@ absl::Status readQuantization(const fb::XNNQuantizedTensorValue& q, uint32_t i, 
                                      dimsString(v.dims)));
       }
       p.group_size = static_cast<uint32_t>(g->group_size());
-      return scales(g->scale(), g->scale_buffer_idx(), g->num_scales(), g->scale_buffer_idx() != 0,
-                    v.dims[0] * (v.dims[1] / p.group_size), i, constant, scales_read, p.scales);
+      return scales(g->scale(), g->scale_buffer_idx(), g->num_scales(), /*bf16=*/true, v.dims[0] * (v.dims[1] / p.group_size),
+                    i, constant, scales_read, p.scales);
     }
     case fb::XNNQuantParams::PerTokenDynamicQuant: {
       const fb::PerTokenDynamicQuant* t = q.quant_params_as_PerTokenDynamicQuant();
