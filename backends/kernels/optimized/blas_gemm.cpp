@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
+#include <string>
 
 #include "switchyard/backends/kernels/optimized/threads.h"
 #include "switchyard/core/error.h"
@@ -43,6 +45,55 @@ void tinyProduct(int64_t M, int64_t N, int64_t K, float alpha, const BlasMatrix&
     }
   }
 }
+
+// Note [OpenBLAS runs the kernels of the CPU it runs on]
+// OpenBLAS as Debian builds it (DYNAMIC_ARCH) carries kernels for every x86 core and picks them, at
+// load, for the CPU model it recognises. 0.3.21 (Debian 12's) does not know the CPUs that came
+// after it (Sapphire Rapids, for one) and falls back to Prescott's SSE3 kernels: on such a machine
+// every product, linear layer and convolution ran about 3x slower than the CPU allows (bench/README.md,
+// "OpenBLAS's core"). So, at load, unless the user chose a core (OPENBLAS_CORETYPE), Switchyard
+// replaces a fallback without AVX2 kernels by the newest core the CPU's instruction sets run:
+// SkylakeX with AVX-512 (F, DQ, BW, VL), Haswell with AVX2 and FMA. It goes through OpenBLAS's
+// own selection: OPENBLAS_CORETYPE set for the moment of gotoblas_dynamic_init (exported by
+// DYNAMIC_ARCH builds, and weak here, so that a build without it keeps its choice). A CPU that
+// OpenBLAS recognises keeps OpenBLAS's choice. This runs while the library loads, before any
+// product; a process that calls BLAS from another library's static initialiser at the same time is
+// not supported.
+extern "C" {
+__attribute__((weak)) void gotoblas_dynamic_init(void);
+__attribute__((weak)) void gotoblas_dynamic_quit(void);
+}
+
+bool isFallbackWithoutAvx2(const std::string& core) {
+  for (const char* old : {"Prescott", "Core2", "Penryn", "Dunnington", "Nehalem", "Atom", "Sandybridge", "Banias",
+                          "Katmai", "Coppermine", "Northwood", "Athlon", "Opteron", "Opteron(SSE3)", "Barcelona",
+                          "Bobcat", "Bulldozer", "Piledriver", "Steamroller", "Excavator"}) {
+    if (core == old) return true;
+  }
+  return false;
+}
+
+bool chooseOpenBlasCore() {
+#if defined(__x86_64__)
+  if (std::getenv("OPENBLAS_CORETYPE") != nullptr || gotoblas_dynamic_init == nullptr || gotoblas_dynamic_quit == nullptr) {
+    return false;
+  }
+  const char* current = openblas_get_corename();
+  if (current == nullptr || !isFallbackWithoutAvx2(current)) return false;
+  const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+                      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+  const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  if (!avx512 && !avx2) return false;
+  setenv("OPENBLAS_CORETYPE", avx512 ? "SkylakeX" : "Haswell", 1);
+  gotoblas_dynamic_quit();
+  gotoblas_dynamic_init();
+  unsetenv("OPENBLAS_CORETYPE");
+  return true;
+#else
+  return false;  // OpenBLAS's other architectures are not second-guessed
+#endif
+}
+[[maybe_unused]] const bool kOpenBlasCoreChosen = chooseOpenBlasCore();
 
 // Sets OpenBLAS's process-wide thread count to one, once, before the first product (see Note
 // [OpenBLAS runs on one thread; sgemm splits large products itself]).

@@ -2,7 +2,10 @@
 // shapes, transposed operands, batches, addmm's broadcasting and scalars, linear at several ranks,
 // convolution with padding, stride, dilation and groups; which calls the kernels take and which
 // they hand on, and that handed-on calls keep the portable kernel's results and errors.
+#include <cblas.h>
+
 #include <cmath>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -64,6 +67,22 @@ struct ProductShape {
   int64_t M, K, N;
 };
 const std::vector<ProductShape> kProductShapes = {{1, 1, 1}, {3, 5, 2}, {17, 33, 9}, {64, 1, 7}, {5, 0, 4}, {0, 3, 2}};
+
+#if defined(__x86_64__)
+// See Note [OpenBLAS runs the kernels of the CPU it runs on]: with Switchyard's optimized kernels
+// loaded, OpenBLAS on a CPU with AVX2 and FMA runs a core that has AVX2 kernels (0.3.21 fell back to
+// Prescott's SSE3 ones on CPUs newer than itself), unless the user chose its core; and products
+// computed with it still agree with the portable kernels (the test below).
+TEST(OptimizedBlas, OpenBlasRunsACoreWithTheInstructionSetsTheCpuHas) {
+  if (std::getenv("OPENBLAS_CORETYPE") != nullptr) GTEST_SKIP() << "OPENBLAS_CORETYPE chooses OpenBLAS's core";
+  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) GTEST_SKIP() << "no AVX2 and FMA here";
+  const std::string core = openblas_get_corename();
+  for (const char* old : {"Prescott", "Core2", "Penryn", "Dunnington", "Nehalem", "Atom", "Sandybridge"}) {
+    EXPECT_NE(core, old) << "OpenBLAS runs " << core << "'s kernels on a CPU with AVX2";
+  }
+  EXPECT_EQ(std::getenv("OPENBLAS_CORETYPE"), nullptr) << "the environment is left as it was";
+}
+#endif
 
 TEST(OptimizedBlas, MmAndBmmAgreeWithThePortableKernelsInEveryLayout) {
   for (const ProductShape& p : kProductShapes) {
