@@ -8,11 +8,6 @@
 namespace conformance {
 namespace {
 
-namespace ops = sy::ops;
-using K = xnn::NodeKind;
-using Outputs = std::vector<Tensor>;
-using Inputs = const std::vector<Tensor>&;
-
 // A [2,3,4] -> [2,3,4] graph of one unary node; `set` fills in the node's parameters.
 ProgramCase unary(const std::string& name, K kind, std::function<Tensor(const Tensor&)> eager, double tolerance = 1e-5,
                   std::function<void(xnn::XnnNode&)> set = nullptr) {

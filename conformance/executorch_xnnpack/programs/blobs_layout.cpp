@@ -8,11 +8,6 @@
 namespace conformance {
 namespace {
 
-namespace ops = sy::ops;
-using K = xnn::NodeKind;
-using Outputs = std::vector<Tensor>;
-using Inputs = const std::vector<Tensor>&;
-
 void addCopies(CaseList& cases) {
   cases.push_back(handMadeCase(
       "blob_slice", {{3, 4, 5}},

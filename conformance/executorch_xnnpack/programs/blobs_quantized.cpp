@@ -15,11 +15,6 @@
 namespace conformance {
 namespace {
 
-namespace ops = sy::ops;
-using K = xnn::NodeKind;
-using Outputs = std::vector<Tensor>;
-using Inputs = const std::vector<Tensor>&;
-
 void addStaticInt8(CaseList& cases) {
   const float in_scale = 1.0f / 127, w_scale = 0.5f / 127, out_scale = 0.02f;
   const int32_t out_zero_point = 3;

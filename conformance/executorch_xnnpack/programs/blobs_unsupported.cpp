@@ -10,8 +10,6 @@
 
 namespace conformance {
 
-namespace ops = sy::ops;
-
 void addUnsupportedBlobs(CaseList& cases) {
   cases.push_back(handMadeCase(
       "blob_sdpa", {{1, 2, 3, 4}, {1, 2, 5, 4}, {1, 2, 5, 4}},

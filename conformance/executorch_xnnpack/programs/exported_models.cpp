@@ -11,10 +11,7 @@
 namespace conformance {
 namespace {
 
-namespace ops = sy::ops;
 namespace ex = sy::export_;
-using Outputs = std::vector<Tensor>;
-using Inputs = const std::vector<Tensor>&;
 
 ProgramCase model(std::string name, Lowering lowering, std::vector<Shape> inputs, ex::Model fn,
                   std::vector<ex::NamedTensor> params, std::string notes, double tolerance = 1e-5) {

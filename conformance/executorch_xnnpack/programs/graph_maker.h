@@ -21,6 +21,7 @@
 namespace conformance {
 
 namespace xnn = sy::xnnpack;
+using K = xnn::NodeKind;
 
 class GraphMaker {
  public:

@@ -27,6 +27,10 @@ namespace conformance {
 
 using Shape = std::vector<int64_t>;
 using sy::Tensor;
+namespace ops = sy::ops;
+// A case's eager model: its outputs from its inputs.
+using Outputs = std::vector<Tensor>;
+using Inputs = const std::vector<Tensor>&;
 class GraphMaker;
 
 enum class Lowering {

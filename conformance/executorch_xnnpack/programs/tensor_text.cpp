@@ -11,8 +11,6 @@
 
 namespace conformance {
 
-namespace ops = sy::ops;
-
 Tensor randomTensor(const Shape& sizes, uint32_t seed, float low, float high) {
   int64_t numel = 1;
   for (int64_t s : sizes) numel *= s;

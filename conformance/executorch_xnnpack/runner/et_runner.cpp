@@ -32,6 +32,8 @@
 #include <string>
 #include <vector>
 
+#include "runner_text.h"
+
 #ifndef RUNNER_VERIFICATION
 #define RUNNER_VERIFICATION Minimal
 #endif
@@ -43,10 +45,7 @@ using executorch::aten::TensorImpl;
 
 namespace {
 
-[[noreturn]] void fail(const std::string& what) {
-  std::fprintf(stderr, "et_runner: %s\n", what.c_str());
-  std::exit(1);
-}
+using runner_text::fail;
 
 std::string errorText(et::Error e) {
   char text[32];
@@ -85,13 +84,19 @@ struct Input {
   std::unique_ptr<TensorImpl> impl;
 };
 
+template <class T>
+void storeAs(const std::string& text, unsigned char* dst) {
+  const T v = runner_text::parseElement<T>(text);
+  std::memcpy(dst, &v, sizeof(T));
+}
+
 void storeValue(const DtypeInfo& d, const std::string& text, unsigned char* dst) {
   switch (d.type) {
-    case ScalarType::Float: { float v = std::strtof(text.c_str(), nullptr); std::memcpy(dst, &v, 4); break; }
-    case ScalarType::Double: { double v = std::strtod(text.c_str(), nullptr); std::memcpy(dst, &v, 8); break; }
-    case ScalarType::Long: { int64_t v = std::strtoll(text.c_str(), nullptr, 10); std::memcpy(dst, &v, 8); break; }
-    case ScalarType::Int: { int32_t v = static_cast<int32_t>(std::strtol(text.c_str(), nullptr, 10)); std::memcpy(dst, &v, 4); break; }
-    default: { bool v = text == "1" || text == "true"; std::memcpy(dst, &v, 1); break; }
+    case ScalarType::Float: storeAs<float>(text, dst); break;
+    case ScalarType::Double: storeAs<double>(text, dst); break;
+    case ScalarType::Long: storeAs<int64_t>(text, dst); break;
+    case ScalarType::Int: storeAs<int32_t>(text, dst); break;
+    default: storeAs<bool>(text, dst); break;
   }
 }
 
@@ -151,14 +156,12 @@ void writeTensor(FILE* f, const Tensor& t) {
   std::fprintf(f, "%s %zd", name, static_cast<ssize_t>(t.dim()));
   for (auto s : t.sizes()) std::fprintf(f, " %d", static_cast<int>(s));
   std::fprintf(f, " %zd", static_cast<ssize_t>(t.numel()));
-  for (ssize_t i = 0; i < t.numel(); ++i) {
-    switch (t.scalar_type()) {
-      case ScalarType::Float: std::fprintf(f, " %.9g", static_cast<double>(t.const_data_ptr<float>()[i])); break;
-      case ScalarType::Double: std::fprintf(f, " %.17g", t.const_data_ptr<double>()[i]); break;
-      case ScalarType::Long: std::fprintf(f, " %" PRId64, t.const_data_ptr<int64_t>()[i]); break;
-      case ScalarType::Int: std::fprintf(f, " %d", t.const_data_ptr<int32_t>()[i]); break;
-      default: std::fprintf(f, " %d", t.const_data_ptr<bool>()[i] ? 1 : 0); break;
-    }
+  switch (t.scalar_type()) {
+    case ScalarType::Float: runner_text::writeElements(f, t.const_data_ptr<float>(), t.numel()); break;
+    case ScalarType::Double: runner_text::writeElements(f, t.const_data_ptr<double>(), t.numel()); break;
+    case ScalarType::Long: runner_text::writeElements(f, t.const_data_ptr<int64_t>(), t.numel()); break;
+    case ScalarType::Int: runner_text::writeElements(f, t.const_data_ptr<int32_t>(), t.numel()); break;
+    default: runner_text::writeElements(f, t.const_data_ptr<bool>(), t.numel()); break;
   }
   std::fprintf(f, "\n");
 }
@@ -170,38 +173,26 @@ void writeOutputs(const et::Method& method, const std::string& path) {
   for (size_t i = 0; i < method.outputs_size(); ++i) {
     const et::EValue& v = method.get_output(i);
     if (v.isTensor()) writeTensor(f, v.toTensor());
-    else if (v.isInt()) std::fprintf(f, "Int - %" PRId64 "\n", v.toInt());
-    else if (v.isDouble()) std::fprintf(f, "Double - %.17g\n", v.toDouble());
-    else if (v.isBool()) std::fprintf(f, "Bool - %d\n", v.toBool() ? 1 : 0);
-    else std::fprintf(f, "None - 0\n");
+    else runner_text::writeScalarLine(f, v);
   }
   std::fclose(f);
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  std::string program_path, inputs_path, outputs_path, method_name = "forward";
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const bool has_value = i + 1 < argc;
-    if (arg == "--inputs" && has_value) inputs_path = argv[++i];
-    else if (arg == "--outputs" && has_value) outputs_path = argv[++i];
-    else if (arg == "--method" && has_value) method_name = argv[++i];
-    else if (program_path.empty() && arg.rfind("--", 0) != 0) program_path = arg;
-    else fail("usage: et_runner PROGRAM.pte --inputs IN.txt --outputs OUT.txt [--method NAME]");
-  }
-  if (program_path.empty()) fail("usage: et_runner PROGRAM.pte --inputs IN.txt --outputs OUT.txt [--method NAME]");
+const char* const runner_text::kTool = "et_runner";
 
+int main(int argc, char** argv) {
+  const runner_text::Args args = runner_text::parseArgs(argc, argv);
   et::runtime_init();
   et::Result<executorch::extension::FileDataLoader> loader =
-      executorch::extension::FileDataLoader::from(program_path.c_str());
-  if (!loader.ok()) fail("cannot open " + program_path);
+      executorch::extension::FileDataLoader::from(args.program.c_str());
+  if (!loader.ok()) fail("cannot open " + args.program);
   et::Result<et::Program> program = et::Program::load(&loader.get(), et::Program::Verification::RUNNER_VERIFICATION);
   if (!program.ok()) fail("Program::load failed: " + errorText(program.error()));
 
-  et::Result<et::MethodMeta> meta = program->method_meta(method_name.c_str());
-  if (!meta.ok()) fail("no method " + method_name);
+  et::Result<et::MethodMeta> meta = program->method_meta(args.method.c_str());
+  if (!meta.ok()) fail("no method " + args.method);
   // Arenas for the method's own structures and for delegates' scratch, and the planned buffers.
   static unsigned char method_arena[8 << 20], temp_arena[8 << 20];
   et::MemoryAllocator method_allocator(sizeof(method_arena), method_arena);
@@ -215,13 +206,13 @@ int main(int argc, char** argv) {
   et::HierarchicalAllocator planned({spans.data(), spans.size()});
   et::MemoryManager memory(&method_allocator, &planned, &temp_allocator);
 
-  et::Result<et::Method> method = program->load_method(method_name.c_str(), &memory);
+  et::Result<et::Method> method = program->load_method(args.method.c_str(), &memory);
   if (!method.ok()) fail("load_method failed: " + errorText(method.error()));
   std::vector<Input> inputs;
-  if (!inputs_path.empty()) inputs = readInputs(inputs_path);
+  if (!args.inputs.empty()) inputs = readInputs(args.inputs);
   setInputs(*method, inputs);
   const et::Error e = method->execute();
   if (e != et::Error::Ok) fail("execute failed: " + errorText(e));
-  if (!outputs_path.empty()) writeOutputs(*method, outputs_path);
+  if (!args.outputs.empty()) writeOutputs(*method, args.outputs);
   return 0;
 }

@@ -11,15 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "runner_text.h"
 #include "switchyard/program/program.h"
 #include "switchyard/switchyard.h"
 
 namespace {
 
-[[noreturn]] void fail(const std::string& what) {
-  std::fprintf(stderr, "sy_runner: %s\n", what.c_str());
-  std::exit(1);
-}
+using runner_text::fail;
+using runner_text::parseElement;
 
 sy::ScalarType dtypeByName(const std::string& name) {
   if (name == "Float") return sy::ScalarType::Float;
@@ -32,11 +31,11 @@ sy::ScalarType dtypeByName(const std::string& name) {
 
 void storeValue(sy::Tensor& t, size_t i, const std::string& text) {
   switch (t.scalar_type()) {
-    case sy::ScalarType::Float: t.data_ptr<float>()[i] = std::strtof(text.c_str(), nullptr); break;
-    case sy::ScalarType::Double: t.data_ptr<double>()[i] = std::strtod(text.c_str(), nullptr); break;
-    case sy::ScalarType::Long: t.data_ptr<int64_t>()[i] = std::strtoll(text.c_str(), nullptr, 10); break;
-    case sy::ScalarType::Int: t.data_ptr<int32_t>()[i] = static_cast<int32_t>(std::strtol(text.c_str(), nullptr, 10)); break;
-    default: t.data_ptr<bool>()[i] = text == "1" || text == "true"; break;
+    case sy::ScalarType::Float: t.data_ptr<float>()[i] = parseElement<float>(text); break;
+    case sy::ScalarType::Double: t.data_ptr<double>()[i] = parseElement<double>(text); break;
+    case sy::ScalarType::Long: t.data_ptr<int64_t>()[i] = parseElement<int64_t>(text); break;
+    case sy::ScalarType::Int: t.data_ptr<int32_t>()[i] = parseElement<int32_t>(text); break;
+    default: t.data_ptr<bool>()[i] = parseElement<bool>(text); break;
   }
 }
 
@@ -80,15 +79,13 @@ void writeTensor(FILE* f, const sy::Tensor& t) {
   std::fprintf(f, "%s %zu", name.c_str(), static_cast<size_t>(t.sizes().size()));
   for (auto s : t.sizes()) std::fprintf(f, " %" PRId64, static_cast<int64_t>(s));
   std::fprintf(f, " %" PRId64, static_cast<int64_t>(t.numel()));
-  for (int64_t i = 0; i < t.numel(); ++i) {
-    switch (t.scalar_type()) {
-      case sy::ScalarType::Float: std::fprintf(f, " %.9g", static_cast<double>(t.data_ptr<float>()[i])); break;
-      case sy::ScalarType::Double: std::fprintf(f, " %.17g", t.data_ptr<double>()[i]); break;
-      case sy::ScalarType::Long: std::fprintf(f, " %" PRId64, t.data_ptr<int64_t>()[i]); break;
-      case sy::ScalarType::Int: std::fprintf(f, " %d", t.data_ptr<int32_t>()[i]); break;
-      case sy::ScalarType::Bool: std::fprintf(f, " %d", t.data_ptr<bool>()[i] ? 1 : 0); break;
-      default: fail("unsupported output dtype " + name);
-    }
+  switch (t.scalar_type()) {
+    case sy::ScalarType::Float: runner_text::writeElements(f, t.data_ptr<float>(), t.numel()); break;
+    case sy::ScalarType::Double: runner_text::writeElements(f, t.data_ptr<double>(), t.numel()); break;
+    case sy::ScalarType::Long: runner_text::writeElements(f, t.data_ptr<int64_t>(), t.numel()); break;
+    case sy::ScalarType::Int: runner_text::writeElements(f, t.data_ptr<int32_t>(), t.numel()); break;
+    case sy::ScalarType::Bool: runner_text::writeElements(f, t.data_ptr<bool>(), t.numel()); break;
+    default: fail("unsupported output dtype " + name);
   }
   std::fprintf(f, "\n");
 }
@@ -100,41 +97,29 @@ void writeOutputs(const sy::Method& method, const std::string& path) {
   for (size_t i = 0; i < method.outputs_size(); ++i) {
     const sy::IValue& v = method.get_output(i);
     if (v.isTensor()) writeTensor(f, v.toTensor());
-    else if (v.isInt()) std::fprintf(f, "Int - %" PRId64 "\n", v.toInt());
-    else if (v.isDouble()) std::fprintf(f, "Double - %.17g\n", v.toDouble());
-    else if (v.isBool()) std::fprintf(f, "Bool - %d\n", v.toBool() ? 1 : 0);
-    else std::fprintf(f, "None - 0\n");
+    else runner_text::writeScalarLine(f, v);
   }
   std::fclose(f);
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  std::string program_path, inputs_path, outputs_path, method_name = "forward";
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const bool has_value = i + 1 < argc;
-    if (arg == "--inputs" && has_value) inputs_path = argv[++i];
-    else if (arg == "--outputs" && has_value) outputs_path = argv[++i];
-    else if (arg == "--method" && has_value) method_name = argv[++i];
-    else if (program_path.empty() && arg.rfind("--", 0) != 0) program_path = arg;
-    else fail("usage: sy_runner PROGRAM.pte --inputs IN.txt --outputs OUT.txt [--method NAME]");
-  }
-  if (program_path.empty()) fail("usage: sy_runner PROGRAM.pte --inputs IN.txt --outputs OUT.txt [--method NAME]");
+const char* const runner_text::kTool = "sy_runner";
 
-  absl::StatusOr<sy::Program> program = sy::Program::load(program_path);
+int main(int argc, char** argv) {
+  const runner_text::Args args = runner_text::parseArgs(argc, argv);
+  absl::StatusOr<sy::Program> program = sy::Program::load(args.program);
   if (!program.ok()) fail("load: " + std::string(program.status().message()));
-  absl::StatusOr<sy::Method> method = program->load_method(method_name, sy::MethodOptions{});
+  absl::StatusOr<sy::Method> method = program->load_method(args.method, sy::MethodOptions{});
   if (!method.ok()) fail("load_method: " + std::string(method.status().message()));
   std::vector<sy::IValue> inputs;
-  if (!inputs_path.empty()) inputs = readInputs(inputs_path);
+  if (!args.inputs.empty()) inputs = readInputs(args.inputs);
   for (size_t i = 0; i < inputs.size(); ++i) {
     const absl::Status s = method->set_input(i, inputs[i]);
     if (!s.ok()) fail("set_input(" + std::to_string(i) + "): " + std::string(s.message()));
   }
   const absl::Status s = method->execute();
   if (!s.ok()) fail("execute: " + std::string(s.message()));
-  if (!outputs_path.empty()) writeOutputs(*method, outputs_path);
+  if (!args.outputs.empty()) writeOutputs(*method, args.outputs);
   return 0;
 }
