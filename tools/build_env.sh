@@ -9,3 +9,14 @@ fi
 # The test binaries use a precompiled header (tests/CMakeLists.txt); ccache caches compilations
 # that use one only with these relaxations (ccache's manual, "Precompiled headers").
 export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
+#
+# Note [ccache keys a precompiled header by its headers' bytes]
+# GCC records in a precompiled header a digest of every `#pragma once` header it read, and a later
+# `#include` of that header is skipped only if the file on disk still has that digest. ccache's
+# preprocessor mode keys a result by the preprocessed text, which has no comments: after a change
+# to a header's comments alone it returns the precompiled header built from the old bytes, and every
+# test file that includes the edited header again fails with "redefinition of ..." (stop 46's CI, on
+# a change to a comment in dispatcher/kernel_context.h). Depend mode keys every result by the bytes
+# of the files the compiler's own -MD list names and never runs the preprocessor, so an edited
+# comment is a miss, as it must be.
+export CCACHE_DEPEND=1
