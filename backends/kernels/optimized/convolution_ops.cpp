@@ -3,7 +3,8 @@
 // unfolded into a matrix (im2col, zeros for the padding) and multiplied by the group's filters with
 // OpenBLAS's sgemm (blas_gemm.h). A 1x1 convolution with stride 1 and no padding multiplies the
 // input directly. The unfolded matrix is built a band of output rows at a time, so it never takes
-// more than kColumnsBudget bytes.
+// more than kColumnsBudget bytes. Other stride-1 convolutions on a CPU with AVX-512 run the direct
+// convolution (direct_convolution.h), which unfolds nothing, when their geometry pays.
 //
 // Semantics are the portable kernel's (backends/devices/cpu/convolution.cpp): input (N, C, H, W) or
 // unbatched (C, H, W), weight (C_out, C / groups, kH, kW), optional bias (C_out), stride, zero
@@ -19,6 +20,7 @@
 
 #include "switchyard/backends/devices/cpu/nn_kernels.h"
 #include "switchyard/backends/kernels/optimized/blas_gemm.h"
+#include "switchyard/backends/kernels/optimized/direct_convolution.h"
 #include "switchyard/backends/kernels/optimized/flat_tensors.h"
 #include "switchyard/backends/kernels/optimized/partial_kernel_decline.h"
 #include "switchyard/backends/kernels/optimized/scratch.h"
@@ -146,9 +148,30 @@ void unfold(const Conv& c, const float* group_input, int64_t row_first, int64_t 
 
 struct UnfoldedPatches {};  // scratchFloats' purpose
 
+// One group's geometry for the direct convolution, when it runs it: stride 1, not a 1x1 product
+// without padding (which reads the input directly), an AVX-512 CPU and a geometry that pays.
+std::optional<DirectGeometry> directGeometry(const Conv& c) {
+  if (c.direct() || c.stride_h != 1 || c.stride_w != 1 || !directAvailable()) return std::nullopt;
+  const DirectGeometry g{c.channels / c.groups, c.height, c.width, c.filters, c.kernel_h, c.kernel_w,
+                         c.pad_h, c.pad_w, c.dilation_h, c.dilation_w};
+  if (!directPays(g)) return std::nullopt;
+  return g;
+}
+
 void runConvolution(const Conv& c, const float* input, const float* weight, float* out) {
   if (c.batch * c.out_channels * c.positions == 0) return;
   const int64_t group_input = (c.channels / c.groups) * c.height * c.width;
+  if (const std::optional<DirectGeometry> g = directGeometry(c)) {
+    const float* bias = c.bias != nullptr ? c.bias->data_ptr<float>() : nullptr;
+    for (int64_t n = 0; n < c.batch; ++n) {
+      for (int64_t group = 0; group < c.groups; ++group) {
+        directConvolution(*g, input + (n * c.groups + group) * group_input, weight + group * c.filters * c.depth,
+                          bias != nullptr ? bias + group * c.filters : nullptr,
+                          out + (n * c.out_channels + group * c.filters) * c.positions);
+      }
+    }
+    return;
+  }
   const int64_t band_rows = std::clamp<int64_t>(
       kColumnsBudget / std::max<int64_t>(1, c.depth * c.out_w * int64_t(sizeof(float))), 1, c.out_h);
   // See Note [A warm optimized kernel allocates nothing].

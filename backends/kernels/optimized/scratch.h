@@ -22,14 +22,18 @@
 
 namespace sy::optimized {
 
-// At least `n` Floats of this thread's scratch for `Purpose`, valid until its next call on this
-// thread. A kernel holding a purpose's buffer must not call another kernel that uses the same
-// purpose. Contents are unspecified.
-template <class Purpose>
-float* scratchFloats(size_t n) {
-  thread_local std::vector<float> buffer;
+// At least `n` values of T (scratchFloats: Floats) of this thread's scratch for `Purpose`, valid
+// until its next call on this thread. A kernel holding a purpose's buffer must not call another
+// kernel that uses the same purpose. Contents are unspecified.
+template <class Purpose, class T = float>
+T* scratchOf(size_t n) {
+  thread_local std::vector<T> buffer;
   if (buffer.size() < n) buffer.resize(n);
   return buffer.data();
+}
+template <class Purpose>
+float* scratchFloats(size_t n) {
+  return scratchOf<Purpose, float>(n);
 }
 
 }  // namespace sy::optimized
