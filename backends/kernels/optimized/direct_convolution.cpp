@@ -54,16 +54,25 @@ struct PackedFilters {};
 struct TapOffsets {};
 
 // The image with pad_h rows and pad_w columns of zeros around each channel, then zeros to
-// image_floats.
+// image_floats; each Float is written once.
 float* padImage(const DirectGeometry& g, const Extents& e, const float* input) {
   float* image = scratchFloats<PaddedImage>(size_t(e.image_floats));
-  std::fill(image, image + e.image_floats, 0.0f);
+  const int64_t border = g.pad_h * e.padded_w + g.pad_w;  // zeros before a channel's first Float
+  float* dst = image;
   for (int64_t c = 0; c < g.channels; ++c) {
-    for (int64_t h = 0; h < g.height; ++h) {
-      std::memcpy(image + c * e.plane + (h + g.pad_h) * e.padded_w + g.pad_w, input + (c * g.height + h) * g.width,
-                  size_t(g.width) * sizeof(float));
+    // The top rows and the left border of the first row, then each row followed by its right
+    // border and the next row's left border (the last row's: the bottom rows).
+    std::fill(dst, dst + border, 0.0f);
+    dst += border;
+    for (int64_t h = 0; h < g.height; ++h, input += g.width) {
+      std::memcpy(dst, input, size_t(g.width) * sizeof(float));
+      dst += g.width;
+      const int64_t gap = h + 1 < g.height ? 2 * g.pad_w : g.pad_w + g.pad_h * e.padded_w;
+      std::fill(dst, dst + gap, 0.0f);
+      dst += gap;
     }
   }
+  std::fill(dst, image + e.image_floats, 0.0f);
   return image;
 }
 

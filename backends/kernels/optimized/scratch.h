@@ -10,11 +10,12 @@
 // ExecuTorch's rule for a method is that nothing is allocated while it executes: its memory comes
 // from the plan made at load time. The optimized kernels keep that rule once warm. Their temporary
 // buffers are per-thread scratch that only grows (held until the thread exits: at most
-// kColumnsBudget bytes for the convolution, a few KiB for the sums), and parallelFor takes one of
-// its pool's preallocated job slots, never the heap (threads.cpp). What allocates is the first call
-// at a new, larger size and the first parallel section, which starts the pool's threads; every
-// later call of the same shapes allocates nothing, at any thread count. Tested by counting operator
-// new in tests/backends/kernels/optimized/optimized_allocation_test.cpp.
+// kColumnsBudget bytes of unfolded patches for the convolution, or for the direct convolution a
+// padded image of at most 32 MiB and the packed filters; a few KiB for the sums), and parallelFor
+// takes one of its pool's preallocated job slots, never the heap (threads.cpp). What allocates is
+// the first call at a new, larger size and the first parallel section, which starts the pool's
+// threads; every later call of the same shapes allocates nothing, at any thread count. Tested by
+// counting operator new in tests/backends/kernels/optimized/optimized_allocation_test.cpp.
 #pragma once
 
 #include <cstddef>
