@@ -34,8 +34,9 @@ namespace sy::optimized {
 struct DirectGeometry {
   int64_t channels = 0, height = 0, width = 0, filters = 0, kernel_h = 0, kernel_w = 0;
   int64_t pad_h = 0, pad_w = 0, dilation_h = 1, dilation_w = 1;
-  // Every value is at least its minimum (channels, height, width, filters, kernel, dilation >= 1;
-  // pads >= 0), below 2^31, and the kernel fits in the padded image.
+  // Every value is below 2^31 and at least its minimum (height, width, filters, kernel, dilation
+  // >= 1; channels and pads >= 0: an image without channels gives the bias), and the kernel fits
+  // in the padded image.
 };
 
 // Whether this build and CPU run the direct convolution (AVX-512F on x86-64).

@@ -103,6 +103,16 @@ TEST_F(OptimizedDirectConvolution, AgreesWithThePortableKernelOnEveryFilterCount
   }
 }
 
+TEST_F(OptimizedDirectConvolution, GivesTheBiasAloneForAnImageWithoutChannels) {
+  const DirectGeometry g{0, 12, 20, 5, 3, 3, 1, 1, 1, 1};
+  ASSERT_TRUE(optimized::directPays(g));
+  const Operands o = operandsOf(g, true, 3);
+  const Tensor expected = portableResult(g, o);
+  expectNearPortable(directResult(g, o, expected), expected, describe(g));
+  expectNearPortable(ops::convolution(o.input, o.weight, o.bias, {1}, {1}, {1}, false, {0}, 1), expected,
+                     describe(g) + ", through the dispatcher");
+}
+
 TEST_F(OptimizedDirectConvolution, GivesTheSameBitsOnOneThreadAndOnTwo) {
   const DirectGeometry g{8, 40, 44, 20, 3, 3, 1, 1, 1, 1};
   const Operands o = operandsOf(g, true, 7);
