@@ -255,6 +255,13 @@ std::vector<T> randomUniformValues(int64_t count, uint32_t seed) {
   return values;
 }
 
+// A Float tensor of `sizes` holding randomUniformValues<float>(numel, seed).
+inline Tensor randomTensor(std::vector<int64_t> sizes, uint32_t seed) {
+  int64_t numel = 1;
+  for (int64_t s : sizes) numel *= s;
+  return tensor<float>(randomUniformValues<float>(numel, seed), sizes);
+}
+
 // Expects `actual` to hold `expected` element by element: NaN matches NaN, infinities match
 // exactly, finite values within `rel` relative tolerance (absolute near zero).
 inline void expectValues(const Tensor& actual, const std::vector<double>& expected, double rel) {

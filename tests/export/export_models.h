@@ -15,13 +15,6 @@
 
 namespace sy::testing {
 
-// Uniform in [-1, 1), reproducible for a seed.
-inline Tensor randomTensor(std::vector<int64_t> sizes, uint32_t seed) {
-  int64_t numel = 1;
-  for (int64_t s : sizes) numel *= s;
-  return tensor<float>(randomUniformValues<float>(numel, seed), sizes);
-}
-
 // `actual` has `expected`'s dtype and shape and its values within `tolerance`.
 inline void expectCloseTo(const Tensor& actual, const Tensor& expected, double tolerance = 1e-5) {
   EXPECT_EQ(export_::TensorMeta::of(actual), export_::TensorMeta::of(expected));

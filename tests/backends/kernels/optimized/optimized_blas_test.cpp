@@ -6,7 +6,6 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -20,15 +19,6 @@
 
 namespace sy {
 namespace {
-
-Tensor blasRandom(std::vector<int64_t> sizes, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  Tensor t = sy::empty(sizes);
-  float* p = t.data_ptr<float>();
-  for (int64_t i = 0; i < t.numel(); ++i) p[i] = uniform(rng);
-  return t;
-}
 
 // The same call with the partial kernels out of the way: the portable kernel's answer.
 template <class Fn>
@@ -88,14 +78,14 @@ TEST(OptimizedBlas, MmAndBmmAgreeWithThePortableKernelsInEveryLayout) {
   for (const ProductShape& p : kProductShapes) {
     const int64_t M = p.M, K = p.K, N = p.N;  // plain variables: lambdas below capture them
     const std::string shape = std::to_string(M) + "x" + std::to_string(K) + "x" + std::to_string(N);
-    const Tensor a = blasRandom({M, K}, 1), b = blasRandom({K, N}, 2);
-    const Tensor at = ops::transpose(blasRandom({K, M}, 3), 0, 1), bt = ops::transpose(blasRandom({N, K}, 4), 0, 1);
+    const Tensor a = testing::randomTensor({M, K}, 1), b = testing::randomTensor({K, N}, 2);
+    const Tensor at = ops::transpose(testing::randomTensor({K, M}, 3), 0, 1), bt = ops::transpose(testing::randomTensor({N, K}, 4), 0, 1);
     expectAgrees([&] { return ops::mm(a, b); }, "mm " + shape);
     expectAgrees([&] { return ops::mm(at, bt); }, "mm of transposed operands " + shape);
     expectAgrees([&] { return ops::mm(a, bt); }, "mm, mat2 transposed " + shape);
     expectAgrees([&] { Tensor out = empty({1}); return ops::mm_out(out, at, b); }, "mm.out resized " + shape);
-    const Tensor ba = blasRandom({3, M, K}, 5), bb = blasRandom({3, K, N}, 6);
-    const Tensor bbt = ops::transpose(blasRandom({3, N, K}, 7), 1, 2);
+    const Tensor ba = testing::randomTensor({3, M, K}, 5), bb = testing::randomTensor({3, K, N}, 6);
+    const Tensor bbt = ops::transpose(testing::randomTensor({3, N, K}, 7), 1, 2);
     expectAgrees([&] { return ops::bmm(ba, bb); }, "bmm " + shape);
     expectAgrees([&] { Tensor out = empty({3, M, N}); return ops::bmm_out(out, ba, bbt); }, "bmm.out " + shape);
   }
@@ -105,9 +95,9 @@ TEST(OptimizedBlas, AddmmBroadcastsSelfAndScalesLikeThePortableKernel) {
   for (const ProductShape& p : kProductShapes) {
     const int64_t M = p.M, K = p.K, N = p.N;  // plain variables: lambdas below capture them
     const std::string shape = std::to_string(M) + "x" + std::to_string(K) + "x" + std::to_string(N);
-    const Tensor m1 = blasRandom({M, K}, 8), m2 = ops::transpose(blasRandom({N, K}, 9), 0, 1);
+    const Tensor m1 = testing::randomTensor({M, K}, 8), m2 = ops::transpose(testing::randomTensor({N, K}, 9), 0, 1);
     for (const std::vector<int64_t>& self_sizes : std::vector<std::vector<int64_t>>{{}, {N}, {1, N}, {M, 1}, {M, N}}) {
-      const Tensor self = blasRandom(self_sizes, 10);
+      const Tensor self = testing::randomTensor(self_sizes, 10);
       const std::string where = shape + ", self of rank " + std::to_string(self_sizes.size());
       expectAgrees([&] { return ops::addmm(self, m1, m2); }, "addmm " + where);
       expectAgrees([&] { return ops::addmm(self, m1, m2, 0.5, -2); }, "addmm beta 0.5 alpha -2 " + where);
@@ -120,39 +110,39 @@ TEST(OptimizedBlas, AddmmBroadcastsSelfAndScalesLikeThePortableKernel) {
 }
 
 TEST(OptimizedBlas, AddmmOutMayBeSelf) {
-  const Tensor m1 = blasRandom({4, 6}, 11), m2 = blasRandom({6, 5}, 12);
-  Tensor self = blasRandom({4, 5}, 13);
+  const Tensor m1 = testing::randomTensor({4, 6}, 11), m2 = testing::randomTensor({6, 5}, 12);
+  Tensor self = testing::randomTensor({4, 5}, 13);
   const Tensor want = blasPortable([&] { return ops::addmm(self, m1, m2, 0.5, 2); });
   EXPECT_EQ(&ops::addmm_out(self, self, m1, m2, 0.5, 2), &self);
   expectBlasClose(self, want, "addmm.out into self");
 }
 
 TEST(OptimizedBlas, LinearAgreesWithThePortableKernelAtEveryInputRank) {
-  const Tensor weight = blasRandom({9, 13}, 14), bias = blasRandom({9}, 15);
+  const Tensor weight = testing::randomTensor({9, 13}, 14), bias = testing::randomTensor({9}, 15);
   for (const std::vector<int64_t>& sizes : std::vector<std::vector<int64_t>>{{13}, {5, 13}, {2, 3, 13}, {0, 13}}) {
-    const Tensor input = blasRandom(sizes, 16);
+    const Tensor input = testing::randomTensor(sizes, 16);
     const std::string where = "input of rank " + std::to_string(sizes.size());
     expectAgrees([&] { return ops::linear(input, weight, bias); }, "linear " + where);
     expectAgrees([&] { return ops::linear(input, weight); }, "linear without bias " + where);
     expectAgrees([&] { Tensor out = empty({1}); return ops::linear_out(out, input, weight, bias); }, "linear.out " + where);
   }
-  const Tensor transposed_weight = ops::transpose(blasRandom({13, 9}, 17), 0, 1);
-  expectAgrees([&] { return ops::linear(blasRandom({4, 13}, 18), transposed_weight, bias); }, "linear, weight a view");
+  const Tensor transposed_weight = ops::transpose(testing::randomTensor({13, 9}, 17), 0, 1);
+  expectAgrees([&] { return ops::linear(testing::randomTensor({4, 13}, 18), transposed_weight, bias); }, "linear, weight a view");
 }
 
 TEST(OptimizedBlas, ContiguousProductsAreTakenAndOtherOperandsHandedOn) {
   g_portable_mm_out_calls = 0;
   Library counting(Library::Impl, "aten", DispatchKey::CPU);
   counting.impl("mm.out", withContext<&countingMmOut, &kCountingMmOut>());
-  const Tensor a = blasRandom({6, 8}, 19), b = blasRandom({8, 4}, 20);
+  const Tensor a = testing::randomTensor({6, 8}, 19), b = testing::randomTensor({8, 4}, 20);
   Tensor out = empty({6, 4});
   ops::mm_out(out, a, b);
   EXPECT_EQ(g_portable_mm_out_calls, 0);
   // Every other column: the dim order of a matrix, but not a layout BLAS reads in place.
-  const Tensor every_other = sy::testing::viewOf(blasRandom({6, 16}, 21), {6, 8}, {16, 2});
+  const Tensor every_other = sy::testing::viewOf(testing::randomTensor({6, 16}, 21), {6, 8}, {16, 2});
   expectAgrees([&] { return ops::mm_out(out, every_other, b); }, "mm.out of a doubly strided operand");
   // out= sharing memory with an operand: the portable kernel stages the product.
-  Tensor square = blasRandom({8, 8}, 22);
+  Tensor square = testing::randomTensor({8, 8}, 22);
   const Tensor want = blasPortable([&] { return ops::mm(square, square); });
   ops::mm_out(square, square, square);
   expectBlasClose(square, want, "mm.out into its own operand");
@@ -180,7 +170,7 @@ TEST(OptimizedBlas, SizesBeyondBlasIntegersAreRefusedNotNarrowed) {
 }
 
 std::vector<float> randomFloats(int64_t n, uint32_t seed) {
-  const Tensor t = blasRandom({n}, seed);
+  const Tensor t = testing::randomTensor({n}, seed);
   return std::vector<float>(t.data_ptr<float>(), t.data_ptr<float>() + n);
 }
 
@@ -251,8 +241,8 @@ TEST(OptimizedBlas, ConvolutionAgreesWithThePortableKernel) {
   };
   for (size_t i = 0; i < cases.size(); ++i) {
     const ConvCase& c = cases[i];
-    const Tensor input = blasRandom(c.input, 30 + i), weight = blasRandom(c.weight, 40 + i);
-    const std::optional<Tensor> bias = c.bias ? std::optional<Tensor>(blasRandom({c.weight[0]}, 50 + i)) : std::nullopt;
+    const Tensor input = testing::randomTensor(c.input, 30 + i), weight = testing::randomTensor(c.weight, 40 + i);
+    const std::optional<Tensor> bias = c.bias ? std::optional<Tensor>(testing::randomTensor({c.weight[0]}, 50 + i)) : std::nullopt;
     const std::string where = "convolution case " + std::to_string(i);
     expectAgrees([&] { return ops::convolution(input, weight, bias, c.stride, c.padding, c.dilation, false, {0}, c.groups); },
                  where);
@@ -262,7 +252,7 @@ TEST(OptimizedBlas, ConvolutionAgreesWithThePortableKernel) {
     }, where + " (out=)");
   }
   // conv2d reaches the same kernel through its composite.
-  const Tensor input = blasRandom({1, 3, 8, 8}, 60), weight = blasRandom({4, 3, 3, 3}, 61);
+  const Tensor input = testing::randomTensor({1, 3, 8, 8}, 60), weight = testing::randomTensor({4, 3, 3, 3}, 61);
   expectAgrees([&] { return ops::conv2d(input, weight, std::nullopt, {1}, {1}); }, "conv2d");
 }
 

@@ -6,7 +6,6 @@
 // AVX-512, where the optimized convolution never takes it.
 #include <cmath>
 #include <cstring>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -22,24 +21,15 @@ namespace {
 
 using optimized::DirectGeometry;
 
-Tensor uniformTensor(std::vector<int64_t> sizes, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  Tensor t = sy::empty(sizes);
-  float* p = t.data_ptr<float>();
-  for (int64_t i = 0; i < t.numel(); ++i) p[i] = uniform(rng);
-  return t;
-}
-
 struct Operands {
   Tensor input, weight;
   std::optional<Tensor> bias;
 };
 
 Operands operandsOf(const DirectGeometry& g, bool bias, uint32_t seed) {
-  return {uniformTensor({g.channels, g.height, g.width}, seed),
-          uniformTensor({g.filters, g.channels, g.kernel_h, g.kernel_w}, seed + 1),
-          bias ? std::optional<Tensor>(uniformTensor({g.filters}, seed + 2)) : std::nullopt};
+  return {testing::randomTensor({g.channels, g.height, g.width}, seed),
+          testing::randomTensor({g.filters, g.channels, g.kernel_h, g.kernel_w}, seed + 1),
+          bias ? std::optional<Tensor>(testing::randomTensor({g.filters}, seed + 2)) : std::nullopt};
 }
 
 // The portable kernel's result (unbatched input, stride 1).
@@ -139,8 +129,8 @@ TEST_F(OptimizedDirectConvolution, TakesGeometriesThatWasteLittleAndFitItsLimits
 
 TEST_F(OptimizedDirectConvolution, RunsTheOptimizedConvolutionOfStrideOneWithGroupsAndBias) {
   // Two groups of 2 channels and 3 filters each: the direct result of each group, bit for bit.
-  const Tensor input = uniformTensor({2, 4, 20, 30}, 11), weight = uniformTensor({6, 2, 3, 3}, 12);
-  const Tensor bias = uniformTensor({6}, 13);
+  const Tensor input = testing::randomTensor({2, 4, 20, 30}, 11), weight = testing::randomTensor({6, 2, 3, 3}, 12);
+  const Tensor bias = testing::randomTensor({6}, 13);
   const DirectGeometry g{2, 20, 30, 3, 3, 3, 1, 1, 1, 1};
   ASSERT_TRUE(optimized::directPays(g));
   const Tensor out = ops::convolution(input, weight, bias, {1}, {1}, {1}, false, {0}, 2);
