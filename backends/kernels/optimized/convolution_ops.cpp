@@ -3,8 +3,8 @@
 // unfolded into a matrix (im2col, zeros for the padding) and multiplied by the group's filters with
 // OpenBLAS's sgemm (blas_gemm.h). A 1x1 convolution with stride 1 and no padding multiplies the
 // input directly. The unfolded matrix is built a band of output rows at a time, so it never takes
-// more than kColumnsBudget bytes. Other stride-1 convolutions on a CPU with AVX-512 run the direct
-// convolution (direct_convolution.h), which unfolds nothing, when their geometry pays.
+// more than kColumnsBudget bytes. Other stride-1 convolutions on a CPU with AVX2 or AVX-512 run the
+// direct convolution (direct_convolution.h), which unfolds nothing, when their geometry pays.
 //
 // Semantics are the portable kernel's (backends/devices/cpu/convolution.cpp): input (N, C, H, W) or
 // unbatched (C, H, W), weight (C_out, C / groups, kH, kW), optional bias (C_out), stride, zero
@@ -149,7 +149,7 @@ void unfold(const Conv& c, const float* group_input, int64_t row_first, int64_t 
 struct UnfoldedPatches {};  // scratchFloats' purpose
 
 // One group's geometry for the direct convolution, when it runs it: stride 1, not a 1x1 product
-// without padding (which reads the input directly), an AVX-512 CPU and a geometry that pays.
+// without padding (which reads the input directly), an AVX2 or AVX-512 CPU, a geometry that pays.
 std::optional<DirectGeometry> directGeometry(const Conv& c) {
   if (c.direct() || c.stride_h != 1 || c.stride_w != 1 || !directAvailable()) return std::nullopt;
   const DirectGeometry g{c.channels / c.groups, c.height, c.width, c.filters, c.kernel_h, c.kernel_w,

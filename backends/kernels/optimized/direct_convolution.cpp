@@ -92,10 +92,26 @@ float* packFilters(const DirectGeometry& g, const float* weight) {
   return packed;
 }
 
+direct_unit::DirectBlocks blocksOf(InstructionSet set) {
+  switch (set) {
+    case InstructionSet::Avx512:
+      return direct_unit::directBlocksAvx512();
+    case InstructionSet::Avx2:
+      return direct_unit::directBlocksAvx2();
+    default:
+      return nullptr;
+  }
+}
+
 }  // namespace
 
+bool directAvailable(InstructionSet set) {
+  // A set the CPU lacks has no loops in unaryLoop (vector_math.h); the build's units answer the rest.
+  return unaryLoop(UnaryFunction::Exp, set) != nullptr && blocksOf(set) != nullptr;
+}
+
 bool directAvailable() {
-  static const bool available = activeInstructionSet() == InstructionSet::Avx512 && direct_unit::directBlocksAvx512();
+  static const bool available = directAvailable(activeInstructionSet());
   return available;
 }
 
@@ -109,6 +125,11 @@ bool directPays(const DirectGeometry& g) {
 
 void directConvolution(const DirectGeometry& g, const float* input, const float* weight, const float* bias,
                        float* out) {
+  directConvolution(g, input, weight, bias, out, activeInstructionSet());
+}
+
+void directConvolution(const DirectGeometry& g, const float* input, const float* weight, const float* bias, float* out,
+                       InstructionSet set) {
   const Extents e = extentsOf(g);
   const int64_t taps = g.kernel_h * g.kernel_w;
   int32_t* offsets = scratchOf<TapOffsets, int32_t>(size_t(taps));
@@ -121,7 +142,7 @@ void directConvolution(const DirectGeometry& g, const float* input, const float*
                                 offsets, padImage(g, e, input), packFilters(g, weight), bias, out};
   const int64_t flops_per_block = 2 * kDirectBlock * g.filters * g.channels * taps;
   const int64_t grain = std::max<int64_t>(1, kFlopsPerChunk / std::max<int64_t>(1, flops_per_block));
-  const direct_unit::DirectBlocks blocks = direct_unit::directBlocksAvx512();
+  const direct_unit::DirectBlocks blocks = blocksOf(set);
   parallelFor(e.blocks, grain, [&](int64_t first, int64_t last) { blocks(plan, first, last); });
 }
 

@@ -1,7 +1,7 @@
-// The direct convolution: a stride-1 2-D convolution of one image and group computed in AVX-512
-// registers, without unfolding the input into a matrix. The optimized convolution
-// (convolution_ops.cpp) takes it when this CPU has AVX-512 and the geometry pays (directPays),
-// and unfolds for OpenBLAS otherwise.
+// The direct convolution: a stride-1 2-D convolution of one image and group computed in AVX-512 or
+// AVX2 registers, without unfolding the input into a matrix. The optimized convolution
+// (convolution_ops.cpp) takes it when this CPU has either and the geometry pays (directPays), and
+// unfolds for OpenBLAS otherwise.
 //
 //   DirectGeometry g{/*channels=*/32, /*height=*/56, /*width=*/56, /*filters=*/64, 3, 3,
 //                    /*pad_h=*/1, /*pad_w=*/1, /*dilation_h=*/1, /*dilation_w=*/1};
@@ -19,15 +19,17 @@
 // consecutive flat positions p, sixteen to a register, each tap one unaligned load per register,
 // and every channel and tap one broadcast of a filter's weight; the Wp - out_w positions at the end
 // of each row (which wrap into the next row) are computed and dropped. A register block holds up to
-// 8 filters x 48 positions (24 of the 32 registers), so each load feeds eight FMAs and each
-// broadcast three: the loop is bound by the FMA units, not by loads, where an unfolded product
-// first writes and then reads the image kh * kw times. The image is copied once into a padded
+// 8 filters x 48 positions on AVX-512 (24 of the 32 registers), 4 x 24 on AVX2 (12 of 16), so
+// each load feeds eight or four FMAs and each broadcast three: the loop is bound by the FMA units,
+// not by loads, where an unfolded product first writes and then reads the image kh * kw times. The image is copied once into a padded
 // buffer with zeros around it and slack after it, so no load needs a bound check. The dropped
 // positions cost (Wp - out_w) / Wp of the work; directPays declines geometries where they and the
 // last block's unused lanes waste more than a quarter of it.
 #pragma once
 
 #include <cstdint>
+
+#include "switchyard/backends/kernels/optimized/vector_math.h"
 
 namespace sy::optimized {
 
@@ -39,8 +41,10 @@ struct DirectGeometry {
   // in the padded image.
 };
 
-// Whether this build and CPU run the direct convolution (AVX-512F on x86-64).
+// Whether this build and CPU run the direct convolution: with `set` (AVX-512F or AVX2 with FMA on
+// x86-64), or with the widest instruction set the optimized kernels use (activeInstructionSet).
 bool directAvailable();
+bool directAvailable(InstructionSet set);
 
 // Whether the direct convolution can run `g`: its padded image fits in 32 MiB and every tap's
 // offset in int32_t.
@@ -54,6 +58,9 @@ bool directPays(const DirectGeometry& g);
 // Requires directAvailable() and directFits(g). Allocates only the per-thread scratch of the
 // first call at a larger size (See Note [A warm optimized kernel allocates nothing] in scratch.h).
 void directConvolution(const DirectGeometry& g, const float* input, const float* weight, const float* bias, float* out);
+// The same with the loop of `set`, which must be available (for tests and benchmarks).
+void directConvolution(const DirectGeometry& g, const float* input, const float* weight, const float* bias, float* out,
+                       InstructionSet set);
 
 namespace direct_unit {
 
@@ -76,6 +83,7 @@ inline constexpr int64_t kDirectBlock = 96;
 // Computes position blocks [first, last) of every filter.
 using DirectBlocks = void (*)(const DirectPlan& plan, int64_t first, int64_t last);
 DirectBlocks directBlocksAvx512();  // null when this build has no AVX-512 unit
+DirectBlocks directBlocksAvx2();    // null when this build has no AVX2 unit
 
 }  // namespace direct_unit
 }  // namespace sy::optimized

@@ -27,7 +27,7 @@ namespace sy::optimized {
 template <class Ret, class... Args, class... Passed>
 Ret continueAfterPartialKernels(const TypedOperatorHandle<Ret(Args...)>& op, Passed&&... args) {
   const LocalDispatchKeySet& tls = localDispatchKeySet();
-  const uint64_t keys = (detail::keySetFromArguments(args...).raw_repr() | tls.included) & tls.not_excluded;
+  const uint64_t keys = (sy::detail::keySetFromArguments(args...).raw_repr() | tls.included) & tls.not_excluded;
   const DispatchKeySet below(DispatchKeySet::FULL_AFTER, DispatchKey::PartialKernels);
   return op.redispatch(DispatchKeySet(DispatchKeySet::Raw{}, keys) & below, std::forward<Passed>(args)...);
 }

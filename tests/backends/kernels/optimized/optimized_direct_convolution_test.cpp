@@ -2,8 +2,8 @@
 // convolution kernel, which the oracle suite checks against PyTorch: every count of filters in a
 // register block and past it, images whose flat positions end anywhere in a block, padding,
 // dilation, rectangular and 1x1 kernels, with and without bias, at one thread and two; which
-// geometries it takes; and that the optimized convolution runs it. Skipped on a CPU without
-// AVX-512, where the optimized convolution never takes it.
+// geometries it takes; and that the optimized convolution runs it. Each case runs the AVX2 and the
+// AVX-512 loop, each skipped where this build or CPU lacks it.
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -40,10 +40,10 @@ Tensor portableResult(const DirectGeometry& g, const Operands& o) {
   return out;
 }
 
-Tensor directResult(const DirectGeometry& g, const Operands& o, const Tensor& like) {
+Tensor directResult(const DirectGeometry& g, const Operands& o, const Tensor& like, optimized::InstructionSet set) {
   Tensor out = ops::full(like.sizes(), std::nanf(""));
   optimized::directConvolution(g, o.input.data_ptr<float>(), o.weight.data_ptr<float>(),
-                               o.bias ? o.bias->data_ptr<float>() : nullptr, out.data_ptr<float>());
+                               o.bias ? o.bias->data_ptr<float>() : nullptr, out.data_ptr<float>(), set);
   return out;
 }
 
@@ -64,14 +64,18 @@ std::string describe(const DirectGeometry& g) {
          std::to_string(g.dilation_h) + ", " + std::to_string(g.dilation_w) + ")";
 }
 
-class OptimizedDirectConvolution : public ::testing::Test {
+// Each instruction set with a direct loop, skipped where this build or CPU lacks it.
+class OptimizedDirectConvolution : public ::testing::TestWithParam<optimized::InstructionSet> {
  protected:
   void SetUp() override {
-    if (!optimized::directAvailable()) GTEST_SKIP() << "this CPU has no AVX-512F: the direct convolution never runs";
+    if (!optimized::directAvailable(set())) {
+      GTEST_SKIP() << "no " << optimized::instructionSetName(set()) << " here: its direct convolution never runs";
+    }
   }
+  optimized::InstructionSet set() const { return GetParam(); }
 };
 
-TEST_F(OptimizedDirectConvolution, AgreesWithThePortableKernelOnEveryFilterCountAndPositionTail) {
+TEST_P(OptimizedDirectConvolution, AgreesWithThePortableKernelOnEveryFilterCountAndPositionTail) {
   std::vector<DirectGeometry> cases;
   for (int64_t filters = 1; filters <= 17; ++filters) cases.push_back({3, 7, 9, filters, 3, 3, 1, 1, 1, 1});
   for (int64_t width = 1; width <= 20; ++width) cases.push_back({2, 5, width, 5, 1, 3, 0, 1, 1, 1});
@@ -88,36 +92,37 @@ TEST_F(OptimizedDirectConvolution, AgreesWithThePortableKernelOnEveryFilterCount
     for (bool bias : {false, true}) {
       const Operands o = operandsOf(g, bias, 100 + 3 * i);
       const Tensor expected = portableResult(g, o);
-      expectNearPortable(directResult(g, o, expected), expected, describe(g) + (bias ? ", with bias" : ", no bias"));
+      expectNearPortable(directResult(g, o, expected, set()), expected,
+                         describe(g) + (bias ? ", with bias" : ", no bias"));
     }
   }
 }
 
-TEST_F(OptimizedDirectConvolution, GivesTheBiasAloneForAnImageWithoutChannels) {
+TEST_P(OptimizedDirectConvolution, GivesTheBiasAloneForAnImageWithoutChannels) {
   const DirectGeometry g{0, 12, 20, 5, 3, 3, 1, 1, 1, 1};
   ASSERT_TRUE(optimized::directPays(g));
   const Operands o = operandsOf(g, true, 3);
   const Tensor expected = portableResult(g, o);
-  expectNearPortable(directResult(g, o, expected), expected, describe(g));
+  expectNearPortable(directResult(g, o, expected, set()), expected, describe(g));
   expectNearPortable(ops::convolution(o.input, o.weight, o.bias, {1}, {1}, {1}, false, {0}, 1), expected,
                      describe(g) + ", through the dispatcher");
 }
 
-TEST_F(OptimizedDirectConvolution, GivesTheSameBitsOnOneThreadAndOnTwo) {
+TEST_P(OptimizedDirectConvolution, GivesTheSameBitsOnOneThreadAndOnTwo) {
   const DirectGeometry g{8, 40, 44, 20, 3, 3, 1, 1, 1, 1};
   const Operands o = operandsOf(g, true, 7);
   const Tensor expected = portableResult(g, o);
   const int threads = get_num_threads();
   set_num_threads(1);
-  const Tensor one = directResult(g, o, expected);
+  const Tensor one = directResult(g, o, expected, set());
   set_num_threads(2);
-  const Tensor two = directResult(g, o, expected);
+  const Tensor two = directResult(g, o, expected, set());
   set_num_threads(threads);
   expectNearPortable(one, expected, describe(g));
   EXPECT_EQ(std::memcmp(one.data_ptr<float>(), two.data_ptr<float>(), size_t(one.numel()) * sizeof(float)), 0);
 }
 
-TEST_F(OptimizedDirectConvolution, TakesGeometriesThatWasteLittleAndFitItsLimits) {
+TEST_P(OptimizedDirectConvolution, TakesGeometriesThatWasteLittleAndFitItsLimits) {
   EXPECT_TRUE(optimized::directPays({32, 56, 56, 64, 3, 3, 1, 1, 1, 1}));
   // 7x7 outputs on a 9-wide padded image: 49 outputs of 96 computed positions.
   EXPECT_FALSE(optimized::directPays({512, 7, 7, 512, 3, 3, 1, 1, 1, 1}));
@@ -127,8 +132,9 @@ TEST_F(OptimizedDirectConvolution, TakesGeometriesThatWasteLittleAndFitItsLimits
   EXPECT_FALSE(optimized::directPays({1, 70000, 70000, 1, 3, 3, 0, 0, 1, 1}));
 }
 
-TEST_F(OptimizedDirectConvolution, RunsTheOptimizedConvolutionOfStrideOneWithGroupsAndBias) {
-  // Two groups of 2 channels and 3 filters each: the direct result of each group, bit for bit.
+TEST_P(OptimizedDirectConvolution, RunsTheOptimizedConvolutionOfStrideOneWithGroupsAndBias) {
+  // Two groups of 2 channels and 3 filters each: the direct result of each group, bit for bit
+  // (every unit computes each output with the same FMAs in the same order).
   const Tensor input = testing::randomTensor({2, 4, 20, 30}, 11), weight = testing::randomTensor({6, 2, 3, 3}, 12);
   const Tensor bias = testing::randomTensor({6}, 13);
   const DirectGeometry g{2, 20, 30, 3, 3, 3, 1, 1, 1, 1};
@@ -140,13 +146,19 @@ TEST_F(OptimizedDirectConvolution, RunsTheOptimizedConvolutionOfStrideOneWithGro
       const auto part = [](const Tensor& t, int64_t first, int64_t n) { return ops::clone(ops::slice(t, 0, first, first + n)); };
       const Operands o{part(ops::select(input, 0, n), 2 * group, 2), part(weight, 3 * group, 3), part(bias, 3 * group, 3)};
       const Tensor expected = part(ops::select(out, 0, n), 3 * group, 3);
-      const Tensor direct = directResult(g, o, expected);
+      const Tensor direct = directResult(g, o, expected, set());
       EXPECT_EQ(std::memcmp(direct.data_ptr<float>(), expected.data_ptr<float>(), size_t(direct.numel()) * 4), 0)
           << "image " << n << ", group " << group;
       expectNearPortable(direct, portableResult(g, o), "image " + std::to_string(n) + ", group " + std::to_string(group));
     }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(InstructionSets, OptimizedDirectConvolution,
+                         ::testing::Values(optimized::InstructionSet::Avx2, optimized::InstructionSet::Avx512),
+                         [](const ::testing::TestParamInfo<optimized::InstructionSet>& info) {
+                           return std::string(optimized::instructionSetName(info.param));
+                         });
 
 }  // namespace
 }  // namespace sy
