@@ -10,13 +10,14 @@
 #include "switchyard/backends/kernels/optimized/scratch.h"
 #include "switchyard/backends/kernels/optimized/threads.h"
 #include "switchyard/backends/kernels/optimized/vector_math.h"
+#include "switchyard/core/error.h"
 
 namespace sy::optimized {
 namespace {
 
 using direct_unit::kDirectBlock;
+constexpr int64_t kFiltersPerBlock = direct_unit::kDirectFilters;
 
-constexpr int64_t kFiltersPerBlock = 8;                  // as direct_convolution_avx512.cpp
 constexpr int64_t kImageBudget = int64_t{32} << 20;      // bytes of one padded image at most
 constexpr int64_t kFlopsPerChunk = int64_t{3} << 20;     // about 30 microseconds of one thread
 
@@ -130,7 +131,11 @@ void directConvolution(const DirectGeometry& g, const float* input, const float*
 
 void directConvolution(const DirectGeometry& g, const float* input, const float* weight, const float* bias, float* out,
                        InstructionSet set) {
+  const direct_unit::DirectBlocks blocks = directAvailable(set) ? blocksOf(set) : nullptr;
+  SY_CHECK(blocks != nullptr, "sy::optimized::directConvolution: this build or CPU has no ", instructionSetName(set),
+           " loop; ask directAvailable(set) first");
   const Extents e = extentsOf(g);
+  SY_CHECK(e.fits, "sy::optimized::directConvolution: the padded image does not fit its limits; ask directFits first");
   const int64_t taps = g.kernel_h * g.kernel_w;
   int32_t* offsets = scratchOf<TapOffsets, int32_t>(size_t(taps));
   for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
@@ -138,11 +143,11 @@ void directConvolution(const DirectGeometry& g, const float* input, const float*
       offsets[kh * g.kernel_w + kw] = int32_t(kh * g.dilation_h * e.padded_w + kw * g.dilation_w);
     }
   }
-  const direct_unit::DirectPlan plan{g.channels, g.filters, taps, e.plane, e.padded_w, e.out_h, e.out_w, e.positions,
-                                offsets, padImage(g, e, input), packFilters(g, weight), bias, out};
+  const direct_unit::DirectPlan plan{g.channels, g.filters, taps, e.plane, e.padded_w, e.out_h, e.out_w,
+                                     e.positions, offsets, padImage(g, e, input), packFilters(g, weight), bias,
+                                     out};
   const int64_t flops_per_block = 2 * kDirectBlock * g.filters * g.channels * taps;
   const int64_t grain = std::max<int64_t>(1, kFlopsPerChunk / std::max<int64_t>(1, flops_per_block));
-  const direct_unit::DirectBlocks blocks = blocksOf(set);
   parallelFor(e.blocks, grain, [&](int64_t first, int64_t last) { blocks(plan, first, last); });
 }
 

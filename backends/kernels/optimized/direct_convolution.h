@@ -80,6 +80,8 @@ struct DirectPlan {
 };
 // Positions per block of the kernel's loop (the unit that threads split).
 inline constexpr int64_t kDirectBlock = 96;
+// Filters per block of the packed filters.
+inline constexpr int kDirectFilters = 8;
 // Computes position blocks [first, last) of every filter.
 using DirectBlocks = void (*)(const DirectPlan& plan, int64_t first, int64_t last);
 DirectBlocks directBlocksAvx512();  // null when this build has no AVX-512 unit

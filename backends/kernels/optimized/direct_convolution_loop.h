@@ -27,7 +27,7 @@
 namespace sy::optimized::direct_unit {
 namespace {  // each including unit compiles its own copy with its own instruction set
 
-constexpr int kFiltersPerBlock = 8;  // the packed filters' block, as direct_convolution.cpp
+constexpr int kFiltersPerBlock = kDirectFilters;
 
 // Filters [first, first + Filters) of a packed block of `block_filters` at positions
 // [p, p + Vectors * lanes), into tile[filter * kDirectBlock + column + ...]: each sum starts from

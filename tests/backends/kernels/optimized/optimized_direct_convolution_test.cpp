@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "switchyard/backends/devices/cpu/nn_kernels.h"
 #include "switchyard/backends/kernels/optimized/direct_convolution.h"
@@ -130,6 +131,11 @@ TEST_P(OptimizedDirectConvolution, TakesGeometriesThatWasteLittleAndFitItsLimits
   EXPECT_FALSE(optimized::directFits({64, 512, 512, 8, 3, 3, 1, 1, 1, 1}));
   EXPECT_FALSE(optimized::directFits({1, 70000, 70000, 1, 3, 3, 0, 0, 1, 1}));
   EXPECT_FALSE(optimized::directPays({1, 70000, 70000, 1, 3, 3, 0, 0, 1, 1}));
+  // Called anyway, it refuses before reading anything.
+  EXPECT_THAT(sy::testing::errorMessageOf([this] {
+                optimized::directConvolution({64, 512, 512, 8, 3, 3, 1, 1, 1, 1}, nullptr, nullptr, nullptr, nullptr, set());
+              }),
+              ::testing::HasSubstr("does not fit its limits"));
 }
 
 TEST_P(OptimizedDirectConvolution, RunsTheOptimizedConvolutionOfStrideOneWithGroupsAndBias) {
