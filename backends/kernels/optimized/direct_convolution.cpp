@@ -1,6 +1,6 @@
 // The direct convolution's plan: the padded image, the packed filters and the tap offsets it
-// reads, built here in portable code, and the AVX-512 unit's loop run over them on the optimized
-// kernels' threads. See direct_convolution.h.
+// reads, built here in portable code, and the AVX-512 or AVX2 unit's loop run over them on the
+// optimized kernels' threads. See direct_convolution.h.
 #include "switchyard/backends/kernels/optimized/direct_convolution.h"
 
 #include <algorithm>
@@ -18,8 +18,8 @@ namespace {
 using direct_unit::kDirectBlock;
 constexpr int64_t kFiltersPerBlock = direct_unit::kDirectFilters;
 
-constexpr int64_t kImageBudget = int64_t{32} << 20;      // bytes of one padded image at most
-constexpr int64_t kFlopsPerChunk = int64_t{3} << 20;     // about 30 microseconds of one thread
+constexpr int64_t kImageBudget = int64_t{32} << 20;   // bytes of one padded image at most
+constexpr int64_t kFlopsPerChunk = int64_t{3} << 20;  // about 30 microseconds of one thread
 
 // The padded image's extents, flat sizes and the number of position blocks; `fits` is false when
 // a tap's offset would not fit in int32_t or the padded image exceeds kImageBudget.
