@@ -18,5 +18,8 @@ export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file
 # test file that includes the edited header again fails with "redefinition of ..." (stop 46's CI, on
 # a change to a comment in dispatcher/kernel_context.h). Depend mode keys every result by the bytes
 # of the files the compiler's own -MD list names and never runs the preprocessor, so an edited
-# comment is a miss, as it must be.
+# comment is a miss, as it must be. A cache filled before keeps the stale header: its preprocessor
+# hit recorded the edited file's bytes as the key, and depend mode finds it there. Such a cache is
+# cured by changing tests/precompiled_header_key.h, which every test binary's precompiled header
+# includes.
 export CCACHE_DEPEND=1
